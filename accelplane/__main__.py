@@ -1,0 +1,5 @@
+"""`python -m accelplane` is the same as the `accelplane` console script."""
+
+from accelplane.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,57 @@
+"""The `accelplane` command line.
+
+Each sub-command lives in its own module exposing `register(subparsers)`; the module adds its
+parser and sets `handler=<function(args) -> int>`. Exit codes everywhere: 0 ok, 1 blocking
+findings, 2 bad input or usage (message names file, line and field; no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from accelplane.errors import EXIT_BAD_INPUT, InputError
+
+# Sub-command modules, in the order `--help` lists them.
+_COMMAND_MODULES = (
+    "accelplane.cli.preview",
+    "accelplane.cli.schema",
+    "accelplane.cli.matrix",
+)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse exits 2 on usage errors already; keep its message but drop the usage dump noise."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise InputError.single(message, file=self.prog)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(prog="accelplane", description=__doc__.splitlines()[0])
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_ArgumentParser)
+    for module_name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as missing:
+            # A command module still being built must not take the others down.
+            if missing.name == module_name:
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.handler(args))
+    except InputError as error:
+        print(str(error), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130

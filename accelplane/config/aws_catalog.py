@@ -1,0 +1,91 @@
+"""AWS vocabularies checked before anything is sent to AWS.
+
+Pulumi mocks accept any string, and AWS rejects a typo only halfway through `pulumi up`. So the
+config layer checks enum-like values against botocore's service models (the same models the AWS
+CLI validates with) and against `data/aws_catalog.json`, an extract of AWS API captures
+(see tools/refresh_aws_catalog.py for its source).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import botocore.session
+
+
+@dataclass(frozen=True)
+class InstanceFacts:
+    name: str
+    efa: bool
+    max_efa_interfaces: int
+    network_cards: int
+    accelerators: tuple[tuple[str, str, int], ...]  # (vendor, model, count)
+    placement_strategies: tuple[str, ...]
+
+    @property
+    def accelerator_count(self) -> int:
+        return sum(count for _, _, count in self.accelerators)
+
+
+@cache
+def _service_enum(service: str, shape: str) -> frozenset[str]:
+    model = botocore.session.get_session().get_service_model(service)
+    return frozenset(model.shape_for(shape).enum)
+
+
+@cache
+def _catalog() -> dict:
+    raw = resources.files("accelplane.data").joinpath("aws_catalog.json").read_text(encoding="utf-8")
+    return json.loads(raw)
+
+
+def ec2_instance_types() -> frozenset[str]:
+    return _service_enum("ec2", "InstanceType")
+
+
+def eks_ami_types() -> frozenset[str]:
+    return _service_enum("eks", "AMITypes")
+
+
+def eks_capacity_types() -> frozenset[str]:
+    return _service_enum("eks", "CapacityTypes")
+
+
+def eks_taint_effects() -> frozenset[str]:
+    return _service_enum("eks", "TaintEffect")
+
+
+def s3_transition_storage_classes() -> frozenset[str]:
+    return _service_enum("s3", "TransitionStorageClass")
+
+
+def elb_tls_policies() -> dict[str, tuple[str, ...]]:
+    """ELB security policy name -> TLS protocol versions it allows."""
+    return {name: tuple(protocols) for name, protocols in _catalog()["tls_policies"].items()}
+
+
+def instance_facts(instance_type: str) -> InstanceFacts | None:
+    info = _catalog()["instance_types"].get(instance_type)
+    if info is None:
+        return None
+    return InstanceFacts(
+        name=instance_type,
+        efa=info["efa"],
+        max_efa_interfaces=info["max_efa_interfaces"],
+        network_cards=info["network_cards"],
+        accelerators=tuple((a["vendor"], a["name"], a["count"]) for a in info["accelerators"]),
+        placement_strategies=tuple(info["placement_strategies"]),
+    )
+
+
+def catalog_source(kind: str) -> str:
+    return _catalog()["source"][kind]
+
+
+def architecture(instance_type: str) -> str:
+    """`x86_64` or `arm64` (the first architecture EC2 lists for the type)."""
+    architectures = _catalog()["instance_types"].get(instance_type, {}).get("architectures", [])
+    return "arm64" if architectures[:1] == ["arm64"] else "x86_64"

@@ -1,0 +1,206 @@
+"""Cross-field and AWS-fact checks of a validated declaration.
+
+Pydantic checks each field's shape; these checks relate fields to each other (a pool names a
+profile that exists, subnets lie inside the VPC) and to AWS facts (the instance type exists and
+has EFA). Each problem carries the field path it is about, so the loader can point at the line.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+
+from accelplane.accelerator_vendors import node_facts
+from accelplane.config import aws_catalog
+from accelplane.config.model import CapacityType, NodePool, Platform, Purpose
+
+Issue = tuple[tuple[str | int, ...], str]
+
+
+def problems(platform: Platform) -> list[Issue]:
+    """All cross-field problems, in file order."""
+    return [
+        *_network(platform),
+        *_pools(platform),
+        *_buckets(platform),
+        *_endpoint(platform),
+        *_workloads_and_secrets(platform),
+    ]
+
+
+def _network(platform: Platform) -> Iterator[Issue]:
+    vpc = platform.network.new_vpc
+    if vpc is None:
+        return
+    network = ipaddress.ip_network(vpc.cidr)
+    zones = len(vpc.availability_zones)
+    for zone_index, zone in enumerate(vpc.availability_zones):
+        if not zone.startswith(platform.region):
+            yield (
+                ("network", "new_vpc", "availability_zones", zone_index),
+                f"zone {zone!r} is not in region {platform.region}",
+            )
+    seen: list[tuple[tuple[str | int, ...], ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
+    for kind in ("private_subnets", "public_subnets"):
+        subnets = getattr(vpc, kind)
+        if subnets and len(subnets) != zones:
+            yield (
+                ("network", "new_vpc", kind),
+                f"expected one subnet per availability zone ({zones}), got {len(subnets)}",
+            )
+        for index, cidr in enumerate(subnets):
+            path = ("network", "new_vpc", kind, index)
+            subnet = ipaddress.ip_network(cidr)
+            if subnet.version != network.version or not subnet.subnet_of(network):  # type: ignore[arg-type]
+                yield path, f"{cidr} is outside the VPC {vpc.cidr}"
+                continue
+            for other_path, other in seen:
+                if subnet.overlaps(other):
+                    yield path, f"{cidr} overlaps {other} ({'.'.join(map(str, other_path))})"
+            seen.append((path, subnet))
+
+
+def _expected_model_tokens(accelerator: str) -> set[str]:
+    return set(accelerator.lower().split("-")[1:])
+
+
+def _pools(platform: Platform) -> Iterator[Issue]:
+    from accelplane.matrix import accelerators
+
+    known_accelerators = accelerators()
+    instance_types = aws_catalog.ec2_instance_types()
+    names: set[str] = set()
+    for index, pool in enumerate(platform.node_pools):
+        base: tuple[str | int, ...] = ("node_pools", index)
+        if pool.name in names:
+            yield (*base, "name"), f"duplicate node pool name {pool.name!r}"
+        names.add(pool.name)
+        if pool.scaling.min > pool.scaling.desired or pool.scaling.desired > pool.scaling.max:
+            yield (
+                (*base, "scaling"),
+                f"expected min <= desired <= max, got min={pool.scaling.min} desired={pool.scaling.desired} "
+                f"max={pool.scaling.max}",
+            )
+        if pool.software_profile and pool.software_profile not in platform.software_profiles:
+            yield (
+                (*base, "software_profile"),
+                f"no software profile named {pool.software_profile!r}; declared: "
+                + ", ".join(sorted(platform.software_profiles)),
+            )
+        if pool.accelerator is not None:
+            if pool.accelerator not in known_accelerators:
+                yield (
+                    (*base, "accelerator"),
+                    f"unknown accelerator {pool.accelerator!r}; expected one of "
+                    + ", ".join(sorted(known_accelerators)),
+                )
+            if pool.software_profile is None:
+                yield (*base, "software_profile"), "an accelerator pool needs a software profile"
+        if pool.instance_type not in instance_types:
+            yield (
+                (*base, "instance_type"),
+                f"instance type {pool.instance_type!r} does not exist in EC2 (botocore ec2 InstanceType)",
+            )
+            continue
+        yield from _pool_instance_facts(pool, base)
+        vendor = node_facts(pool.accelerator)
+        architecture = aws_catalog.architecture(pool.instance_type)
+        if vendor is None:
+            yield (
+                (*base, "accelerator"),
+                f"EKS has no node image for {pool.accelerator}; run these hosts as a bare-metal host group",
+            )
+        elif architecture not in vendor.ami_types:
+            yield (*base, "instance_type"), f"no EKS node image for {pool.accelerator or 'CPU'} on {architecture}"
+        if pool.capacity.type is CapacityType.spot and pool.placement_group:
+            yield (*base, "placement_group"), "spot capacity cannot be held in a cluster placement group"
+    for index, pool in enumerate(platform.node_pools):
+        if pool.group and not any(p.group == pool.group and p is not pool for p in platform.node_pools):
+            yield ("node_pools", index, "group"), f"group {pool.group!r} has only this pool"
+
+
+def _pool_instance_facts(pool: NodePool, base: tuple[str | int, ...]) -> Iterator[Issue]:
+    facts = aws_catalog.instance_facts(pool.instance_type)
+    if facts is None:
+        return
+    if pool.efa and not facts.efa:
+        yield (*base, "efa"), f"instance type {pool.instance_type} does not support EFA"
+    if pool.placement_group:
+        if "cluster" not in facts.placement_strategies:
+            yield (*base, "placement_group"), f"{pool.instance_type} does not support cluster placement groups"
+        if not (pool.efa and pool.purpose is Purpose.training):
+            yield (*base, "placement_group"), "cluster placement groups are for EFA training pools (set efa: true)"
+    if pool.accelerator:
+        if not facts.accelerators:
+            yield (*base, "instance_type"), f"{pool.instance_type} has no accelerator, but the pool declares {pool.accelerator}"
+        elif not any(model.lower() in _expected_model_tokens(pool.accelerator) for _, model, _ in facts.accelerators):
+            carried = ", ".join(f"{count} x {vendor} {model}" for vendor, model, count in facts.accelerators)
+            yield (*base, "instance_type"), f"{pool.instance_type} carries {carried}, not {pool.accelerator}"
+
+
+def _buckets(platform: Platform) -> Iterator[Issue]:
+    classes = aws_catalog.s3_transition_storage_classes()
+    roles: set[str] = set()
+    for index, bucket in enumerate(platform.buckets):
+        if bucket.role in roles:
+            yield ("buckets", index, "role"), f"duplicate bucket role {bucket.role.value!r}"
+        roles.add(bucket.role)
+        for rule_index, rule in enumerate(bucket.lifecycle):
+            for t_index, transition in enumerate(rule.transitions):
+                if transition.storage_class not in classes:
+                    yield (
+                        ("buckets", index, "lifecycle", rule_index, "transitions", t_index, "storage_class"),
+                        f"unknown S3 storage class {transition.storage_class!r}; expected one of "
+                        + ", ".join(sorted(classes)),
+                    )
+            if rule.noncurrent_expire_days and not bucket.versioning:
+                yield (
+                    ("buckets", index, "lifecycle", rule_index, "noncurrent_expire_days"),
+                    "noncurrent-version expiry needs versioning: true",
+                )
+
+
+def _endpoint(platform: Platform) -> Iterator[Issue]:
+    endpoint = platform.inference_endpoint
+    if endpoint is None:
+        return
+    policies = aws_catalog.elb_tls_policies()
+    protocols = policies.get(endpoint.tls_policy)
+    if protocols is None:
+        yield (
+            ("inference_endpoint", "tls_policy"),
+            f"unknown ELB security policy {endpoint.tls_policy!r}; expected one of " + ", ".join(sorted(policies)),
+        )
+    elif {"TLSv1", "TLSv1.1"} & set(protocols):
+        yield (
+            ("inference_endpoint", "tls_policy"),
+            f"{endpoint.tls_policy} allows {', '.join(protocols)}; expected a policy allowing TLS 1.2 or newer only",
+        )
+    if platform.network.new_vpc is not None and not platform.network.new_vpc.public_subnets:
+        yield ("network", "new_vpc", "public_subnets"), "the inference endpoint needs public subnets for its ALB"
+    if platform.network.existing_vpc is not None and not platform.network.existing_vpc.public_subnet_ids:
+        yield ("network", "existing_vpc", "public_subnet_ids"), "the inference endpoint needs public subnets"
+
+
+def _workloads_and_secrets(platform: Platform) -> Iterator[Issue]:
+    roles = {bucket.role for bucket in platform.buckets}
+    secrets = {secret.name for secret in platform.secrets}
+    seen: set[str] = set()
+    for index, workload in enumerate(platform.workloads):
+        if workload.name in seen:
+            yield ("workloads", index, "name"), f"duplicate workload name {workload.name!r}"
+        seen.add(workload.name)
+        for grant_index, grant in enumerate(workload.buckets):
+            if grant.role not in roles:
+                yield (
+                    ("workloads", index, "buckets", grant_index, "role"),
+                    f"no bucket with role {grant.role.value!r} is declared",
+                )
+        for secret_index, secret in enumerate(workload.secrets):
+            if secret not in secrets:
+                yield ("workloads", index, "secrets", secret_index), f"no secret named {secret!r} is declared"
+    seen = set()
+    for index, secret in enumerate(platform.secrets):
+        if secret.name in seen:
+            yield ("secrets", index, "name"), f"duplicate secret name {secret.name!r}"
+        seen.add(secret.name)

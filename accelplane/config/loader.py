@@ -1,0 +1,137 @@
+"""Load a stack declaration (`stacks/Pulumi.<stack>.yaml`) into a validated `Platform`.
+
+Every problem is reported at once, each with file, line and field path, as an `InputError`
+(exit code 2). Nothing is built from a declaration that has a problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from accelplane.config.checks import problems as cross_field_problems
+from accelplane.config.model import Platform
+from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, read_yaml
+from accelplane.errors import InputError, Problem
+
+NAMESPACE = "accelplane"
+PLATFORM_KEY = f"{NAMESPACE}:platform"
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+STACKS_DIR = PROJECT_ROOT / "stacks"
+
+
+@dataclass(frozen=True)
+class StackConfig:
+    """A validated stack: its name, file and declaration."""
+
+    stack: str
+    path: Path
+    platform: Platform
+    config: dict[str, Any]  # the file's whole `config:` block, for engines that need other keys
+
+
+def stack_file(stack: str, stacks_dir: Path = STACKS_DIR) -> Path:
+    return stacks_dir / f"Pulumi.{stack}.yaml"
+
+
+def available_stacks(stacks_dir: Path = STACKS_DIR) -> list[str]:
+    return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in stacks_dir.glob("Pulumi.*.yaml"))
+
+
+def load_stack(stack: str, stacks_dir: Path = STACKS_DIR) -> StackConfig:
+    path = stack_file(stack, stacks_dir)
+    if not path.exists():
+        known = ", ".join(available_stacks(stacks_dir)) or "none"
+        raise InputError.single(f"no stack {stack!r} (expected {path}; stacks here: {known})", file=str(path))
+    return load_stack_file(path, stack=stack)
+
+
+def load_stack_file(path: Path, stack: str | None = None) -> StackConfig:
+    document = read_yaml(path)
+    return _from_document(document, stack or path.name.removeprefix("Pulumi.").removesuffix(".yaml"), path)
+
+
+def load_stack_text(text: str, path: str = "<stack>", stack: str = "test") -> StackConfig:
+    return _from_document(parse_yaml(text, path), stack, Path(path))
+
+
+def _from_document(document: YamlDocument, stack: str, path: Path) -> StackConfig:
+    data = document.data
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise InputError.single("expected a Pulumi stack file with a top-level `config:` mapping", file=document.path,
+                                line=document.line_of([]))
+    config = data["config"]
+    if PLATFORM_KEY not in config:
+        raise InputError.single(f"missing `{PLATFORM_KEY}` under `config:`", file=document.path,
+                                line=document.line_of(["config"]), field=f"config.{PLATFORM_KEY}")
+    platform = validate_platform(config[PLATFORM_KEY], document, ("config", PLATFORM_KEY))
+    return StackConfig(stack=stack, path=path, platform=platform, config=config)
+
+
+def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[PathPart] = ()) -> Platform:
+    """Validate one `accelplane:platform` value; map every problem to the file's lines."""
+    source = document.path if document else f"<{PLATFORM_KEY}>"
+
+    def problem(parts: Sequence[PathPart], message: str) -> Problem:
+        line = document.line_of([*prefix, *parts]) if document else None
+        return Problem(file=source, line=line, field=_dotted([PLATFORM_KEY, *parts]), message=message)
+
+    try:
+        platform = Platform.model_validate(raw)
+    except ValidationError as error:
+        raise InputError([problem(_yaml_path(e["loc"]), _explain(e)) for e in error.errors()]) from None
+    found = cross_field_problems(platform)
+    if found:
+        raise InputError([problem(parts, message) for parts, message in found])
+    return platform
+
+
+def _yaml_path(loc: Sequence[Any]) -> list[PathPart]:
+    # pydantic adds "[key]" for dict-key errors and model names inside unions; neither is in the file.
+    return [part for part in loc if part != "[key]" and not (isinstance(part, str) and part[:1].isupper())]
+
+
+def _dotted(parts: Sequence[PathPart]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _explain(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return f"unknown key; expected one of: {', '.join(_allowed_keys(error['loc']))}"
+    if kind == "missing":
+        return "required field is missing"
+    message = error["msg"]
+    message = message.removeprefix("Value error, ")
+    got = error.get("input")
+    if kind not in ("value_error",) and not isinstance(got, (dict, list)):
+        message = f"{message} (got {got!r})"
+    return message
+
+
+def _allowed_keys(loc: Sequence[Any]) -> list[str]:
+    """Field names of the model that holds the unknown key, to help with typos."""
+    model: type[BaseModel] | None = Platform
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part)) if model else None
+        if field is not None:
+            model = _model_in(field.annotation)
+        # list indices and dict keys (profile names) keep the model reached so far
+    return sorted(model.model_fields) if model else []
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_in(arg)
+        if found:
+            return found
+    return None

@@ -1,0 +1,397 @@
+"""The stack declaration: one typed object per stack, under `accelplane:platform`.
+
+Models are the contract (STYLE.md 5-7): strict (unknown keys rejected), frozen, every field
+described, closed vocabularies as `StrEnum`. Single-field rules live here as validators;
+rules that relate fields to each other or to AWS facts live in `accelplane.config.checks`, so each
+problem can name its own field path in the user's file.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from datetime import date
+from enum import StrEnum
+from typing import Annotated, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+Name = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,38}[a-z0-9]$"),
+    Field(description="Lower-case DNS-style name: letters, digits and '-', 2-40 characters."),
+]
+Version = Annotated[
+    str,
+    StringConstraints(pattern=r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$", max_length=64),
+    Field(description="An exact version string, written as a YAML string (quote it: \"12.8\")."),
+]
+Cidr = Annotated[str, Field(description="An IPv4 or IPv6 network in CIDR notation, e.g. 10.0.0.0/16.")]
+
+
+class Model(BaseModel):
+    """Base: strict shape, immutable once validated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+
+
+def _check_cidr(value: str) -> str:
+    try:
+        return str(ipaddress.ip_network(value, strict=True))
+    except ValueError as error:
+        raise ValueError(f"expected a network in CIDR notation like 10.0.0.0/16 ({error})") from None
+
+
+class Environment(StrEnum):
+    dev = "dev"
+    staging = "staging"
+    prod = "prod"
+
+
+class Purpose(StrEnum):
+    training = "training"
+    inference = "inference"
+    general = "general"
+
+
+class CapacityType(StrEnum):
+    on_demand = "on_demand"
+    spot = "spot"
+    capacity_reservation = "capacity_reservation"
+
+
+class TaintEffect(StrEnum):
+    """EKS managed node group taint effects (botocore eks `TaintEffect`)."""
+
+    NO_SCHEDULE = "NO_SCHEDULE"
+    NO_EXECUTE = "NO_EXECUTE"
+    PREFER_NO_SCHEDULE = "PREFER_NO_SCHEDULE"
+
+
+class BucketRole(StrEnum):
+    datasets = "datasets"
+    checkpoints = "checkpoints"
+    logs = "logs"
+    model_artifacts = "model_artifacts"
+
+
+class BucketAccess(StrEnum):
+    read = "read"
+    write = "write"
+    read_write = "read_write"
+
+
+class WorkloadKind(StrEnum):
+    training = "training"
+    inference = "inference"
+    batch = "batch"
+
+
+class NatMode(StrEnum):
+    single = "single"
+    per_az = "per_az"
+
+
+class KernelModule(StrEnum):
+    open = "open"
+    proprietary = "proprietary"
+
+
+class Tags(Model):
+    owner: str = Field(min_length=1, description="Team or person accountable for the platform.")
+    cost_centre: str = Field(min_length=1, description="Cost centre billed for the platform.")
+    extra: dict[str, str] = Field(default_factory=dict, description="More tags applied to every taggable resource.")
+
+
+class NewVpc(Model):
+    cidr: Cidr = Field(description="CIDR of the new VPC.")
+    availability_zones: list[str] = Field(min_length=1, description="Availability zones, one subnet pair each.")
+    private_subnets: list[Cidr] = Field(min_length=1, description="Node subnets, one per availability zone.")
+    public_subnets: list[Cidr] = Field(
+        default_factory=list, description="Load-balancer-only subnets, one per availability zone."
+    )
+    nat: NatMode = Field(default=NatMode.single, description="One NAT gateway, or one per zone (prod).")
+
+    _cidr = field_validator("cidr")(_check_cidr)
+
+    @field_validator("private_subnets", "public_subnets")
+    @classmethod
+    def _subnets(cls, value: list[str]) -> list[str]:
+        return [_check_cidr(v) for v in value]
+
+
+class ExistingVpc(Model):
+    vpc_id: str = Field(pattern=r"^vpc-[0-9a-f]{8,17}$", description="Id of the existing VPC.")
+    cidr: Cidr = Field(description="CIDR of the existing VPC (security group rules are scoped to it).")
+    private_subnet_ids: list[str] = Field(min_length=1, description="Existing private subnet ids for nodes.")
+    public_subnet_ids: list[str] = Field(default_factory=list, description="Existing public subnet ids for the ALB.")
+
+    _cidr = field_validator("cidr")(_check_cidr)
+
+
+class Network(Model):
+    new_vpc: NewVpc | None = Field(default=None, description="Create a new VPC with these settings.")
+    existing_vpc: ExistingVpc | None = Field(default=None, description="Use this existing VPC instead.")
+    api_allowed_cidrs: list[Cidr] = Field(
+        default_factory=list,
+        description="CIDRs allowed to reach the cluster API publicly; empty keeps the endpoint private only.",
+    )
+
+    @field_validator("api_allowed_cidrs")
+    @classmethod
+    def _api(cls, value: list[str]) -> list[str]:
+        return [_check_cidr(v) for v in value]
+
+    @model_validator(mode="after")
+    def _one_vpc(self) -> Network:
+        if (self.new_vpc is None) == (self.existing_vpc is None):
+            raise ValueError("declare exactly one of new_vpc or existing_vpc")
+        return self
+
+
+class SoftwareProfile(Model):
+    """A pinned version set: the single version declaration for pools, Ansible and the rules.
+
+    Field names are the keys of the version matrix (DESIGN.md `matrix check` contract) plus
+    the node-image and runtime pins that the matrix does not judge.
+    """
+
+    description: str = Field(default="", description="What this profile is for.")
+    os: str | None = Field(default=None, description="Operating system, e.g. ubuntu-22.04 or al2023.")
+    kernel: Version | None = Field(default=None, description="Kernel release, e.g. 6.8.0.")
+    glibc: Version | None = Field(default=None, description="glibc version of the OS image.")
+    python: Version | None = Field(default=None, description="Python minor version, e.g. 3.11.")
+    driver: Version | None = Field(default=None, description="NVIDIA driver, exact (e.g. 570.172.08).")
+    kernel_module: KernelModule | None = Field(default=None, description="NVIDIA kernel module flavour.")
+    fabric_manager: Version | None = Field(default=None, description="NVIDIA Fabric Manager (NVSwitch systems).")
+    cuda: Version | None = Field(default=None, description="CUDA runtime the framework is built for, e.g. 12.8.")
+    compat_package: Version | None = Field(default=None, description="cuda-compat forward-compatibility package.")
+    cudnn: Version | None = Field(default=None, description="cuDNN version.")
+    nccl: Version | None = Field(default=None, description="NCCL (or RCCL) version.")
+    nccl_package: str | None = Field(default=None, description="NCCL pip package, e.g. nvidia-nccl-cu12.")
+    torch: Version | None = Field(default=None, description="PyTorch version.")
+    torchvision: Version | None = Field(default=None, description="torchvision version.")
+    torchaudio: Version | None = Field(default=None, description="torchaudio version.")
+    rocm: Version | None = Field(default=None, description="ROCm release.")
+    rocm_userspace: Version | None = Field(default=None, description="ROCm user-space release in containers.")
+    amdgpu_kmd: Version | None = Field(default=None, description="amdgpu kernel driver version.")
+    gpu_target: str | None = Field(default=None, description="LLVM GPU target, e.g. gfx942.")
+    neuron_sdk: Version | None = Field(default=None, description="AWS Neuron SDK release.")
+    torch_neuronx: Version | None = Field(default=None, description="torch-neuronx version.")
+    jax: Version | None = Field(default=None, description="JAX version.")
+    jaxlib: Version | None = Field(default=None, description="jaxlib version.")
+    libtpu: Version | None = Field(default=None, description="libtpu version.")
+    torch_xla: Version | None = Field(default=None, description="torch_xla version.")
+    tpu_runtime: str | None = Field(default=None, description="TPU VM runtime image.")
+    gaudi_sw: Version | None = Field(default=None, description="Intel Gaudi software release.")
+    cann: Version | None = Field(default=None, description="Huawei CANN release.")
+    torch_npu: Version | None = Field(default=None, description="torch_npu version.")
+    efa_installer: Version | None = Field(default=None, description="AWS EFA installer version.")
+    aws_ofi_nccl: Version | None = Field(default=None, description="aws-ofi-nccl plugin version.")
+    container_toolkit: Version | None = Field(default=None, description="NVIDIA container toolkit version.")
+    containerd: Version | None = Field(default=None, description="containerd version on bare-metal nodes.")
+    ami_release_version: Version | None = Field(
+        default=None,
+        description="EKS-optimized AMI release version (e.g. 1.33.5-20251120) pinned on managed node groups.",
+    )
+
+    # Keys that describe the node image or runtime, not a compatibility input of the matrix.
+    NON_MATRIX_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {"description", "container_toolkit", "containerd", "ami_release_version"}
+    )
+
+    def versions(self) -> dict[str, str]:
+        """Every pinned value that is set, as plain strings keyed by field name."""
+        return {
+            key: str(value)
+            for key, value in self.model_dump(exclude_none=True, exclude={"description"}).items()
+            if value != ""
+        }
+
+    def matrix_stack(self, accelerator: str, instance: str | None = None) -> dict[str, str]:
+        """The flat mapping `accelplane.matrix.check` judges, for one pool's accelerator."""
+        stack = {k: v for k, v in self.versions().items() if k not in self.NON_MATRIX_FIELDS}
+        stack["accelerator"] = accelerator
+        if instance:
+            stack["instance"] = instance
+        return stack
+
+
+class Taint(Model):
+    key: str = Field(min_length=1, max_length=63, description="Taint key, e.g. nvidia.com/gpu.")
+    value: str = Field(default="", max_length=63, description="Taint value.")
+    effect: TaintEffect = Field(description="NO_SCHEDULE, NO_EXECUTE or PREFER_NO_SCHEDULE.")
+
+
+class Capacity(Model):
+    type: CapacityType = Field(default=CapacityType.on_demand, description="on_demand, spot or capacity_reservation.")
+    reservation_id: str | None = Field(
+        default=None,
+        pattern=r"^cr-[0-9a-f]{8,17}$",
+        description="EC2 capacity reservation id (cr-...), required for capacity_reservation.",
+    )
+
+    @model_validator(mode="after")
+    def _reservation(self) -> Capacity:
+        if self.type is CapacityType.capacity_reservation and not self.reservation_id:
+            raise ValueError("capacity_reservation needs reservation_id (cr-...)")
+        if self.type is not CapacityType.capacity_reservation and self.reservation_id:
+            raise ValueError("reservation_id is only valid with type capacity_reservation")
+        return self
+
+
+class Scaling(Model):
+    min: int = Field(ge=0, description="Minimum node count.")
+    desired: int = Field(ge=0, description="Desired node count at creation.")
+    max: int = Field(ge=1, description="Maximum node count.")
+
+
+class NodePool(Model):
+    name: Name
+    purpose: Purpose = Field(description="training, inference or general.")
+    accelerator: str | None = Field(
+        default=None, description="Accelerator from the matrix vocabulary (e.g. nvidia-h100); omit for CPU pools."
+    )
+    instance_type: str = Field(description="EC2 instance type, e.g. p5.48xlarge.")
+    software_profile: Name | None = Field(default=None, description="Name of a software profile (required with accelerator).")
+    capacity: Capacity = Field(default_factory=Capacity, description="How nodes are bought.")
+    scaling: Scaling = Field(description="Node counts: min <= desired <= max.")
+    disk_gib: int = Field(default=200, ge=20, le=16384, description="Root volume size in GiB (gp3, encrypted).")
+    labels: dict[str, str] = Field(default_factory=dict, description="Extra Kubernetes node labels.")
+    taints: list[Taint] | None = Field(
+        default=None, description="Node taints; default is the accelerator's taint (none for CPU pools)."
+    )
+    efa: bool = Field(default=False, description="Attach EFA interfaces (instance type must support EFA).")
+    placement_group: bool = Field(default=False, description="Cluster placement group (EFA training pools).")
+    group: str | None = Field(
+        default=None, description="Pools in one group train together and must share driver, runtime and NCCL."
+    )
+
+
+class LifecycleTransition(Model):
+    days: int = Field(ge=0, description="Days after creation.")
+    storage_class: str = Field(description="S3 storage class, e.g. STANDARD_IA, GLACIER_IR, INTELLIGENT_TIERING.")
+
+
+class LifecycleRule(Model):
+    id: Name
+    prefix: str = Field(default="", description="Key prefix the rule applies to ('' for the whole bucket).")
+    expire_days: int | None = Field(default=None, ge=1, description="Delete current objects after N days.")
+    transitions: list[LifecycleTransition] = Field(default_factory=list, description="Storage class transitions.")
+    noncurrent_expire_days: int | None = Field(default=None, ge=1, description="Delete old versions after N days.")
+    abort_multipart_days: int | None = Field(default=7, ge=1, description="Abort incomplete multipart uploads.")
+
+
+class Bucket(Model):
+    role: BucketRole = Field(description="datasets, checkpoints, logs or model_artifacts.")
+    versioning: bool = Field(default=True, description="Keep object versions.")
+    lifecycle: list[LifecycleRule] = Field(default_factory=list, description="Lifecycle rules.")
+    force_destroy: bool = Field(default=False, description="Allow deleting a non-empty bucket (never in prod).")
+
+
+class HealthCheck(Model):
+    path: str = Field(default="/healthz", pattern=r"^/", description="HTTP path probed by the load balancer.")
+    interval_seconds: int = Field(default=15, ge=5, le=300, description="Seconds between probes.")
+    timeout_seconds: int = Field(default=5, ge=2, le=120, description="Probe timeout.")
+    healthy_threshold: int = Field(default=3, ge=2, le=10, description="Successes to mark healthy.")
+    unhealthy_threshold: int = Field(default=3, ge=2, le=10, description="Failures to mark unhealthy.")
+    matcher: str = Field(default="200", description="HTTP codes counted as healthy.")
+
+
+class InferenceEndpoint(Model):
+    certificate_arn: str = Field(
+        pattern=r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}$",
+        description="ACM certificate ARN for the HTTPS listener.",
+    )
+    tls_policy: str = Field(
+        default="ELBSecurityPolicy-TLS13-1-2-2021-06", description="ELB security policy (TLS 1.2 or newer only)."
+    )
+    listener_port: int = Field(default=443, ge=1, le=65535, description="HTTPS listener port.")
+    target_port: int = Field(default=8000, ge=1, le=65535, description="Port the inference pods listen on.")
+    health_check: HealthCheck = Field(default_factory=HealthCheck, description="Target group health check.")
+    allowed_cidrs: list[Cidr] = Field(min_length=1, description="Client CIDRs allowed to reach the endpoint.")
+    idle_timeout_seconds: int = Field(default=60, ge=1, le=4000, description="ALB idle timeout.")
+
+    @field_validator("allowed_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str]) -> list[str]:
+        return [_check_cidr(v) for v in value]
+
+
+class Secret(Model):
+    """A Secrets Manager secret. Its readers are the workloads that list it under `secrets`."""
+
+    name: Name
+    description: str = Field(default="", description="What the secret holds (never its value).")
+    recovery_window_days: int = Field(default=30, ge=7, le=30, description="Days a deleted secret can be restored.")
+
+
+class BucketGrant(Model):
+    role: BucketRole = Field(description="Which bucket.")
+    access: BucketAccess = Field(description="read, write or read_write.")
+    prefix: str = Field(
+        pattern=r"^[A-Za-z0-9!_.*'()/-]*$",
+        description="Key prefix the workload may touch, e.g. 'trainer/'. '' means the whole bucket.",
+    )
+
+
+class Workload(Model):
+    name: Name
+    kind: WorkloadKind = Field(description="training, inference or batch.")
+    namespace: Name = Field(description="Kubernetes namespace of the workload.")
+    service_account: Name | None = Field(default=None, description="Service account name (default: workload name).")
+    buckets: list[BucketGrant] = Field(default_factory=list, description="Bucket prefixes the workload may touch.")
+    secrets: list[Name] = Field(default_factory=list, description="Secrets the workload may read.")
+
+    @property
+    def service_account_name(self) -> str:
+        return self.service_account or self.name
+
+
+class Waiver(Model):
+    rule: str = Field(min_length=1, description="Rule id being waived.")
+    resource: str = Field(min_length=1, description="Resource name (or URN) the waiver applies to.")
+    reason: str = Field(min_length=10, description="Why the finding is accepted (required).")
+    owner: str = Field(min_length=1, description="Who accepted it.")
+    expires: date = Field(description="Date the waiver stops applying (YYYY-MM-DD).")
+
+
+class Platform(Model):
+    """Everything one stack declares, under `accelplane:platform`."""
+
+    name: Name = Field(description="Platform name, the prefix of every resource name.")
+    environment: Environment = Field(description="dev, staging or prod.")
+    region: str = Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$", description="AWS region, e.g. us-east-1.")
+    kubernetes_version: str = Field(pattern=r"^1\.\d{2}$", description="EKS Kubernetes version, e.g. \"1.33\".")
+    tags: Tags = Field(description="Tags applied to every taggable resource.")
+    network: Network = Field(description="VPC and who may reach the cluster API.")
+    software_profiles: dict[Name, SoftwareProfile] = Field(
+        min_length=1, description="Named, pinned version sets referenced by node pools."
+    )
+    node_pools: list[NodePool] = Field(min_length=1, description="Managed node groups.")
+    buckets: list[Bucket] = Field(default_factory=list, description="S3 buckets by role.")
+    inference_endpoint: InferenceEndpoint | None = Field(default=None, description="Public HTTPS inference endpoint.")
+    secrets: list[Secret] = Field(default_factory=list, description="Secrets Manager secrets (values never here).")
+    workloads: list[Workload] = Field(default_factory=list, description="Workloads and what each may touch.")
+    waivers: list[Waiver] = Field(default_factory=list, description="Accepted policy findings, with expiry.")
+    cluster_log_types: list[str] = Field(
+        default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],
+        description="EKS control-plane log types sent to CloudWatch.",
+    )
+    log_retention_days: int = Field(default=90, ge=1, description="CloudWatch retention of control-plane logs.")
+
+    @property
+    def resource_tags(self) -> dict[str, str]:
+        return {
+            "accelplane:platform": self.name,
+            "accelplane:environment": self.environment.value,
+            "owner": self.tags.owner,
+            "cost-centre": self.tags.cost_centre,
+            **self.tags.extra,
+        }
+
+    def secret_readers(self, secret: str) -> list[Workload]:
+        return [workload for workload in self.workloads if secret in workload.secrets]
+
+    def pool_profile(self, pool: NodePool) -> SoftwareProfile | None:
+        return self.software_profiles.get(pool.software_profile) if pool.software_profile else None
+

@@ -1,0 +1,1 @@
+"""The offline engine: run the Pulumi program with mocks and record the resource graph."""

@@ -1,0 +1,139 @@
+"""Run the program offline: Pulumi's mock engine stands in for the CLI and the cloud.
+
+`run_offline()` validates nothing itself; it executes `program.build()` exactly as `pulumi
+preview` would (same resource registrations, same wire-format inputs), records every
+registration with its parent and dependencies, and returns the graph.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime.stack import run_pulumi_func
+
+from accelplane.config.loader import StackConfig
+from accelplane.engine.mocks import AwsLikeMocks
+
+PROJECT = "accelplane"
+
+
+@dataclass(frozen=True)
+class RecordedResource:
+    urn: str
+    type: str
+    name: str
+    parent: str | None
+    custom: bool
+    inputs: dict[str, Any]
+    dependencies: tuple[str, ...] = ()
+    protect: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent,
+                "inputs": self.inputs, "custom": self.custom, "protect": self.protect,
+                "dependencies": list(self.dependencies)}
+
+
+@dataclass
+class Graph:
+    stack: str
+    resources: list[RecordedResource] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stack": self.stack, "resources": [r.to_json() for r in self.resources]}
+
+    def by_type(self, type_token: str) -> list[RecordedResource]:
+        return [r for r in self.resources if r.type == type_token]
+
+    def named(self, name: str) -> RecordedResource:
+        for resource in self.resources:
+            if resource.name == name:
+                return resource
+        raise KeyError(f"no resource named {name!r}")
+
+
+class _RecordingMonitor(pulumi_mocks.MockMonitor):
+    """The mock monitor, keeping what `MockResourceArgs` leaves out: parent, deps, protect."""
+
+    def __init__(self, mocks: pulumi.runtime.Mocks, graph: Graph) -> None:
+        super().__init__(mocks)
+        self.graph = graph
+        self.stack_urn: str | None = None
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        response = super().RegisterResource(request)
+        if request.type == "pulumi:pulumi:Stack":
+            self.stack_urn = response.urn
+            return response
+        inputs = pulumi.runtime.rpc.deserialize_properties(request.object)
+        self.graph.resources.append(
+            RecordedResource(
+                urn=response.urn,
+                type=request.type,
+                name=request.name,
+                parent=request.parent or None,
+                custom=bool(request.custom),
+                inputs=_plain(inputs),
+                dependencies=tuple(request.dependencies),
+                protect=bool(request.protect),
+            )
+        )
+        return response
+
+
+def _plain(value: Any) -> Any:
+    """Wire inputs as JSON-able data; secrets stay masked, never revealed in a plan."""
+    if isinstance(value, dict):
+        if value.get(pulumi.runtime.rpc._special_sig_key) == pulumi.runtime.rpc._special_secret_sig:
+            return "[secret]"
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def _config_values(config: dict[str, Any]) -> dict[str, str]:
+    # Pulumi stores every config value as a string; objects as JSON (what require_object parses).
+    out: dict[str, str] = {}
+    for key, value in config.items():
+        if isinstance(value, dict) and "secure" in value:
+            continue  # ciphertext only the Pulumi CLI can decrypt: offline runs go without it
+        out[key] = value if isinstance(value, str) else json.dumps(value, default=str)
+    return out
+
+
+def run_offline(stack: StackConfig) -> Graph:
+    """Execute `build()` for the stack under mocks and return the recorded graph."""
+    from accelplane.program import build
+
+    graph = Graph(stack=stack.stack)
+    mocks = AwsLikeMocks(region=stack.platform.region)
+    monitor = _RecordingMonitor(mocks, graph)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        pulumi.runtime.settings.reset_options()
+        pulumi.runtime.set_all_config(_config_values(stack.config))
+        pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack.stack, preview=True, monitor=monitor)
+
+        outputs: dict[str, Any] = {}
+
+        def program() -> None:
+            outputs.update(build(stack.platform))
+
+        loop.run_until_complete(run_pulumi_func(program))
+        graph.outputs = outputs
+    finally:
+        loop.close()
+        asyncio.set_event_loop(None)
+    return graph

@@ -1,0 +1,68 @@
+"""Regenerate accelplane/data/aws_catalog.json from AWS API captures shipped in moto.
+
+moto carries verbatim `DescribeInstanceTypes` output for every EC2 instance type and the
+`DescribeSSLPolicies` list of Elastic Load Balancing. We keep only the fields the config layer
+needs (EFA support, network cards, accelerators, placement strategies, TLS protocols), so the
+product does not import a test library at run time. Run after bumping moto:
+
+    .venv/bin/python tools/refresh_aws_catalog.py
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from importlib import metadata, resources
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "accelplane" / "data" / "aws_catalog.json"
+
+
+def _instance_types() -> dict[str, dict]:
+    raw = resources.files("moto.ec2.resources").joinpath("instance_types.json.gz").read_bytes()
+    described = json.loads(gzip.decompress(raw))
+    out: dict[str, dict] = {}
+    for name, info in sorted(described.items()):
+        network = info.get("NetworkInfo", {})
+        accelerators = [
+            {"vendor": gpu.get("Manufacturer", ""), "name": gpu["Name"], "count": gpu["Count"]}
+            for gpu in info.get("GpuInfo", {}).get("Gpus", [])
+        ] + [
+            {"vendor": "AWS", "name": dev["Name"], "count": dev["Count"]}
+            for dev in info.get("NeuronInfo", {}).get("NeuronDevices", [])
+        ]
+        out[name] = {
+            "efa": bool(network.get("EfaSupported", False)),
+            "max_efa_interfaces": network.get("EfaInfo", {}).get("MaximumEfaInterfaces", 0),
+            "network_cards": network.get("MaximumNetworkCards", 1),
+            "accelerators": accelerators,
+            "placement_strategies": info.get("PlacementGroupInfo", {}).get("SupportedStrategies", []),
+            "architectures": info.get("ProcessorInfo", {}).get("SupportedArchitectures", []),
+        }
+    return out
+
+
+def _ssl_policies() -> dict[str, list[str]]:
+    from moto.elbv2.ssl_policies import SSL_POLICIES
+
+    return {name: sorted(policy["ssl_protocols"]) for name, policy in sorted(SSL_POLICIES.items())}
+
+
+def main() -> None:
+    catalog = {
+        "source": {
+            "instance_types": "AWS EC2 DescribeInstanceTypes output as captured in moto "
+            f"{metadata.version('moto')} (moto/ec2/resources/instance_types.json.gz)",
+            "tls_policies": "AWS ELBv2 DescribeSSLPolicies "
+            "(https://docs.aws.amazon.com/elasticloadbalancing/latest/application/describe-ssl-policies.html) "
+            f"as captured in moto {metadata.version('moto')} (moto/elbv2/ssl_policies.py)",
+        },
+        "instance_types": _instance_types(),
+        "tls_policies": _ssl_policies(),
+    }
+    OUT.write_text(json.dumps(catalog, sort_keys=True, separators=(",", ":")) + "\n")
+    print(f"wrote {OUT} ({len(catalog['instance_types'])} instance types)")
+
+
+if __name__ == "__main__":
+    main()
