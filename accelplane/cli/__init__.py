@@ -19,6 +19,8 @@ _COMMAND_MODULES = (
     "accelplane.cli.preview",
     "accelplane.cli.schema",
     "accelplane.cli.matrix",
+    "accelplane.cli.check",
+    "accelplane.cli.nodes",
 )
 
 
