@@ -41,8 +41,9 @@ def build(platform: Platform) -> dict[str, Any]:
     def key(role: str, description: str) -> EncryptionKey:
         return EncryptionKey(
             f"{name}-{role}",
-            EncryptionKeyArgs(description=description, account_id=identity.account_id, partition=partition,
-                              tags=tags, protect=protect),
+            EncryptionKeyArgs(
+                description=description, account_id=identity.account_id, partition=partition, tags=tags, protect=protect
+            ),
         )
 
     eks_key = key("eks", "Envelope encryption of Kubernetes secrets")
@@ -51,16 +52,22 @@ def build(platform: Platform) -> dict[str, Any]:
 
     network = PlatformNetwork(
         f"{name}-network",
-        NetworkArgs(new_vpc=platform.network.new_vpc, existing_vpc=platform.network.existing_vpc,
-                    cluster_name=name, tags=tags),
+        NetworkArgs(
+            new_vpc=platform.network.new_vpc, existing_vpc=platform.network.existing_vpc, cluster_name=name, tags=tags
+        ),
     )
     cluster = EksCluster(
         f"{name}-eks",
         EksClusterArgs(
-            cluster_name=name, kubernetes_version=platform.kubernetes_version,
-            subnet_ids=network.private_subnet_ids, api_allowed_cidrs=platform.network.api_allowed_cidrs,
-            secrets_key_arn=eks_key.arn, log_types=platform.cluster_log_types,
-            log_retention_days=platform.log_retention_days, partition=partition, tags=tags,
+            cluster_name=name,
+            kubernetes_version=platform.kubernetes_version,
+            subnet_ids=network.private_subnet_ids,
+            api_allowed_cidrs=platform.network.api_allowed_cidrs,
+            secrets_key_arn=eks_key.arn,
+            log_types=platform.cluster_log_types,
+            log_retention_days=platform.log_retention_days,
+            partition=partition,
+            tags=tags,
         ),
     )
     endpoint_spec = platform.inference_endpoint
@@ -89,10 +96,17 @@ def build(platform: Platform) -> dict[str, Any]:
         node_pool = AcceleratorNodePool(
             f"{name}-{pool.name}",
             NodePoolArgs(
-                pool=pool, profile=platform.pool_profile(pool), vendor=vendor, instance=instance,
-                architecture=aws_catalog.architecture(pool.instance_type), cluster_name=cluster.name,
-                kubernetes_version=platform.kubernetes_version, node_role_arn=node_role.arn,
-                subnet_ids=network.private_subnet_ids, security_group_ids=pool_groups, tags=tags,
+                pool=pool,
+                profile=platform.pool_profile(pool),
+                vendor=vendor,
+                instance=instance,
+                architecture=aws_catalog.architecture(pool.instance_type),
+                cluster_name=cluster.name,
+                kubernetes_version=platform.kubernetes_version,
+                node_role_arn=node_role.arn,
+                subnet_ids=network.private_subnet_ids,
+                security_group_ids=pool_groups,
+                tags=tags,
             ),
         )
         node_groups[pool.name] = node_pool.node_group_name
@@ -115,9 +129,13 @@ def build(platform: Platform) -> dict[str, Any]:
     if endpoint_spec is not None and groups.load_balancer_id is not None:
         endpoint = InferenceEndpoint(
             f"{name}-inference",
-            InferenceEndpointArgs(spec=endpoint_spec, vpc_id=network.vpc_id,
-                                  public_subnet_ids=network.public_subnet_ids,
-                                  security_group_id=groups.load_balancer_id, tags=tags),
+            InferenceEndpointArgs(
+                spec=endpoint_spec,
+                vpc_id=network.vpc_id,
+                public_subnet_ids=network.public_subnet_ids,
+                security_group_id=groups.load_balancer_id,
+                tags=tags,
+            ),
         )
         outputs["inferenceEndpoint"] = endpoint.dns_name
         outputs["inferenceTargetGroupArn"] = endpoint.target_group_arn
@@ -130,17 +148,23 @@ def build(platform: Platform) -> dict[str, Any]:
     }
     store = SecretStore(
         f"{name}-secrets",
-        SecretStoreArgs(secrets=platform.secrets, kms_key_arn=secrets_key.arn, values=values, tags=tags,
-                        protect=protect),
+        SecretStoreArgs(
+            secrets=platform.secrets, kms_key_arn=secrets_key.arn, values=values, tags=tags, protect=protect
+        ),
     )
     roles = {
         workload.name: WorkloadRole(
             f"{name}-{workload.name}",
             WorkloadRoleArgs(
-                workload=workload, oidc_provider_arn=cluster.oidc_provider_arn,
+                workload=workload,
+                oidc_provider_arn=cluster.oidc_provider_arn,
                 oidc_issuer_host=cluster.oidc_issuer_host,
-                bucket_arns={role: bucket.arn for role, bucket in buckets.items()}, data_key_arn=data_key.arn,
-                secret_arns=store.arns, secrets_key_arn=secrets_key.arn, region=platform.region, tags=tags,
+                bucket_arns={role: bucket.arn for role, bucket in buckets.items()},
+                data_key_arn=data_key.arn,
+                secret_arns=store.arns,
+                secrets_key_arn=secrets_key.arn,
+                region=platform.region,
+                tags=tags,
             ),
         )
         for workload in platform.workloads

@@ -48,8 +48,8 @@ def _ssl_policies() -> dict[str, list[str]]:
     return {name: sorted(policy["ssl_protocols"]) for name, policy in sorted(SSL_POLICIES.items())}
 
 
-def main() -> None:
-    catalog = {
+def build_catalog() -> dict:
+    return {
         "source": {
             "instance_types": "AWS EC2 DescribeInstanceTypes output as captured in moto "
             f"{metadata.version('moto')} (moto/ec2/resources/instance_types.json.gz)",
@@ -60,6 +60,10 @@ def main() -> None:
         "instance_types": _instance_types(),
         "tls_policies": _ssl_policies(),
     }
+
+
+def main() -> None:
+    catalog = build_catalog()
     OUT.write_text(json.dumps(catalog, sort_keys=True, separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({len(catalog['instance_types'])} instance types)")
 

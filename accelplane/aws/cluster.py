@@ -39,12 +39,15 @@ class EksCluster(pulumi.ComponentResource):
         super().__init__("accelplane:aws:EksCluster", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         tags = dict(args.tags)
-        role = aws.iam.Role(f"{name}-role", assume_role_policy=service_trust("eks.amazonaws.com"), tags=tags,
-                            opts=child)
+        role = aws.iam.Role(
+            f"{name}-role", assume_role_policy=service_trust("eks.amazonaws.com"), tags=tags, opts=child
+        )
         for policy in CLUSTER_MANAGED_POLICIES:
             aws.iam.RolePolicyAttachment(
-                f"{name}-{policy}", role=role.name,
-                policy_arn=pulumi.Output.concat("arn:", args.partition, ":iam::aws:policy/", policy), opts=child,
+                f"{name}-{policy}",
+                role=role.name,
+                policy_arn=pulumi.Output.concat("arn:", args.partition, ":iam::aws:policy/", policy),
+                opts=child,
             )
         # Envelope encryption of Kubernetes secrets: the control plane uses the key, scoped to it.
         key_policy = aws.iam.RolePolicy(
@@ -63,8 +66,11 @@ class EksCluster(pulumi.ComponentResource):
         )
         # Created before the cluster so EKS does not create an unmanaged group with infinite retention.
         log_group = aws.cloudwatch.LogGroup(
-            f"{name}-logs", name=f"/aws/eks/{args.cluster_name}/cluster",
-            retention_in_days=args.log_retention_days, tags=tags, opts=child,
+            f"{name}-logs",
+            name=f"/aws/eks/{args.cluster_name}/cluster",
+            retention_in_days=args.log_retention_days,
+            tags=tags,
+            opts=child,
         )
         public = bool(args.api_allowed_cidrs)
         cluster = aws.eks.Cluster(
@@ -88,7 +94,7 @@ class EksCluster(pulumi.ComponentResource):
             tags=tags,
             opts=pulumi.ResourceOptions(parent=self, depends_on=[log_group, key_policy]),
         )
-        issuer = cluster.identities.apply(lambda ids: ids[0].oidcs[0].issuer if ids and ids[0].oidcs else "")
+        issuer = cluster.identities.apply(lambda ids: (ids[0].oidcs[0].issuer or "") if ids and ids[0].oidcs else "")
         provider = aws.iam.OpenIdConnectProvider(
             f"{name}-oidc", url=issuer, client_id_lists=["sts.amazonaws.com"], tags=tags, opts=child
         )

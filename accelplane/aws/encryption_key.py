@@ -48,7 +48,8 @@ class EncryptionKey(pulumi.ComponentResource):
             tags=dict(args.tags),
             opts=pulumi.ResourceOptions(parent=self, protect=args.protect),
         )
-        aws.kms.Alias(f"{name}-alias", name=f"alias/{name}", target_key_id=key.key_id,
-                      opts=pulumi.ResourceOptions(parent=self))
+        aws.kms.Alias(
+            f"{name}-alias", name=f"alias/{name}", target_key_id=key.key_id, opts=pulumi.ResourceOptions(parent=self)
+        )
         self.arn = key.arn
         self.register_outputs({"arn": key.arn})

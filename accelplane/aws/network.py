@@ -58,12 +58,22 @@ class PlatformNetwork(pulumi.ComponentResource):
         # Subnet tags let the AWS Load Balancer Controller and EKS find the right subnets.
         cluster_tag = {f"kubernetes.io/cluster/{args.cluster_name}": "shared"}
         public = self._subnets(
-            name, "public", vpc.id, vpc_args.public_subnets, vpc_args.availability_zones,
-            {**tags, **cluster_tag, "kubernetes.io/role/elb": "1"}, child,
+            name,
+            "public",
+            vpc.id,
+            vpc_args.public_subnets,
+            vpc_args.availability_zones,
+            {**tags, **cluster_tag, "kubernetes.io/role/elb": "1"},
+            child,
         )
         private = self._subnets(
-            name, "private", vpc.id, vpc_args.private_subnets, vpc_args.availability_zones,
-            {**tags, **cluster_tag, "kubernetes.io/role/internal-elb": "1"}, child,
+            name,
+            "private",
+            vpc.id,
+            vpc_args.private_subnets,
+            vpc_args.availability_zones,
+            {**tags, **cluster_tag, "kubernetes.io/role/internal-elb": "1"},
+            child,
         )
         self.public_subnet_ids = [s.id for s in public]
         self.private_subnet_ids = [s.id for s in private]
@@ -71,8 +81,11 @@ class PlatformNetwork(pulumi.ComponentResource):
         if public:
             public_rt = aws.ec2.RouteTable(f"{name}-public-rt", vpc_id=vpc.id, tags=tags, opts=child)
             aws.ec2.Route(
-                f"{name}-public-default", route_table_id=public_rt.id, destination_cidr_block="0.0.0.0/0",
-                gateway_id=igw.id, opts=child,
+                f"{name}-public-default",
+                route_table_id=public_rt.id,
+                destination_cidr_block="0.0.0.0/0",
+                gateway_id=igw.id,
+                opts=child,
             )
             for index, subnet in enumerate(public):
                 aws.ec2.RouteTableAssociation(
@@ -85,7 +98,10 @@ class PlatformNetwork(pulumi.ComponentResource):
         for index in range(nat_count):
             eip = aws.ec2.Eip(f"{name}-nat-eip-{index}", domain="vpc", tags=tags, opts=child)
             nat = aws.ec2.NatGateway(
-                f"{name}-nat-{index}", allocation_id=eip.id, subnet_id=public[index].id, tags=tags,
+                f"{name}-nat-{index}",
+                allocation_id=eip.id,
+                subnet_id=public[index].id,
+                tags=tags,
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[igw]),
             )
             nat_ids.append(nat.id)
@@ -93,16 +109,25 @@ class PlatformNetwork(pulumi.ComponentResource):
             rt = aws.ec2.RouteTable(f"{name}-private-rt-{index}", vpc_id=vpc.id, tags=tags, opts=child)
             if nat_ids:
                 aws.ec2.Route(
-                    f"{name}-private-default-{index}", route_table_id=rt.id, destination_cidr_block="0.0.0.0/0",
-                    nat_gateway_id=nat_ids[index % len(nat_ids)], opts=child,
+                    f"{name}-private-default-{index}",
+                    route_table_id=rt.id,
+                    destination_cidr_block="0.0.0.0/0",
+                    nat_gateway_id=nat_ids[index % len(nat_ids)],
+                    opts=child,
                 )
             aws.ec2.RouteTableAssociation(
                 f"{name}-private-rta-{index}", route_table_id=rt.id, subnet_id=subnet.id, opts=child
             )
 
     def _subnets(
-        self, name: str, kind: str, vpc_id: pulumi.Output[str], cidrs: Sequence[str], zones: Sequence[str],
-        tags: Mapping[str, str], child: pulumi.ResourceOptions,
+        self,
+        name: str,
+        kind: str,
+        vpc_id: pulumi.Output[str],
+        cidrs: Sequence[str],
+        zones: Sequence[str],
+        tags: Mapping[str, str],
+        child: pulumi.ResourceOptions,
     ) -> list[aws.ec2.Subnet]:
         return [
             aws.ec2.Subnet(

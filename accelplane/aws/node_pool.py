@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
-from pulumi_aws.ec2 import LaunchTemplateNetworkInterfaceArgsDict
+from pulumi_aws.ec2 import LaunchTemplateNetworkInterfaceArgsDict, LaunchTemplatePlacementArgsDict
 from pulumi_aws.eks import NodeGroupTaintArgsDict
 
 from accelplane.accelerator_vendors import VendorNodeFacts
@@ -84,7 +84,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         tags = {**args.tags, f"{LABEL_PREFIX}/pool": pool.name}
         subnet_ids = list(args.subnet_ids)
 
-        placement: dict[str, pulumi.Input[str]] | None = None
+        placement: LaunchTemplatePlacementArgsDict | None = None
         if pool.placement_group:
             group = aws.ec2.PlacementGroup(f"{name}-placement", strategy="cluster", tags=tags, opts=child)
             placement = {"group_name": group.name}
@@ -158,8 +158,12 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         groups = list(args.security_group_ids)
         if not pool.efa:
             return [
-                {"device_index": 0, "associate_public_ip_address": "false", "delete_on_termination": "true",
-                 "security_groups": groups}
+                {
+                    "device_index": 0,
+                    "associate_public_ip_address": "false",
+                    "delete_on_termination": "true",
+                    "security_groups": groups,
+                }
             ]
         # One EFA interface per network card (p5: 32, trn1: 8); the primary carries IP traffic too.
         return [

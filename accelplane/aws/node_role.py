@@ -32,12 +32,15 @@ class NodeRole(pulumi.ComponentResource):
     def __init__(self, name: str, args: NodeRoleArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("accelplane:aws:NodeRole", name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        role = aws.iam.Role(f"{name}-role", assume_role_policy=service_trust("ec2.amazonaws.com"),
-                            tags=dict(args.tags), opts=child)
+        role = aws.iam.Role(
+            f"{name}-role", assume_role_policy=service_trust("ec2.amazonaws.com"), tags=dict(args.tags), opts=child
+        )
         attachments = [
             aws.iam.RolePolicyAttachment(
-                f"{name}-{policy}", role=role.name,
-                policy_arn=pulumi.Output.concat("arn:", args.partition, ":iam::aws:policy/", policy), opts=child,
+                f"{name}-{policy}",
+                role=role.name,
+                policy_arn=pulumi.Output.concat("arn:", args.partition, ":iam::aws:policy/", policy),
+                opts=child,
             )
             for policy in NODE_MANAGED_POLICIES
         ]

@@ -20,6 +20,4 @@ def policy_json(statements: Sequence[Statement]) -> pulumi.Output[str]:
 
 def service_trust(service: str) -> pulumi.Output[str]:
     """Trust policy letting one AWS service principal assume the role."""
-    return policy_json(
-        [{"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}]
-    )
+    return policy_json([{"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}])

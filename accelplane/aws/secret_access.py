@@ -49,7 +49,10 @@ class SecretAccess(pulumi.ComponentResource):
                 }
             )
             aws.secretsmanager.SecretPolicy(
-                f"{name}-{secret}", secret_arn=arn, policy=policy_json(statements),
-                block_public_policy=True, opts=pulumi.ResourceOptions(parent=self),
+                f"{name}-{secret}",
+                secret_arn=arn,
+                policy=policy_json(statements),
+                block_public_policy=True,
+                opts=pulumi.ResourceOptions(parent=self),
             )
         self.register_outputs({})

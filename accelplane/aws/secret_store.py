@@ -44,7 +44,9 @@ class SecretStore(pulumi.ComponentResource):
             value = args.values.get(spec.name)
             if value is not None:
                 aws.secretsmanager.SecretVersion(
-                    f"{name}-{spec.name}-value", secret_id=secret.id, secret_string=value,
+                    f"{name}-{spec.name}-value",
+                    secret_id=secret.id,
+                    secret_string=value,
                     opts=pulumi.ResourceOptions(parent=self),
                 )
             self.arns[spec.name] = secret.arn

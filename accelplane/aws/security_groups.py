@@ -45,20 +45,37 @@ class PlatformSecurityGroups(pulumi.ComponentResource):
             for index, cidr in enumerate(args.load_balancer_cidrs):
                 for port in sorted({args.listener_port, 80}):
                     aws.vpc.SecurityGroupIngressRule(
-                        f"{name}-lb-in-{port}-{index}", security_group_id=lb.id, ip_protocol="tcp",
-                        from_port=port, to_port=port, **_cidr_arg(cidr),
+                        f"{name}-lb-in-{port}-{index}",
+                        security_group_id=lb.id,
+                        ip_protocol="tcp",
+                        from_port=port,
+                        to_port=port,
+                        **_cidr_arg(cidr),
                         description="HTTPS" if port == args.listener_port else "HTTP, redirected to HTTPS",
-                        tags=self._tags, opts=self._child,
+                        tags=self._tags,
+                        opts=self._child,
                     )
             aws.vpc.SecurityGroupEgressRule(
-                f"{name}-lb-out-targets", security_group_id=lb.id, ip_protocol="tcp",
-                from_port=args.target_port, to_port=args.target_port, referenced_security_group_id=inference.id,
-                description="to inference pods", tags=self._tags, opts=self._child,
+                f"{name}-lb-out-targets",
+                security_group_id=lb.id,
+                ip_protocol="tcp",
+                from_port=args.target_port,
+                to_port=args.target_port,
+                referenced_security_group_id=inference.id,
+                description="to inference pods",
+                tags=self._tags,
+                opts=self._child,
             )
             aws.vpc.SecurityGroupIngressRule(
-                f"{name}-inference-in-lb", security_group_id=inference.id, ip_protocol="tcp",
-                from_port=args.target_port, to_port=args.target_port, referenced_security_group_id=lb.id,
-                description="service port from the load balancer", tags=self._tags, opts=self._child,
+                f"{name}-inference-in-lb",
+                security_group_id=inference.id,
+                ip_protocol="tcp",
+                from_port=args.target_port,
+                to_port=args.target_port,
+                referenced_security_group_id=lb.id,
+                description="service port from the load balancer",
+                tags=self._tags,
+                opts=self._child,
             )
         self._egress_anywhere(name, "inference", inference.id)
         self.training_id = None
@@ -67,14 +84,22 @@ class PlatformSecurityGroups(pulumi.ComponentResource):
             self.training_id = training.id
             # EFA requires all traffic to and from members of the same group (AWS EFA user guide).
             aws.vpc.SecurityGroupIngressRule(
-                f"{name}-training-in-self", security_group_id=training.id, ip_protocol="-1",
-                referenced_security_group_id=training.id, description="EFA/NCCL within the group",
-                tags=self._tags, opts=self._child,
+                f"{name}-training-in-self",
+                security_group_id=training.id,
+                ip_protocol="-1",
+                referenced_security_group_id=training.id,
+                description="EFA/NCCL within the group",
+                tags=self._tags,
+                opts=self._child,
             )
             aws.vpc.SecurityGroupEgressRule(
-                f"{name}-training-out-self", security_group_id=training.id, ip_protocol="-1",
-                referenced_security_group_id=training.id, description="EFA/NCCL within the group",
-                tags=self._tags, opts=self._child,
+                f"{name}-training-out-self",
+                security_group_id=training.id,
+                ip_protocol="-1",
+                referenced_security_group_id=training.id,
+                description="EFA/NCCL within the group",
+                tags=self._tags,
+                opts=self._child,
             )
             self._egress_anywhere(name, "training", training.id)
         self.register_outputs({"inference": self.inference_id})
@@ -82,15 +107,23 @@ class PlatformSecurityGroups(pulumi.ComponentResource):
     def _group(self, name: str, role: str, description: str, args: SecurityGroupsArgs) -> aws.ec2.SecurityGroup:
         # No inline rules: inline and separate rule resources fight each other.
         return aws.ec2.SecurityGroup(
-            f"{name}-{role}", vpc_id=args.vpc_id, description=description,
-            tags={**self._tags, "Name": f"{name}-{role}"}, opts=self._child,
+            f"{name}-{role}",
+            vpc_id=args.vpc_id,
+            description=description,
+            tags={**self._tags, "Name": f"{name}-{role}"},
+            opts=self._child,
         )
 
     def _egress_anywhere(self, name: str, role: str, group_id: pulumi.Output[str]) -> None:
         # Nodes reach ECR, S3 and the EKS API through NAT or endpoints; egress is not an attack surface here.
         aws.vpc.SecurityGroupEgressRule(
-            f"{name}-{role}-out-any", security_group_id=group_id, ip_protocol="-1", cidr_ipv4="0.0.0.0/0",
-            description="egress through NAT", tags=self._tags, opts=self._child,
+            f"{name}-{role}-out-any",
+            security_group_id=group_id,
+            ip_protocol="-1",
+            cidr_ipv4="0.0.0.0/0",
+            description="egress through NAT",
+            tags=self._tags,
+            opts=self._child,
         )
 
 

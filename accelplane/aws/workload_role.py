@@ -56,13 +56,20 @@ class WorkloadRole(pulumi.ComponentResource):
             ]
         )
         role = aws.iam.Role(
-            f"{name}-role", assume_role_policy=trust, max_session_duration=3600,
-            tags={**args.tags, "accelplane.io/workload": workload.name}, opts=pulumi.ResourceOptions(parent=self),
+            f"{name}-role",
+            assume_role_policy=trust,
+            max_session_duration=3600,
+            tags={**args.tags, "accelplane.io/workload": workload.name},
+            opts=pulumi.ResourceOptions(parent=self),
         )
         statements = self._statements(args)
         if statements:
-            aws.iam.RolePolicy(f"{name}-access", role=role.name, policy=policy_json(statements),
-                               opts=pulumi.ResourceOptions(parent=self))
+            aws.iam.RolePolicy(
+                f"{name}-access",
+                role=role.name,
+                policy=policy_json(statements),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
         self.arn = role.arn
         self.register_outputs({"arn": role.arn})
 

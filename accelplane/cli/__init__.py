@@ -33,7 +33,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(prog="accelplane", description=__doc__.splitlines()[0])
+    parser = _ArgumentParser(prog="accelplane", description="Accelerator platforms from one declaration per stack.")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_ArgumentParser)
     for module_name in _COMMAND_MODULES:
         try:

@@ -132,7 +132,10 @@ def _pool_instance_facts(pool: NodePool, base: tuple[str | int, ...]) -> Iterato
             yield (*base, "placement_group"), "cluster placement groups are for EFA training pools (set efa: true)"
     if pool.accelerator:
         if not facts.accelerators:
-            yield (*base, "instance_type"), f"{pool.instance_type} has no accelerator, but the pool declares {pool.accelerator}"
+            yield (
+                (*base, "instance_type"),
+                f"{pool.instance_type} has no accelerator, but the pool declares {pool.accelerator}",
+            )
         elif not any(model.lower() in _expected_model_tokens(pool.accelerator) for _, model, _ in facts.accelerators):
             carried = ", ".join(f"{count} x {vendor} {model}" for vendor, model, count in facts.accelerators)
             yield (*base, "instance_type"), f"{pool.instance_type} carries {carried}, not {pool.accelerator}"

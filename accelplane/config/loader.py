@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.model import Platform
@@ -62,12 +63,19 @@ def load_stack_text(text: str, path: str = "<stack>", stack: str = "test") -> St
 def _from_document(document: YamlDocument, stack: str, path: Path) -> StackConfig:
     data = document.data
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
-        raise InputError.single("expected a Pulumi stack file with a top-level `config:` mapping", file=document.path,
-                                line=document.line_of([]))
+        raise InputError.single(
+            "expected a Pulumi stack file with a top-level `config:` mapping",
+            file=document.path,
+            line=document.line_of([]),
+        )
     config = data["config"]
     if PLATFORM_KEY not in config:
-        raise InputError.single(f"missing `{PLATFORM_KEY}` under `config:`", file=document.path,
-                                line=document.line_of(["config"]), field=f"config.{PLATFORM_KEY}")
+        raise InputError.single(
+            f"missing `{PLATFORM_KEY}` under `config:`",
+            file=document.path,
+            line=document.line_of(["config"]),
+            field=f"config.{PLATFORM_KEY}",
+        )
     platform = validate_platform(config[PLATFORM_KEY], document, ("config", PLATFORM_KEY))
     return StackConfig(stack=stack, path=path, platform=platform, config=config)
 
@@ -102,7 +110,7 @@ def _dotted(parts: Sequence[PathPart]) -> str:
     return out
 
 
-def _explain(error: dict[str, Any]) -> str:
+def _explain(error: ErrorDetails) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         return f"unknown key; expected one of: {', '.join(_allowed_keys(error['loc']))}"

@@ -23,7 +23,7 @@ Name = Annotated[
 Version = Annotated[
     str,
     StringConstraints(pattern=r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$", max_length=64),
-    Field(description="An exact version string, written as a YAML string (quote it: \"12.8\")."),
+    Field(description='An exact version string, written as a YAML string (quote it: "12.8").'),
 ]
 Cidr = Annotated[str, Field(description="An IPv4 or IPv6 network in CIDR notation, e.g. 10.0.0.0/16.")]
 
@@ -252,7 +252,9 @@ class NodePool(Model):
         default=None, description="Accelerator from the matrix vocabulary (e.g. nvidia-h100); omit for CPU pools."
     )
     instance_type: str = Field(description="EC2 instance type, e.g. p5.48xlarge.")
-    software_profile: Name | None = Field(default=None, description="Name of a software profile (required with accelerator).")
+    software_profile: Name | None = Field(
+        default=None, description="Name of a software profile (required with accelerator)."
+    )
     capacity: Capacity = Field(default_factory=Capacity, description="How nodes are bought.")
     scaling: Scaling = Field(description="Node counts: min <= desired <= max.")
     disk_gib: int = Field(default=200, ge=20, le=16384, description="Root volume size in GiB (gp3, encrypted).")
@@ -361,7 +363,7 @@ class Platform(Model):
     name: Name = Field(description="Platform name, the prefix of every resource name.")
     environment: Environment = Field(description="dev, staging or prod.")
     region: str = Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$", description="AWS region, e.g. us-east-1.")
-    kubernetes_version: str = Field(pattern=r"^1\.\d{2}$", description="EKS Kubernetes version, e.g. \"1.33\".")
+    kubernetes_version: str = Field(pattern=r"^1\.\d{2}$", description='EKS Kubernetes version, e.g. "1.33".')
     tags: Tags = Field(description="Tags applied to every taggable resource.")
     network: Network = Field(description="VPC and who may reach the cluster API.")
     software_profiles: dict[Name, SoftwareProfile] = Field(
@@ -394,4 +396,3 @@ class Platform(Model):
 
     def pool_profile(self, pool: NodePool) -> SoftwareProfile | None:
         return self.software_profiles.get(pool.software_profile) if pool.software_profile else None
-

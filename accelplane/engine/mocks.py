@@ -74,7 +74,9 @@ class AwsLikeMocks(pulumi.runtime.Mocks):
             region = "" if service in _GLOBAL_SERVICES else self.region
             account = "" if service == "s3" else self.account
             resource = template.format(
-                id=resource_id, name=physical, cluster=inputs.get("clusterName", ""),
+                id=resource_id,
+                name=physical,
+                cluster=inputs.get("clusterName", ""),
                 host=str(inputs.get("url", "")).removeprefix("https://"),
             )
             state["arn"] = f"arn:aws:{service}:{region}:{account}:{resource}"
@@ -109,16 +111,19 @@ class AwsLikeMocks(pulumi.runtime.Mocks):
             return {"name": physical}
         return {}
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
-        if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+        return self._invoke(args.token), None
+
+    def _invoke(self, token: str) -> dict[str, Any]:
+        if token == "aws:index/getCallerIdentity:getCallerIdentity":
             return {
                 "accountId": self.account,
                 "arn": f"arn:aws:iam::{self.account}:user/offline-preview",
                 "userId": "AIDAOFFLINEPREVIEW",
                 "id": self.account,
             }
-        if args.token == "aws:index/getPartition:getPartition":
+        if token == "aws:index/getPartition:getPartition":
             return {"partition": "aws", "dnsSuffix": "amazonaws.com", "id": "aws", "reverseDnsSuffix": "com.amazonaws"}
-        if args.token == "aws:index/getRegion:getRegion":
+        if token == "aws:index/getRegion:getRegion":
             return {"name": self.region, "region": self.region, "id": self.region}
         return {}

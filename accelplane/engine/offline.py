@@ -32,11 +32,20 @@ class RecordedResource:
     inputs: dict[str, Any]
     dependencies: tuple[str, ...] = ()
     protect: bool = False
+    id: str | None = None  # the mock's physical id, so references between inputs can be followed
 
     def to_json(self) -> dict[str, Any]:
-        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent,
-                "inputs": self.inputs, "custom": self.custom, "protect": self.protect,
-                "dependencies": list(self.dependencies)}
+        return {
+            "urn": self.urn,
+            "type": self.type,
+            "name": self.name,
+            "parent": self.parent,
+            "inputs": self.inputs,
+            "custom": self.custom,
+            "protect": self.protect,
+            "id": self.id,
+            "dependencies": list(self.dependencies),
+        }
 
 
 @dataclass
@@ -50,6 +59,12 @@ class Graph:
 
     def by_type(self, type_token: str) -> list[RecordedResource]:
         return [r for r in self.resources if r.type == type_token]
+
+    def by_id(self, resource_id: str) -> RecordedResource:
+        for resource in self.resources:
+            if resource.id == resource_id:
+                return resource
+        raise KeyError(f"no resource with id {resource_id!r}")
 
     def named(self, name: str) -> RecordedResource:
         for resource in self.resources:
@@ -82,6 +97,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                 inputs=_plain(inputs),
                 dependencies=tuple(request.dependencies),
                 protect=bool(request.protect),
+                id=response.id or None,
             )
         )
         return response

@@ -1,0 +1,42 @@
+"""`accelplane preview --stack NAME [--json FILE]`: the plan of `pulumi up`, offline.
+
+Runs the Pulumi program with mocks as the engine, prints the plan (tree, counts by type) and the
+version-matrix verdict of every node pool's software profile. Exit 1 when a profile is
+incompatible with its pool (the same verdict `check` enforces), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from accelplane.config.loader import load_stack
+from accelplane.engine.offline import PROJECT, run_offline
+from accelplane.engine.plan import render_plan
+from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("preview", help="offline plan of a stack (no cloud, no Pulumi CLI)")
+    parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
+    parser.add_argument("--json", dest="json_file", type=Path, help="write the resource graph as JSON here")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    stack = load_stack(args.stack)
+    pool_checks = check_pool_profiles(stack.platform)
+    graph = run_offline(stack)
+    print(render_plan(graph, PROJECT))
+    print()
+    print(render_profile_checks(pool_checks))
+    if args.json_file:
+        try:
+            args.json_file.write_text(json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n")
+        except OSError as error:
+            raise InputError.single(f"cannot write: {error}", file=str(args.json_file), field="--json") from None
+        print(f"\nwrote {args.json_file}", file=sys.stderr)
+    return EXIT_FINDINGS if any(c.blocking for c in pool_checks) else EXIT_OK

@@ -1,0 +1,29 @@
+"""`accelplane schema [--output FILE]`: the JSON Schema of stack files (stdout by default)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from accelplane.config.json_schema import render
+from accelplane.errors import EXIT_OK, InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("schema", help="JSON Schema of stacks/Pulumi.<stack>.yaml")
+    parser.add_argument("--output", type=Path, help="write it to this file instead of stdout")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = render()
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text)
+    except OSError as error:
+        raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
+    return EXIT_OK

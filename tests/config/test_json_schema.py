@@ -1,0 +1,44 @@
+"""The published JSON Schema is generated from the model and accepts the real stack files."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+import yaml
+
+from accelplane.cli import main
+from accelplane.config.json_schema import SCHEMA_PATH, render
+from accelplane.config.loader import STACKS_DIR
+
+
+def test_committed_schema_is_current() -> None:
+    assert SCHEMA_PATH.read_text() == render(), "run `make schema` after changing the model"
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_stack_files_validate_and_reference_the_schema(stack: str) -> None:
+    path = STACKS_DIR / f"Pulumi.{stack}.yaml"
+    text = path.read_text()
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=../schema/stack.schema.json"
+    jsonschema.validate(yaml.safe_load(text), json.loads(SCHEMA_PATH.read_text()))
+
+
+def test_schema_rejects_an_unknown_key_as_editors_would() -> None:
+    document = yaml.safe_load((STACKS_DIR / "Pulumi.dev.yaml").read_text())
+    document["config"]["accelplane:platform"]["node_pools"][0]["gpu_count"] = 8
+    with pytest.raises(jsonschema.ValidationError, match="gpu_count"):
+        jsonschema.validate(document, json.loads(SCHEMA_PATH.read_text()))
+
+
+def test_every_field_is_described() -> None:
+    schema = json.loads(render())
+    for name, definition in schema["$defs"].items():
+        for field, spec in definition.get("properties", {}).items():
+            assert spec.get("description"), f"{name}.{field} has no description"
+
+
+def test_schema_command_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    assert json.loads(capsys.readouterr().out)["$defs"]["Platform"]["additionalProperties"] is False

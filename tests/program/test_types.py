@@ -1,0 +1,56 @@
+"""pyright (standard mode) over the package: a misspelt nested input or a wrong type fails here,
+before any run, because nested inputs are annotated with pulumi-aws `...ArgsDict` types.
+
+One pyright run checks the package and a canary file with known mistakes that mocks would accept;
+the canary proves the check can fail.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CANARY = """
+import pulumi_aws as aws
+from pulumi_aws.ec2 import LaunchTemplateMetadataOptionsArgsDict
+
+options: LaunchTemplateMetadataOptionsArgsDict = {"http_tokenz": "required"}
+aws.ec2.LaunchTemplate("t", metadata_options=options)
+aws.eks.NodeGroup("g", cluster_name="c", node_role_arn="r", subnet_ids=["s"],
+                  scaling_config={"min_size": "one", "max_size": 1, "desired_size": 1})
+"""
+
+
+def test_package_type_checks_clean_and_canary_mistakes_are_caught(tmp_path: Path) -> None:
+    pyright = Path(sys.executable).with_name("pyright")
+    assert pyright.exists() or shutil.which("pyright"), "pyright[nodejs] is pinned in requirements.txt"
+    canary = tmp_path / "canary.py"
+    canary.write_text(CANARY)
+    result = subprocess.run(
+        [
+            str(pyright),
+            "--outputjson",
+            "-p",
+            str(ROOT / "pyrightconfig.json"),
+            str(ROOT / "accelplane"),
+            str(ROOT / "__main__.py"),
+            str(canary),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    report = json.loads(result.stdout)
+    errors = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
+    in_package = [
+        f"{d['file']}:{d['range']['start']['line'] + 1}: {d['message']}" for d in errors if d["file"] != str(canary)
+    ]
+    assert not in_package, "\n".join(in_package)
+    canary_lines = sorted({d["range"]["start"]["line"] + 1 for d in errors if d["file"] == str(canary)})
+    assert canary_lines == [5, 8], [d["message"] for d in errors]

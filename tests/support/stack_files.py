@@ -1,0 +1,27 @@
+"""Helpers to derive broken stack files from the real ones, for rejection tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from accelplane.config.loader import STACKS_DIR
+
+
+def stack_text(stack: str = "dev") -> str:
+    return (STACKS_DIR / f"Pulumi.{stack}.yaml").read_text()
+
+
+def write_variant(tmp_path: Path, old: str, new: str, stack: str = "dev") -> tuple[Path, int]:
+    """Write the stack with `old` replaced by `new` once; return the path and the 1-based line of the edit."""
+    text = stack_text(stack)
+    assert text.count(old) >= 1, f"{old!r} not in Pulumi.{stack}.yaml"
+    index = text.index(old)
+    line = text[:index].count("\n") + 1
+    path = tmp_path / f"Pulumi.{stack}.yaml"
+    path.write_text(text[:index] + new + text[index + len(old) :])
+    return path, line
+
+
+def line_of(path: Path, needle: str) -> int:
+    text = path.read_text()
+    return text[: text.index(needle)].count("\n") + 1
