@@ -112,7 +112,7 @@ class AwsLikeMocks(pulumi.runtime.Mocks):
         return {}
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
-        return self._invoke(args.token), None
+        return self._invoke(args.token), []  # (outputs, failures): a dict-only return breaks the type contract
 
     def _invoke(self, token: str) -> dict[str, Any]:
         if token == "aws:index/getCallerIdentity:getCallerIdentity":

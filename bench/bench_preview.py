@@ -1,0 +1,111 @@
+"""Benchmark the offline preview: prod from process start to exit, and synthetic fleets.
+
+Prints wall time and peak memory; asserts nothing (targets live in the issue and the notes):
+prod preview < 3 s, 500 pools < 15 s and < 1 GB, cost growing linearly with pools.
+
+    .venv/bin/python bench/bench_preview.py
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = (10, 100, 500)
+POOL_SHAPES = (
+    {"purpose": "inference", "accelerator": "nvidia-l4", "instance_type": "g6.xlarge", "software_profile": "l4-cuda13"},
+    {
+        "purpose": "training",
+        "accelerator": "nvidia-l4",
+        "instance_type": "g6.12xlarge",
+        "software_profile": "l4-cuda13",
+    },
+    {
+        "purpose": "training",
+        "accelerator": "nvidia-hgx-h100-8gpu",
+        "instance_type": "p5.48xlarge",
+        "software_profile": "h100-cuda12",
+        "efa": True,
+        "placement_group": True,
+    },
+)
+
+
+def synthetic_stack(pools: int, directory: Path) -> Path:
+    """The prod declaration with `pools` accelerator pools cycling through three shapes."""
+    prod = yaml.safe_load((ROOT / "stacks" / "Pulumi.prod.yaml").read_text())
+    dev = yaml.safe_load((ROOT / "stacks" / "Pulumi.dev.yaml").read_text())
+    platform = prod["config"]["accelplane:platform"]
+    platform["software_profiles"]["l4-cuda13"] = dev["config"]["accelplane:platform"]["software_profiles"]["l4-cuda13"]
+    platform["node_pools"] = [
+        {
+            "name": f"pool-{index:04d}",
+            **POOL_SHAPES[index % len(POOL_SHAPES)],
+            "scaling": {"min": 0, "desired": 0, "max": 4},
+        }
+        for index in range(pools)
+    ]
+    path = directory / f"Pulumi.synthetic-{pools}.yaml"
+    path.write_text(yaml.safe_dump(prod, sort_keys=False))
+    return path
+
+
+def child(path: str) -> None:
+    """Run in a fresh process: load, validate and preview one stack file; report time and peak RSS."""
+    start = time.perf_counter()
+    from accelplane.config.loader import load_stack_file
+    from accelplane.engine.offline import run_offline
+
+    graph = run_offline(load_stack_file(Path(path)))
+    seconds = time.perf_counter() - start
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"resources": len(graph.resources), "seconds": seconds, "peak_mib": peak_mib}))
+
+
+def measure_prod_cli(runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "accelplane", "preview", "--stack", "prod"],
+            cwd=ROOT,
+            check=False,
+            capture_output=True,
+        )
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    print(f"prod preview, process start to exit (median of 3): {measure_prod_cli():.2f} s  (target < 3 s)")
+    print(f"{'pools':>6} {'resources':>10} {'wall s':>8} {'peak MiB':>9} {'ms/pool':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for pools in SIZES:
+            path = synthetic_stack(pools, Path(tmp))
+            start = time.perf_counter()
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", str(path)], capture_output=True, text=True, check=True, cwd=ROOT
+            )
+            wall = time.perf_counter() - start
+            figures = json.loads(out.stdout.strip().splitlines()[-1])
+            print(
+                f"{pools:>6} {figures['resources']:>10} {wall:>8.2f} {figures['peak_mib']:>9.0f} "
+                f"{1000 * wall / pools:>8.1f}"
+            )
+    print("targets: 500 pools < 15 s and < 1024 MiB; ms/pool roughly flat (linear growth)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        child(sys.argv[2])
+    else:
+        main()
