@@ -1,0 +1,66 @@
+"""`accelplane preview`: the plan text, the JSON graph contract, and the matrix verdicts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from accelplane.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_preview_json_follows_the_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "dev.json"
+    assert main(["preview", "--stack", "dev", "--json", str(out)]) == 0
+    graph = json.loads(out.read_text())
+    assert graph["stack"] == "dev"
+    resources = graph["resources"]
+    assert {"urn", "type", "name", "parent", "inputs"} <= set(resources[0])
+    by_name = {r["name"]: r for r in resources}
+    node_group = by_name["acme-ml-dev-infer-l4-ng"]
+    assert node_group["type"] == "aws:eks/nodeGroup:NodeGroup"
+    assert node_group["inputs"]["amiType"] == "AL2023_x86_64_NVIDIA"  # camelCase wire inputs
+    assert by_name[node_group["parent"].rsplit("::", 1)[1]]["type"] == "accelplane:aws:AcceleratorNodePool"
+    assert all(r["urn"].startswith("urn:pulumi:dev::accelplane::") for r in resources)
+
+
+def test_preview_prints_tree_counts_and_matrix_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["preview", "--stack", "prod"]) == 0
+    text = capsys.readouterr().out
+    assert "Previewing update (prod)" in text
+    assert " +   pulumi:pulumi:Stack" in text
+    assert "├─ accelplane:aws:AcceleratorNodePool" in text and "│  ├─ aws:ec2/launchTemplate:LaunchTemplate" in text
+    assert "[protect]" in text  # prod buckets, keys and secrets
+    assert "       3  aws:kms/key:Key" in text
+    assert "train-h100       h100-cuda12      nvidia-hgx-h100-8gpu     compatible" in text
+
+
+def test_preview_exits_1_when_a_profile_is_incompatible(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from accelplane.config.loader import load_stack_file
+    from tests.support.stack_files import write_variant
+
+    # Fabric manager one patch away from the driver on an NVSwitch system.
+    path, _ = write_variant(tmp_path, 'fabric_manager: "570.172.08"', 'fabric_manager: "570.172.07"', stack="prod")
+    monkeypatch.setattr("accelplane.cli.preview.load_stack", lambda name: load_stack_file(path, stack=name))
+    assert main(["preview", "--stack", "prod"]) == 1
+    text = capsys.readouterr().out
+    assert "train-h100" in text and "incompatible" in text and "570.172.07" in text
+
+
+def test_console_script_runs_from_a_fresh_process() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "accelplane", "preview", "--stack", "dev"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "+ " in result.stdout and "to create" in result.stdout
