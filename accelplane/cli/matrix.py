@@ -1,0 +1,217 @@
+"""`accelplane matrix check|resolve|show`: the version matrix from the command line.
+
+- `matrix check FILE [--strict] [--as-of YYYY-MM-DD] [--json]` judges one software stack given as a
+  flat YAML/JSON mapping of the matrix keys (DESIGN.md). Exit codes: 0 when the verdict is
+  compatible, warn or conditional; 1 when it is incompatible (with `--strict`, conditional and
+  "not in the matrix" findings count as incompatible); 2 on bad input - the message names the
+  file, the line and the key.
+- `matrix resolve --accelerator X [--framework torch|jax] [--os ...] [--python ...] [--as-of ...]`
+  prints the newest profile the matrix proves fully compatible, as YAML ready to paste into a
+  software profile. Exit 1 when nothing in the data fits, 2 on bad input.
+- `matrix show --accelerator X [--as-of ...]` prints what the matrix knows for that accelerator.
+
+The date for lifecycle rules: `--as-of`, else the file's `as_of` key, else today.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from accelplane.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, InputError, Problem
+from accelplane.matrix import FRAMEWORKS, accelerators, check, resolve
+from accelplane.matrix.report import MatrixReport
+from accelplane.matrix.resolve import NoProfileFoundError
+from accelplane.matrix.show import Table, tables
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "matrix", help="version matrix: check a stack, resolve a profile, show facts"
+    )
+    commands = parser.add_subparsers(dest="matrix_command", required=True, parser_class=type(parser))
+
+    check_parser = commands.add_parser("check", help="judge one software stack (flat YAML/JSON mapping)")
+    check_parser.add_argument("file", type=Path, help="YAML or JSON file with the matrix keys")
+    check_parser.add_argument(
+        "--strict", action="store_true", help="conditional and unverified count as incompatible"
+    )
+    check_parser.add_argument(
+        "--as-of", type=_date, help="date for lifecycle rules (default: file's as_of, else today)"
+    )
+    check_parser.add_argument("--json", action="store_true", help="print the JSON report")
+    check_parser.set_defaults(handler=run_check)
+
+    resolve_parser = commands.add_parser("resolve", help="newest fully compatible profile for an accelerator")
+    resolve_parser.add_argument("--accelerator", required=True, help="e.g. nvidia-h100, amd-mi300x")
+    resolve_parser.add_argument("--framework", choices=FRAMEWORKS, help="default: torch (jax on TPU)")
+    resolve_parser.add_argument("--os", help="e.g. ubuntu-22.04")
+    resolve_parser.add_argument("--python", help="e.g. 3.11")
+    resolve_parser.add_argument("--as-of", type=_date, help="date for lifecycle rules (default today)")
+    resolve_parser.set_defaults(handler=run_resolve)
+
+    show_parser = commands.add_parser("show", help="what the matrix knows for an accelerator")
+    show_parser.add_argument("--accelerator", required=True, help="e.g. nvidia-h100")
+    show_parser.add_argument("--as-of", type=_date, help="date for lifecycle columns (default today)")
+    show_parser.set_defaults(handler=run_show)
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
+
+
+# ---- check ---------------------------------------------------------------------------------------
+def read_stack_file(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    """The mapping in `path` and the line of each key (1-based), from the YAML node tree.
+    JSON is read by the same parser (YAML 1.1 accepts it)."""
+    origin = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError.single(f"cannot read: {error.strerror or error}", file=origin) from None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        node = yaml.compose(text, Loader=loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(error, "problem", None) or str(error)
+        raise InputError.single(f"not valid YAML/JSON: {problem}", file=origin, line=line) from None
+    if node is None:
+        raise InputError.single(
+            "empty file: expected a mapping of matrix keys (accelerator: ...)", file=origin
+        )
+    if not isinstance(node, yaml.MappingNode):
+        raise InputError.single(
+            "expected a flat mapping of matrix keys at the top level",
+            file=origin,
+            line=node.start_mark.line + 1,
+        )
+    lines: dict[str, int] = {}
+    problems: list[Problem] = []
+    for key_node, value_node in node.value:
+        key = key_node.value
+        line = key_node.start_mark.line + 1
+        if key in lines:
+            problems.append(Problem(origin, line, str(key), f"duplicate key (first on line {lines[key]})"))
+        lines[str(key)] = line
+        if isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)):
+            problems.append(
+                Problem(
+                    origin,
+                    value_node.start_mark.line + 1,
+                    str(key),
+                    "expected a single value (the matrix takes a flat mapping)",
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    data = yaml.load(text, Loader=loader)
+    return data, lines
+
+
+def run_check(args: argparse.Namespace) -> int:
+    stack, lines = read_stack_file(args.file)
+    report = check(stack, as_of=args.as_of, strict=args.strict, origin=str(args.file), lines=lines)
+    if args.json:
+        sys.stdout.write(report.to_json_text() + "\n")
+    else:
+        sys.stdout.write(render_report(report))
+    return EXIT_FINDINGS if report.blocking else EXIT_OK
+
+
+def render_report(report: MatrixReport) -> str:
+    mode = ", strict" if report.strict else ""
+    out = [f"{report.origin}: {report.verdict.value.upper()} (as of {report.as_of}{mode})"]
+    if not report.findings:
+        out.append("  no rule applies to this stack (declare more keys to check more)")
+    width = max((len(f.rule) for f in report.findings), default=0)
+    for finding in report.findings:
+        head = f"  {finding.verdict.value:<12} {finding.rule:<{width}}  "
+        body = textwrap.wrap(finding.message, width=max(40, 110 - len(head)), break_on_hyphens=False)
+        out.append(head + body[0])
+        out.extend(" " * len(head) + line for line in body[1:])
+        out.append(" " * len(head) + f"source: {finding.source}")
+    counts = {}
+    for finding in report.findings:
+        counts[finding.verdict.value] = counts.get(finding.verdict.value, 0) + 1
+    out.append("  " + ", ".join(f"{n} {v}" for v, n in counts.items()) if counts else "")
+    return "\n".join(out) + "\n"
+
+
+# ---- resolve -------------------------------------------------------------------------------------
+def run_resolve(args: argparse.Namespace) -> int:
+    as_of = args.as_of or dt.date.today()
+    try:
+        profile = resolve(
+            args.accelerator, framework=args.framework, os=args.os, python=args.python, as_of=as_of
+        )
+    except NoProfileFoundError as missing:
+        print(f"error: {missing}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except InputError as error:
+        raise InputError(
+            [
+                Problem("matrix resolve", None, f"--{p.field}" if p.field else None, p.message)
+                for p in error.problems
+            ]
+        ) from None
+    wanted = " ".join(
+        f"--{k} {v}"
+        for k, v in (("framework", args.framework), ("os", args.os), ("python", args.python))
+        if v
+    )
+    sys.stdout.write(f"# accelplane matrix resolve --accelerator {args.accelerator} {wanted}".rstrip() + "\n")
+    sys.stdout.write(f"# newest profile the version matrix proves fully compatible (as of {as_of});\n")
+    sys.stdout.write("# `accelplane matrix check` accepts this file as is.\n")
+    for key, value in profile.items():
+        sys.stdout.write(f"{key}: {_yaml_string(value)}\n")
+    return EXIT_OK
+
+
+def _yaml_string(value: str) -> str:
+    return yaml.safe_dump(str(value), default_style='"').strip().removesuffix("\n...")
+
+
+# ---- show ----------------------------------------------------------------------------------------
+def run_show(args: argparse.Namespace) -> int:
+    acc = accelerators().get(args.accelerator)
+    if acc is None:
+        raise InputError.single(
+            f"unknown accelerator {args.accelerator!r} (known: {', '.join(sorted(accelerators()))})",
+            file="matrix show",
+            field="--accelerator",
+        )
+    for table in tables(acc, args.as_of):
+        sys.stdout.write(render_table(table) + "\n")
+    return EXIT_OK
+
+
+def render_table(table: Table) -> str:
+    widths = [len(h) for h in table.header]
+    for row in table.rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    widths = [min(w, 70) for w in widths]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(
+            cell.ljust(w) if len(cell) <= w else cell for cell, w in zip(cells, widths, strict=True)
+        ).rstrip()
+
+    out = [table.title, "-" * min(len(table.title), 110), line(table.header)]
+    out.extend(line(row) for row in table.rows)
+    if not table.rows:
+        out.append("(nothing in the matrix)")
+    return "\n".join(out) + "\n"
+
+
+__all__ = ["EXIT_BAD_INPUT", "read_stack_file", "register", "render_report"]

@@ -1,0 +1,91 @@
+"""Checks about the stack as a whole: keys that belong to another vendor's accelerators, the
+instance type carrying the accelerator, and glibc vs OS."""
+
+from __future__ import annotations
+
+import fnmatch
+
+from accelplane.matrix.checks.context import DATA, Context
+from accelplane.matrix.report import Verdict
+from accelplane.matrix.stack import VENDOR_KEYS
+from accelplane.matrix.versions import parse_version
+
+_VENDOR_NAMES = {
+    "nvidia": "NVIDIA",
+    "amd": "AMD",
+    "aws": "AWS Neuron",
+    "google": "Google TPU",
+    "intel": "Intel Gaudi",
+    "huawei": "Huawei Ascend",
+}
+
+
+def vendor_keys(ctx: Context) -> None:
+    rule = "stack.vendor-keys"
+    acc = ctx.stack.accelerator
+    for vendor, keys in VENDOR_KEYS.items():
+        if vendor == ctx.vendor:
+            continue
+        for key in sorted(keys & ctx.stack.raw.keys()):
+            ctx.bad(
+                rule,
+                f"{key} applies to {_VENDOR_NAMES[vendor]} accelerators, but this stack is for {acc.name} "
+                f"({_VENDOR_NAMES[ctx.vendor]}): the profile was written for another pool; fix: remove {key} "
+                "or use "
+                "the profile for the right pool",
+                f"{DATA}/accelerators.yaml",
+                (key, "accelerator"),
+            )
+
+
+def instance(ctx: Context) -> None:
+    rule = "stack.instance"
+    instance_type = ctx.stack.instance
+    if instance_type is None:
+        return
+    acc = ctx.stack.accelerator
+    fields = ("instance", "accelerator")
+    if any(fnmatch.fnmatchcase(instance_type, pattern) for pattern in acc.instance_types):
+        ctx.ok(rule, f"{instance_type} carries {acc.model}", acc.instance_types_source or acc.source, fields)
+        return
+    for other in ctx.data.accelerators.values():
+        if other.name != acc.name and any(
+            fnmatch.fnmatchcase(instance_type, p) for p in other.instance_types
+        ):
+            ctx.bad(
+                rule,
+                f"{instance_type} carries {other.name} ({other.model}), not {acc.name}; fix: accelerator: "
+                f"{other.name}, or an instance type with {acc.model}",
+                other.instance_types_source or other.source,
+                fields,
+            )
+            return
+    ctx.unknown(
+        rule,
+        f"instance type {instance_type}: which accelerator it carries is not recorded",
+        f"{DATA}/accelerators.yaml",
+        fields,
+    )
+
+
+def glibc_os(ctx: Context) -> None:
+    rule = "stack.glibc"
+    glibc = ctx.stack.v("glibc")
+    os_name = ctx.stack.os
+    if glibc is None or os_name is None:
+        return
+    record = next((r for name, r in ctx.data.os_releases.items() if os_name.matches(name)), None)
+    if record is None:
+        return
+    if not glibc.same_series(parse_version(record.glibc), 2):
+        ctx.add(
+            rule,
+            Verdict.WARN,
+            f"glibc {glibc} is not what {os_name} ships ({record.glibc}); the checks use "
+            f"{glibc}; fix: correct glibc or os",
+            record.source,
+            ("glibc", "os"),
+        )
+
+
+CHECKS = (vendor_keys, instance, glibc_os)

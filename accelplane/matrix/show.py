@@ -1,0 +1,237 @@
+"""`matrix show`: what the matrix knows for one accelerator, as plain tables (title, header, rows).
+
+Rendering is the CLI's job; this module only selects and orders facts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from accelplane.matrix.checks.context import series
+from accelplane.matrix.checks.torch import runs_on
+from accelplane.matrix.loader import MatrixData, load
+from accelplane.matrix.model import AcceleratorFacts
+from accelplane.matrix.versions import parse_version
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+
+
+def tables(acc: AcceleratorFacts, as_of: dt.date | None = None) -> list[Table]:
+    data = load()
+    when = as_of or dt.date.today()
+    out = [_summary(acc)]
+    builders = {
+        "nvidia": _nvidia,
+        "amd": _amd,
+        "aws": _neuron,
+        "google": _tpu,
+        "intel": _gaudi,
+        "huawei": _ascend,
+    }
+    out.extend(builders[acc.vendor.value](data, acc, when))
+    return out
+
+
+def _summary(acc: AcceleratorFacts) -> Table:
+    rows = [("name", acc.name), ("vendor", acc.vendor.value), ("model", acc.model)]
+    if acc.architecture:
+        rows.append(("architecture", acc.architecture))
+    if acc.compute_capability:
+        rows.append(
+            ("compute capability", f"{acc.compute_capability} (sm_{acc.compute_capability.replace('.', '')})")
+        )
+    if acc.gfx_target:
+        rows.append(("LLVM target", acc.gfx_target))
+    if acc.vendor.value == "nvidia":
+        rows.append(
+            ("NVSwitch / Fabric Manager", "yes - fabric_manager must equal driver" if acc.nvswitch else "no")
+        )
+        rows.append(("kernel modules", ", ".join(k.value for k in acc.kernel_modules)))
+    for label, value in (
+        ("Neuron platform", acc.neuron_platform),
+        ("TPU runtime", acc.tpu_runtime),
+        ("Gaudi device", acc.gaudi_device),
+        ("Ascend chip", acc.ascend_chip),
+    ):
+        if value:
+            rows.append((label, value))
+    if acc.instance_types:
+        rows.append(("instance types", ", ".join(acc.instance_types)))
+    rows.append(("source", acc.source))
+    return Table(acc.name, ("fact", "value"), rows)
+
+
+def _nvidia(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
+    assert acc.compute_capability is not None
+    arch = data.architecture(acc.compute_capability)
+    assert arch is not None
+    first, dropped = parse_version(arch.first_cuda), arch.dropped_in_cuda
+    cuda_rows: list[tuple[str, ...]] = []
+    for cuda, driver, _ in data.cuda_rows:
+        supported = cuda >= first and (dropped is None or cuda < parse_version(dropped))
+        if supported:
+            cuda_rows.append((str(cuda), str(driver)))
+    first_rows = [driver for cuda, driver, _ in data.cuda_rows if cuda >= first]
+    first_branch = first_rows[0].major if first_rows and first > data.cuda_rows[0][0] else 0
+    branches: list[tuple[str, ...]] = []
+    for record in data.nvidia.driver_branches:
+        if arch.last_driver_branch is not None and record.branch > arch.last_driver_branch:
+            status = f"does not support {arch.name}"
+        elif record.branch < first_branch:
+            status = f"predates {arch.name} (needs R{first_branch}+)"
+        elif record.eol_date is not None and record.eol_date <= when:
+            status = f"end of life ({record.eol})"
+        else:
+            status = f"supported until {record.eol}" if record.eol else "supported (no EOL date sourced)"
+        branches.append((f"R{record.branch}", record.designation, f"CUDA {record.max_cuda_major}", status))
+    torch_rows: list[tuple[str, ...]] = []
+    for rel in reversed(data.pytorch.releases):
+        builds = []
+        for variant in rel.cuda_variants:
+            record = next(
+                (
+                    r
+                    for r in data.pytorch.arch_lists
+                    if any(
+                        parse_version(t) == parse_version(series(parse_version(rel.torch))) for t in r.torch
+                    )
+                    and any(parse_version(c).same_series(parse_version(variant), 2) for c in r.cuda)
+                ),
+                None,
+            )
+            if record is None:
+                mark = "?"
+            else:
+                found = runs_on(record.archs, acc.compute_capability)
+                mark = "no" if found is None else ("ptx" if found.how == "ptx" else "yes")
+            builds.append(f"cu{variant.replace('.', '')}:{mark}")
+        torch_rows.append(
+            (
+                rel.torch,
+                " ".join(builds),
+                f"{rel.python[0]}-{rel.python[-1]}",
+                rel.nccl or "-",
+                f"glibc {rel.glibc}",
+            )
+        )
+    return [
+        Table(
+            f"CUDA toolkits that target {arch.name} (sm_{acc.compute_capability.replace('.', '')}) and their "
+            "minimum driver",
+            ("cuda", "min driver"),
+            cuda_rows[::-1],
+        ),
+        Table(f"Driver branches (as of {when})", ("branch", "kind", "max CUDA", "status"), branches[::-1]),
+        Table(
+            "PyTorch builds (arch code for this GPU: yes / ptx / no / ? = arch list not in the matrix)",
+            ("torch", "CUDA builds", "python", "NCCL pin", "wheel needs"),
+            torch_rows,
+        ),
+    ]
+
+
+def _amd(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
+    rows = []
+    for rocm in reversed(data.rocm.releases):
+        if acc.gfx_target not in rocm.gpu_targets:
+            continue
+        line = parse_version(series(parse_version(rocm.rocm)))
+        torches = [
+            r.torch
+            for r in data.pytorch.releases
+            if any(parse_version(v).has_prefix(line) for v in r.rocm_variants)
+        ]
+        rows.append(
+            (
+                rocm.rocm,
+                ", ".join(rocm.os),
+                ", ".join(torches) or "-",
+                ", ".join(rocm.pytorch_validated) or "-",
+                rocm.rccl or "-",
+            )
+        )
+    return [
+        Table(
+            f"ROCm releases with {acc.gfx_target}",
+            ("rocm", "os", "pytorch.org builds", "AMD-validated torch", "RCCL"),
+            rows,
+        )
+    ]
+
+
+def _neuron(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
+    rows = []
+    for release in reversed(data.neuron.releases):
+        if acc.neuron_platform not in release.instances:
+            continue
+        packages = [p for p in release.torch_neuronx if acc.neuron_platform in p.instances]
+        text = ", ".join(p.version + (".x" if p.match == "series" else "") for p in packages) or "-"
+        pythons = sorted({py for p in packages for py in (p.python or ())}, key=parse_version)
+        rows.append((release.sdk, release.driver or "-", text, ", ".join(pythons) or "-"))
+    return [
+        Table(
+            f"Neuron SDK releases for {acc.neuron_platform}",
+            ("sdk", "driver", "torch-neuronx", "python"),
+            rows,
+        )
+    ]
+
+
+def _tpu(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
+    jax_rows = [
+        (
+            r.jax,
+            f"{r.jaxlib_min}-{r.jaxlib_max}",
+            r.libtpu + (".*" if r.libtpu_match == "series" else ""),
+            f">={r.python_min}",
+        )
+        for r in reversed(data.tpu.jax)
+    ]
+    xla_rows = [
+        (
+            r.torch_xla + (".x" if r.match == "series" else ""),
+            f"{series(parse_version(r.torch_xla))}.x",
+            r.libtpu,
+            ", ".join(r.python),
+        )
+        for r in reversed(data.tpu.torch_xla)
+    ]
+    return [
+        Table(
+            f"JAX on {acc.model} (runtime {acc.tpu_runtime})", ("jax", "jaxlib", "libtpu", "python"), jax_rows
+        ),
+        Table("PyTorch/XLA", ("torch_xla", "torch", "libtpu", "python"), xla_rows),
+    ]
+
+
+def _gaudi(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
+    rows = []
+    for release in reversed(data.gaudi.releases):
+        if release.devices is not None and acc.gaudi_device not in release.devices:
+            continue
+        systems = (
+            ", ".join(o.os + (f" (py {'/'.join(o.python)})" if o.python else "") for o in release.os or ())
+            or "?"
+        )
+        rows.append(
+            (
+                release.gaudi_sw + (".x" if release.match == "series" else ""),
+                release.torch,
+                systems,
+                "yes" if release.devices else "not recorded",
+            )
+        )
+    return [
+        Table(f"Intel Gaudi software for {acc.model}", ("gaudi_sw", "torch", "os", "device listed"), rows)
+    ]
+
+
+def _ascend(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
+    rows = [(r.cann, ", ".join(r.torch_npu)) for r in reversed(data.ascend.cann)]
+    return [Table("CANN releases and the torch_npu builds they support", ("cann", "torch_npu"), rows)]
