@@ -26,6 +26,7 @@ from accelplane.aws.security_groups import PlatformSecurityGroups, SecurityGroup
 from accelplane.aws.workload_role import WorkloadRole, WorkloadRoleArgs
 from accelplane.config import aws_catalog
 from accelplane.config.model import Environment, Platform, Purpose
+from accelplane.k8s.layer import CloudOutputs, build_kubernetes
 
 SECRET_CONFIG_PREFIX = "secret-"
 
@@ -126,6 +127,7 @@ def build(platform: Platform) -> dict[str, Any]:
         "nodeGroups": node_groups,
         "buckets": {role.value: bucket.bucket_name for role, bucket in buckets.items()},
     }
+    target_group_arn: pulumi.Output[str] | None = None
     if endpoint_spec is not None and groups.load_balancer_id is not None:
         endpoint = InferenceEndpoint(
             f"{name}-inference",
@@ -139,6 +141,7 @@ def build(platform: Platform) -> dict[str, Any]:
         )
         outputs["inferenceEndpoint"] = endpoint.dns_name
         outputs["inferenceTargetGroupArn"] = endpoint.target_group_arn
+        target_group_arn = endpoint.target_group_arn
 
     config = pulumi.Config("accelplane")
     values = {
@@ -181,4 +184,18 @@ def build(platform: Platform) -> dict[str, Any]:
             ),
         )
     outputs["workloadRoles"] = {workload: role.arn for workload, role in roles.items()}
+    build_kubernetes(
+        platform,
+        CloudOutputs(
+            cluster_name=cluster.name,
+            endpoint=cluster.endpoint,
+            certificate_authority=cluster.certificate_authority,
+            oidc_provider_arn=cluster.oidc_provider_arn,
+            oidc_issuer_host=cluster.oidc_issuer_host,
+            vpc_id=network.vpc_id,
+            target_group_arn=target_group_arn,
+            workload_role_arns={name: role.arn for name, role in roles.items()},
+            bucket_names={role: bucket.bucket_name for role, bucket in buckets.items()},
+        ),
+    )
     return outputs

@@ -1,9 +1,10 @@
-"""Regenerate accelplane/data/aws_catalog.json from AWS API captures shipped in moto.
+"""Regenerate accelplane/data/aws_catalog.json from botocore's service models and moto's AWS captures.
 
 moto carries verbatim `DescribeInstanceTypes` output for every EC2 instance type and the
-`DescribeSSLPolicies` list of Elastic Load Balancing. We keep only the fields the config layer
-needs (EFA support, network cards, accelerators, placement strategies, TLS protocols), so the
-product does not import a test library at run time. Run after bumping moto:
+`DescribeSSLPolicies` list of Elastic Load Balancing; botocore carries the enums the AWS APIs accept.
+We keep only the fields the config layer needs (EFA support, network cards, accelerators,
+placement strategies, TLS protocols, enums), so the product neither imports a test library nor
+parses a 10 MB service model at run time. Run after bumping moto:
 
     .venv/bin/python tools/refresh_aws_catalog.py
 """
@@ -48,6 +49,25 @@ def _ssl_policies() -> dict[str, list[str]]:
     return {name: sorted(policy["ssl_protocols"]) for name, policy in sorted(SSL_POLICIES.items())}
 
 
+_BOTOCORE_ENUMS = {
+    "ec2_instance_types": ("ec2", "InstanceType"),
+    "eks_ami_types": ("eks", "AMITypes"),
+    "eks_capacity_types": ("eks", "CapacityTypes"),
+    "eks_taint_effects": ("eks", "TaintEffect"),
+    "s3_transition_storage_classes": ("s3", "TransitionStorageClass"),
+}
+
+
+def _botocore_enums() -> dict[str, list[str]]:
+    import botocore.session
+
+    session = botocore.session.get_session()
+    return {
+        key: sorted(session.get_service_model(service).shape_for(shape).enum)
+        for key, (service, shape) in _BOTOCORE_ENUMS.items()
+    }
+
+
 def build_catalog() -> dict:
     return {
         "source": {
@@ -56,7 +76,9 @@ def build_catalog() -> dict:
             "tls_policies": "AWS ELBv2 DescribeSSLPolicies "
             "(https://docs.aws.amazon.com/elasticloadbalancing/latest/application/describe-ssl-policies.html) "
             f"as captured in moto {metadata.version('moto')} (moto/elbv2/ssl_policies.py)",
+            "enums": f"botocore {metadata.version('botocore')} service models (the AWS CLI's own validation data)",
         },
+        "enums": _botocore_enums(),
         "instance_types": _instance_types(),
         "tls_policies": _ssl_policies(),
     }

@@ -21,3 +21,23 @@ def policy_json(statements: Sequence[Statement]) -> pulumi.Output[str]:
 def service_trust(service: str) -> pulumi.Output[str]:
     """Trust policy letting one AWS service principal assume the role."""
     return policy_json([{"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}])
+
+
+def service_account_trust(
+    provider_arn: pulumi.Input[str], issuer_host: pulumi.Output[str], namespace: str, service_account: str
+) -> pulumi.Output[str]:
+    """Trust policy for IRSA: only this service account, only with the STS audience."""
+    subject = f"system:serviceaccount:{namespace}:{service_account}"
+    return policy_json(
+        [
+            {
+                "Effect": "Allow",
+                "Principal": {"Federated": provider_arn},
+                "Action": "sts:AssumeRoleWithWebIdentity",
+                # Keys embed the issuer host, known only once the cluster exists.
+                "Condition": issuer_host.apply(
+                    lambda host: {"StringEquals": {f"{host}:sub": subject, f"{host}:aud": "sts.amazonaws.com"}}
+                ),
+            }
+        ]
+    )

@@ -14,7 +14,7 @@ from typing import Any
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.aws.policy_document import policy_json
+from accelplane.aws.policy_document import policy_json, service_account_trust
 from accelplane.config.model import BucketAccess, BucketRole, Workload
 
 _READ = ["s3:GetObject", "s3:GetObjectVersion"]
@@ -41,19 +41,8 @@ class WorkloadRole(pulumi.ComponentResource):
     def __init__(self, name: str, args: WorkloadRoleArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("accelplane:aws:WorkloadRole", name, None, opts)
         workload = args.workload
-        subject = f"system:serviceaccount:{workload.namespace}:{workload.service_account_name}"
-        trust = policy_json(
-            [
-                {
-                    "Effect": "Allow",
-                    "Principal": {"Federated": args.oidc_provider_arn},
-                    "Action": "sts:AssumeRoleWithWebIdentity",
-                    # Keys embed the issuer host, known only once the cluster exists.
-                    "Condition": args.oidc_issuer_host.apply(
-                        lambda host: {"StringEquals": {f"{host}:sub": subject, f"{host}:aud": "sts.amazonaws.com"}}
-                    ),
-                }
-            ]
+        trust = service_account_trust(
+            args.oidc_provider_arn, args.oidc_issuer_host, workload.namespace, workload.service_account_name
         )
         role = aws.iam.Role(
             f"{name}-role",

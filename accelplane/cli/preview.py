@@ -1,8 +1,9 @@
 """`accelplane preview --stack NAME [--json FILE]`: the plan of `pulumi up`, offline.
 
 Runs the Pulumi program with mocks as the engine, prints the plan (tree, counts by type) and the
-version-matrix verdict of every node pool's software profile. Exit 1 when a profile is
-incompatible with its pool (the same verdict `check` enforces), 2 on bad input.
+version-matrix verdict of every node pool's software profile, and validates every Kubernetes
+manifest against the stack's Kubernetes version. Exit 1 when a profile is incompatible with its
+pool (the same verdict `check` enforces) or a manifest is invalid, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from accelplane.engine.offline import PROJECT, run_offline
 from accelplane.engine.plan import render_plan
 from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.k8s.manifests import render_manifest_report, validate_graph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,10 +35,14 @@ def run(args: argparse.Namespace) -> int:
     print(render_plan(graph, PROJECT))
     print()
     print(render_profile_checks(pool_checks))
+    manifests = validate_graph(graph, stack.platform.kubernetes_version)
+    print()
+    print(render_manifest_report(manifests, stack.platform.kubernetes_version))
     if args.json_file:
         try:
             args.json_file.write_text(json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n")
         except OSError as error:
             raise InputError.single(f"cannot write: {error}", file=str(args.json_file), field="--json") from None
         print(f"\nwrote {args.json_file}", file=sys.stderr)
-    return EXIT_FINDINGS if any(c.blocking for c in pool_checks) else EXIT_OK
+    blocking = any(c.blocking for c in pool_checks) or not manifests.ok
+    return EXIT_FINDINGS if blocking else EXIT_OK

@@ -2,8 +2,8 @@
 
 Pulumi mocks accept any string, and AWS rejects a typo only halfway through `pulumi up`. So the
 config layer checks enum-like values against botocore's service models (the same models the AWS
-CLI validates with) and against `data/aws_catalog.json`, an extract of AWS API captures
-(see tools/refresh_aws_catalog.py for its source).
+CLI validates with) and AWS API captures, both extracted into `data/aws_catalog.json` by
+tools/refresh_aws_catalog.py; a test fails when the extract differs from installed botocore.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-
-import botocore.session
 
 
 @dataclass(frozen=True)
@@ -31,9 +29,8 @@ class InstanceFacts:
 
 
 @cache
-def _service_enum(service: str, shape: str) -> frozenset[str]:
-    model = botocore.session.get_session().get_service_model(service)
-    return frozenset(model.shape_for(shape).enum)
+def _enum(key: str) -> frozenset[str]:
+    return frozenset(_catalog()["enums"][key])
 
 
 @cache
@@ -43,23 +40,23 @@ def _catalog() -> dict:
 
 
 def ec2_instance_types() -> frozenset[str]:
-    return _service_enum("ec2", "InstanceType")
+    return _enum("ec2_instance_types")
 
 
 def eks_ami_types() -> frozenset[str]:
-    return _service_enum("eks", "AMITypes")
+    return _enum("eks_ami_types")
 
 
 def eks_capacity_types() -> frozenset[str]:
-    return _service_enum("eks", "CapacityTypes")
+    return _enum("eks_capacity_types")
 
 
 def eks_taint_effects() -> frozenset[str]:
-    return _service_enum("eks", "TaintEffect")
+    return _enum("eks_taint_effects")
 
 
 def s3_transition_storage_classes() -> frozenset[str]:
-    return _service_enum("s3", "TransitionStorageClass")
+    return _enum("s3_transition_storage_classes")
 
 
 def elb_tls_policies() -> dict[str, tuple[str, ...]]:

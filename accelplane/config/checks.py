@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts
 from accelplane.config import aws_catalog
+from accelplane.config.kubernetes_checks import kubernetes_problems
 from accelplane.config.model import CapacityType, NodePool, Platform, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
@@ -25,6 +26,8 @@ def problems(platform: Platform) -> list[Issue]:
         *_buckets(platform),
         *_endpoint(platform),
         *_workloads_and_secrets(platform),
+        *_bare_metal(platform),
+        *kubernetes_problems(platform),
     ]
 
 
@@ -207,3 +210,67 @@ def _workloads_and_secrets(platform: Platform) -> Iterator[Issue]:
         if secret.name in seen:
             yield ("secrets", index, "name"), f"duplicate secret name {secret.name!r}"
         seen.add(secret.name)
+
+
+# Profile fields the bare-metal roles install, per accelerator vendor (roles/node_software).
+_BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
+    "nvidia": ("driver", "kernel_module", "cuda", "nccl", "container_toolkit", "containerd", "torch"),
+    "amd": ("amdgpu_kmd", "rocm", "nccl", "containerd", "torch"),
+}
+
+
+def _bare_metal(platform: Platform) -> Iterator[Issue]:
+    """Host groups name a known accelerator the roles support and a profile with every version they install."""
+    from accelplane.matrix import accelerators
+
+    bare_metal = platform.bare_metal
+    if bare_metal is None:
+        return
+    known = accelerators()
+    groups: set[str] = set()
+    hosts: dict[str, str] = {}
+    for index, group in enumerate(bare_metal.groups):
+        base: tuple[str | int, ...] = ("bare_metal", "groups", index)
+        if group.name in groups:
+            yield (*base, "name"), f"duplicate host group name {group.name!r}"
+        groups.add(group.name)
+        for host_index, host in enumerate(group.hosts):
+            if host.name in hosts:
+                yield (*base, "hosts", host_index, "name"), f"host {host.name!r} is also in group {hosts[host.name]!r}"
+            hosts.setdefault(host.name, group.name)
+        facts = known.get(group.accelerator)
+        if facts is None:
+            yield (*base, "accelerator"), f"unknown accelerator {group.accelerator!r}; expected one of " + ", ".join(
+                sorted(known)
+            )
+            continue
+        vendor = facts.vendor.value
+        required = _BARE_METAL_VERSIONS.get(vendor)
+        if required is None:
+            yield (
+                (*base, "accelerator"),
+                f"bare-metal roles support NVIDIA and AMD accelerators, not {group.accelerator} ({vendor})",
+            )
+            continue
+        profile = platform.software_profiles.get(group.software_profile)
+        if profile is None:
+            yield (
+                (*base, "software_profile"),
+                f"no software profile {group.software_profile!r}; declared: "
+                + ", ".join(sorted(platform.software_profiles)),
+            )
+            continue
+        needed = [*required]
+        if facts.nvswitch:
+            needed.append("fabric_manager")
+        if group.efa:
+            needed += ["efa_installer", "aws_ofi_nccl"]
+        versions = profile.versions()
+        missing = [name for name in needed if name not in versions]
+        if missing:
+            yield (
+                (*base, "software_profile"),
+                f"profile {group.software_profile!r} lacks {', '.join(missing)}, needed on {group.accelerator} hosts",
+            )
+        if group.efa and vendor != "nvidia":
+            yield (*base, "efa"), "EFA with aws-ofi-nccl is installed for NVIDIA groups only"

@@ -15,6 +15,8 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from accelplane.config.bare_metal import BareMetal
+
 Name = Annotated[
     str,
     StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,38}[a-z0-9]$"),
@@ -193,10 +195,28 @@ class SoftwareProfile(Model):
         default=None,
         description="EKS-optimized AMI release version (e.g. 1.33.5-20251120) pinned on managed node groups.",
     )
+    # Kubernetes add-ons: Helm chart versions. Node-level plugins come from the pools' profiles,
+    # cluster-wide controllers from the profile named by `kubernetes.addons_profile`.
+    nvidia_device_plugin: Version | None = Field(default=None, description="nvidia-device-plugin chart version.")
+    dcgm_exporter: Version | None = Field(default=None, description="NVIDIA dcgm-exporter chart version.")
+    neuron_helm_chart: Version | None = Field(
+        default=None, description="AWS neuron-helm-chart version (device plugin and scheduler extension)."
+    )
+    efa_device_plugin: Version | None = Field(default=None, description="aws-efa-k8s-device-plugin chart version.")
+    aws_load_balancer_controller: Version | None = Field(
+        default=None, description="aws-load-balancer-controller chart version."
+    )
+    kueue: Version | None = Field(default=None, description="Kueue chart version.")
+    jobset: Version | None = Field(default=None, description="JobSet chart version.")
+    kube_prometheus_stack: Version | None = Field(default=None, description="kube-prometheus-stack chart version.")
 
     # Keys that describe the node image or runtime, not a compatibility input of the matrix.
     NON_MATRIX_FIELDS: ClassVar[frozenset[str]] = frozenset(
-        {"description", "container_toolkit", "containerd", "ami_release_version"}
+        {
+            "description", "container_toolkit", "containerd", "ami_release_version", "nvidia_device_plugin",
+            "dcgm_exporter", "neuron_helm_chart", "efa_device_plugin", "aws_load_balancer_controller", "kueue",
+            "jobset", "kube_prometheus_stack",
+        }
     )
 
     def versions(self) -> dict[str, str]:
@@ -357,6 +377,57 @@ class Waiver(Model):
     expires: date = Field(description="Date the waiver stops applying (YYYY-MM-DD).")
 
 
+ImageDigest = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9.-]+(:[0-9]+)?/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$"),
+    Field(description="Container image by digest: registry/repository@sha256:<64 hex>."),
+]
+
+
+class Autoscaling(Model):
+    min_replicas: int = Field(ge=1, description="Fewest replicas (HPA minReplicas).")
+    max_replicas: int = Field(ge=1, description="Most replicas (HPA maxReplicas).")
+    target_cpu_utilization: int = Field(default=70, ge=10, le=100, description="HPA CPU utilisation target, %.")
+
+
+class InferenceService(Model):
+    name: Name
+    workload: Name = Field(description="Inference workload whose IAM role and service account the pods use.")
+    node_pool: Name = Field(description="Inference node pool the pods run on.")
+    image: ImageDigest
+    port: int = Field(default=8000, ge=1, le=65535, description="Container port; the endpoint's target_port.")
+    accelerators_per_replica: int = Field(default=1, ge=1, description="Accelerators each replica requests.")
+    cpu: str = Field(default="4", pattern=r"^[0-9]+m?$", description="CPU request per replica.")
+    memory: str = Field(default="16Gi", pattern=r"^[0-9]+(Mi|Gi)$", description="Memory request and limit.")
+    autoscaling: Autoscaling = Field(description="Replica bounds and target.")
+    expose: bool = Field(default=True, description="Register the pods in the inference endpoint's target group.")
+
+
+class TrainingTemplate(Model):
+    node_pool: Name = Field(description="Training node pool the job runs on.")
+    workload: Name = Field(description="Training workload (service account, checkpoint prefix).")
+    image: ImageDigest
+    nodes: int | None = Field(default=None, ge=1, description="Nodes per job (default: the pool's max).")
+    command: list[str] = Field(
+        default_factory=lambda: ["torchrun", "train.py"], min_length=1, description="Entrypoint of each worker."
+    )
+    max_restarts: int = Field(default=3, ge=0, le=100, description="JobSet restarts, each resuming from a checkpoint.")
+
+
+class Team(Model):
+    name: Name
+    namespace: Name = Field(description="Namespace whose LocalQueue feeds the team's ClusterQueue.")
+    quotas: dict[Name, int] = Field(min_length=1, description="Nominal accelerators per node pool (flavor).")
+    borrowing_limit: int = Field(default=0, ge=0, description="Accelerators per flavor the team may borrow.")
+
+
+class KubernetesLayer(Model):
+    addons_profile: Name = Field(description="Software profile holding the cluster add-on chart versions.")
+    inference_services: list[InferenceService] = Field(default_factory=list, description="Inference services.")
+    training_templates: list[TrainingTemplate] = Field(default_factory=list, description="Job templates per pool.")
+    teams: list[Team] = Field(default_factory=list, description="Kueue teams: quotas per flavor, borrowing.")
+
+
 class Platform(Model):
     """Everything one stack declares, under `accelplane:platform`."""
 
@@ -375,11 +446,17 @@ class Platform(Model):
     secrets: list[Secret] = Field(default_factory=list, description="Secrets Manager secrets (values never here).")
     workloads: list[Workload] = Field(default_factory=list, description="Workloads and what each may touch.")
     waivers: list[Waiver] = Field(default_factory=list, description="Accepted policy findings, with expiry.")
+    kubernetes: KubernetesLayer | None = Field(
+        default=None, description="The Kubernetes layer: add-ons, inference services, training templates, queues."
+    )
     cluster_log_types: list[str] = Field(
         default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],
         description="EKS control-plane log types sent to CloudWatch.",
     )
     log_retention_days: int = Field(default=90, ge=1, description="CloudWatch retention of control-plane logs.")
+    bare_metal: BareMetal | None = Field(
+        default=None, description="Bare-metal accelerator host groups run with Ansible (`accelplane nodes`)."
+    )
 
     @property
     def resource_tags(self) -> dict[str, str]:

@@ -33,6 +33,7 @@ class RecordedResource:
     dependencies: tuple[str, ...] = ()
     protect: bool = False
     id: str | None = None  # the mock's physical id, so references between inputs can be followed
+    provider: str | None = None  # "<provider urn>::<id>" when an explicit provider is used
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,6 +99,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                 dependencies=tuple(request.dependencies),
                 protect=bool(request.protect),
                 id=response.id or None,
+                provider=request.provider or None,
             )
         )
         return response

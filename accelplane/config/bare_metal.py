@@ -1,0 +1,157 @@
+"""The bare-metal section of a stack: accelerator hosts run with Ansible (`accelplane nodes`).
+
+Host groups name their accelerator and a software profile declared under `software_profiles`; the
+versions are never written here (DESIGN.md "one version declaration"). The inventory plugin
+(`plugins/inventory/accelplane_stack.py`) turns this section into Ansible groups and variables.
+Cross-field rules (a group names an existing profile, the accelerator is known, the profile has
+every version the group's roles install) live in `accelplane.config.checks`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+GroupName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,38}[a-z0-9]$"),
+    Field(description="Lower-case DNS-style name: letters, digits and '-', 2-40 characters."),
+]
+HostName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$"),
+    Field(description="Inventory host name: lower-case letters, digits, '.' and '-'."),
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ConnectionKind(StrEnum):
+    """How Ansible reaches a host."""
+
+    ssh = "ssh"
+    # A node's root file system reached with chroot(8): image builds and lab nodes.
+    chroot = "chroot"
+    local = "local"
+
+
+class Connection(_Model):
+    kind: ConnectionKind = Field(default=ConnectionKind.ssh, description="ssh, chroot (a root directory) or local.")
+    user: str | None = Field(default=None, min_length=1, description="Remote user for ssh (default: Ansible's).")
+    port: int = Field(default=22, ge=1, le=65535, description="SSH port.")
+    private_key_file: str | None = Field(default=None, min_length=1, description="SSH private key on the controller.")
+    become: bool = Field(default=False, description="Escalate with sudo (for a non-root ssh user).")
+
+    @model_validator(mode="after")
+    def _ssh_only(self) -> Connection:
+        if self.kind is not ConnectionKind.ssh and (self.user or self.private_key_file or self.port != 22):
+            raise ValueError("user, port and private_key_file apply only to kind: ssh")
+        return self
+
+
+class Host(_Model):
+    name: HostName
+    address: str | None = Field(
+        default=None,
+        min_length=1,
+        description="IP address or DNS name (ssh), or the node's root directory (chroot); default: the name.",
+    )
+
+
+class Validation(_Model):
+    """What `validate.yml` and the end of every apply/upgrade prove on each node."""
+
+    matmul_size: int = Field(default=4096, ge=8, le=65536, description="Square matmul size run on every device.")
+    matmul: bool = Field(default=True, description="Run a matmul on every device through the framework.")
+    dcgm_diag_level: int = Field(default=0, ge=0, le=4, description="`dcgmi diag -r N` level; 0 disables it.")
+    nccl_tests: bool = Field(default=False, description="Run nccl-tests all_reduce_perf across the node's GPUs.")
+    min_bus_bandwidth_gbps: float | None = Field(
+        default=None, gt=0, description="Fail when all_reduce_perf's average bus bandwidth is lower (GB/s)."
+    )
+    devices: int | None = Field(
+        default=None, ge=1, description="Devices each node must show (default: the accelerator's devices per node)."
+    )
+
+
+class HostGroup(_Model):
+    name: GroupName
+    accelerator: str = Field(description="Accelerator from the matrix vocabulary, e.g. nvidia-hgx-h100-8gpu.")
+    software_profile: GroupName = Field(description="Name of the software profile every host runs.")
+    efa: bool = Field(default=False, description="Hosts have EFA: install the EFA installer and aws-ofi-nccl.")
+    hosts: list[Host] = Field(min_length=1, description="The group's hosts, canary first.")
+    connection: Connection = Field(default_factory=Connection, description="How Ansible reaches the hosts.")
+    validation: Validation = Field(default_factory=Validation, description="Node validation settings.")
+
+
+class AptRepository(_Model):
+    """One apt source (deb822). Versions are pinned per package; the repository only says where."""
+
+    name: GroupName
+    uri: str = Field(pattern=r"^(https?|file):\S+$", description="Repository URI (https: or file:).")
+    suites: list[str] = Field(min_length=1, description="Suites, e.g. ['/'] for NVIDIA's flat CUDA repository.")
+    components: list[str] = Field(default_factory=list, description="Components (empty for a flat repository).")
+    signed_by: str | None = Field(
+        default=None, pattern=r"^/\S+$", description="Keyring file on the node that signs the repository."
+    )
+    trusted: bool = Field(default=False, description="Skip signature checks: only for local file: repositories.")
+
+    @model_validator(mode="after")
+    def _trust(self) -> AptRepository:
+        if self.trusted and not self.uri.startswith("file:"):
+            raise ValueError("trusted: true is allowed only for local file: repositories; use signed_by")
+        if not self.trusted and self.signed_by is None:
+            raise ValueError("declare signed_by (the keyring on the node) or, for a file: repository, trusted: true")
+        return self
+
+
+class PythonPackages(_Model):
+    index_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://\S+$",
+        description="Wheel index for the framework; default: download.pytorch.org's index for the profile's variant.",
+    )
+    find_links: str | None = Field(
+        default=None, min_length=1, description="Local wheel directory on the node; installs with --no-index."
+    )
+    efa_installer_url: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Where the EFA installer tarball comes from; '{version}' is replaced (default: AWS's URL).",
+    )
+
+
+class Rollout(_Model):
+    """How `accelplane nodes upgrade` walks the fleet: canary first, then batches; stop at the first failure."""
+
+    canary: int = Field(default=1, ge=1, description="Hosts upgraded and validated before any other.")
+    batch_size: int = Field(default=4, ge=1, description="Hosts per batch after the canary.")
+    drain: list[str] | None = Field(
+        default=None, min_length=1, description="Command run on the controller before a host is upgraded; {host}."
+    )
+    uncordon: list[str] | None = Field(
+        default=None, min_length=1, description="Command run on the controller after a host passed validation; {host}."
+    )
+    reboot: bool = Field(default=True, description="Reboot a host whose driver changed (--skip-reboot overrides).")
+    reboot_timeout: int = Field(default=1200, ge=60, description="Seconds to wait for a host to come back.")
+    reboot_command: str | None = Field(
+        default=None, min_length=1, description="Command that reboots a host (default: the system's reboot)."
+    )
+    boot_id_command: str | None = Field(
+        default=None, min_length=1, description="Command printing an id that changes on every boot (default boot_id)."
+    )
+
+
+class BareMetal(_Model):
+    """Hosts outside the cloud layer, configured and upgraded with Ansible."""
+
+    repositories: list[AptRepository] = Field(min_length=1, description="apt repositories of the pinned packages.")
+    python: PythonPackages = Field(default_factory=PythonPackages, description="Where framework wheels come from.")
+    rollout: Rollout = Field(default_factory=Rollout, description="Canary and batch settings for upgrades.")
+    strict_matrix: bool = Field(
+        default=False, description="Refuse profiles the matrix calls conditional, not only incompatible ones."
+    )
+    groups: list[HostGroup] = Field(min_length=1, description="Host groups: accelerator, profile and hosts.")
