@@ -1,0 +1,68 @@
+"""`__main__.py` (what `pulumi up` runs) builds the same graph as the offline engine from Pulumi's
+own config, and turns a bad declaration into a RunError naming the stack file's line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import runpy
+from pathlib import Path
+
+import pulumi
+import pytest
+import yaml
+from pulumi.runtime.stack import run_pulumi_func
+
+from accelplane.config.loader import PLATFORM_KEY, STACKS_DIR
+from accelplane.engine.mocks import AwsLikeMocks
+from accelplane.engine.offline import Graph, _RecordingMonitor
+
+ENTRY = Path(__file__).resolve().parents[2] / "__main__.py"
+
+
+def _run_entry_point(stack: str, platform: dict) -> Graph:
+    graph = Graph(stack=stack)
+    mocks = AwsLikeMocks(region=platform["region"])
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        pulumi.runtime.settings.reset_options()
+        pulumi.runtime.set_all_config({PLATFORM_KEY: json.dumps(platform)})
+        pulumi.runtime.set_mocks(
+            mocks, project="accelplane", stack=stack, preview=True, monitor=_RecordingMonitor(mocks, graph)
+        )
+        loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(ENTRY), run_name="__main__")))
+    finally:
+        loop.close()
+        asyncio.set_event_loop(None)
+    return graph
+
+
+def _declared(stack: str) -> dict:
+    return yaml.safe_load((STACKS_DIR / f"Pulumi.{stack}.yaml").read_text())["config"][PLATFORM_KEY]
+
+
+def test_entry_point_builds_the_offline_graph(dev_graph: Graph) -> None:
+    graph = _run_entry_point("dev", _declared("dev"))
+    assert sorted((r.type, r.name) for r in graph.resources) == sorted((r.type, r.name) for r in dev_graph.resources)
+
+
+def test_entry_point_reports_bad_config_with_the_stack_files_line() -> None:
+    platform = _declared("dev")
+    platform["node_pools"][1]["instance_type"] = "g6.xlargee"
+    with pytest.raises(pulumi.RunError) as raised:
+        _run_entry_point("dev", platform)
+    line = next(
+        i
+        for i, text in enumerate((STACKS_DIR / "Pulumi.dev.yaml").read_text().splitlines(), 1)
+        if "instance_type: g6.xlarge" in text
+    )
+    assert f"Pulumi.dev.yaml:{line}: accelplane:platform.node_pools[1].instance_type" in str(raised.value)
+
+
+def test_entry_point_refuses_an_incompatible_profile() -> None:
+    platform = _declared("prod")
+    platform["software_profiles"]["h100-cuda12"]["fabric_manager"] = "570.172.07"
+    with pytest.raises(pulumi.RunError) as raised:
+        _run_entry_point("prod", platform)
+    assert "train-h100" in str(raised.value) and "incompatible" in str(raised.value)
