@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pulumi
+from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
 from accelplane.k8s.pinned_release import pinned_release
 
@@ -22,7 +23,7 @@ from accelplane.k8s.pinned_release import pinned_release
 class VendorPools:
     vendor: str
     accelerators: Sequence[str]  # values of the accelplane.io/accelerator label
-    tolerations: Sequence[Mapping[str, str]]
+    tolerations: Sequence[TolerationArgsDict]
     versions: Mapping[str, str]  # chart key -> version, from the pools' software profile
 
 
@@ -30,7 +31,7 @@ class VendorPools:
 class AcceleratorEnablementArgs:
     vendors: Sequence[VendorPools]
     efa_version: str | None
-    efa_tolerations: Sequence[Mapping[str, str]]
+    efa_tolerations: Sequence[TolerationArgsDict]
 
 
 def _affinity(accelerators: Sequence[str]) -> dict[str, Any]:

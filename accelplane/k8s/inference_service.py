@@ -13,10 +13,20 @@ from dataclasses import dataclass
 
 import pulumi
 import pulumi_kubernetes as k8s
-from pulumi_kubernetes.core.v1 import ContainerArgsDict, TolerationArgsDict
+from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
+from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
 from accelplane.config.model import InferenceService as ServiceSpec
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
+
+
+def _http_probe(path: str, failure_threshold: int) -> ProbeArgsDict:
+    return {
+        "http_get": {"path": path, "port": "http"},
+        "period_seconds": 10,
+        "timeout_seconds": 5,
+        "failure_threshold": failure_threshold,
+    }
 
 
 @dataclass(frozen=True)
@@ -39,7 +49,7 @@ class InferenceService(pulumi.ComponentResource):
         spec = args.spec
         child = pulumi.ResourceOptions(parent=self)
         labels = {"app.kubernetes.io/name": spec.name, "app.kubernetes.io/part-of": "accelplane"}
-        metadata = {"name": spec.name, "namespace": args.namespace, "labels": labels}
+        metadata: ObjectMetaArgsDict = {"name": spec.name, "namespace": args.namespace, "labels": labels}
         k8s.core.v1.ServiceAccount(
             f"{name}-sa",
             metadata={
@@ -51,7 +61,6 @@ class InferenceService(pulumi.ComponentResource):
             opts=child,
         )
         accelerators = str(spec.accelerators_per_replica)
-        probe = {"http_get": {"path": args.health_path, "port": "http"}, "period_seconds": 10, "timeout_seconds": 5}
         container: ContainerArgsDict = {
             "name": "server",
             "image": spec.image,
@@ -61,9 +70,9 @@ class InferenceService(pulumi.ComponentResource):
                 "limits": {"memory": spec.memory, args.accelerator_resource: accelerators},
             },
             # Model loading can take minutes: the startup probe holds liveness off until then.
-            "startup_probe": {**probe, "failure_threshold": 90},
-            "readiness_probe": {**probe, "failure_threshold": 3},
-            "liveness_probe": {**probe, "failure_threshold": 6},
+            "startup_probe": _http_probe(args.health_path, failure_threshold=90),
+            "readiness_probe": _http_probe(args.health_path, failure_threshold=3),
+            "liveness_probe": _http_probe(args.health_path, failure_threshold=6),
             "security_context": {
                 "allow_privilege_escalation": False,
                 "run_as_non_root": True,

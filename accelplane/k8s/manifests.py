@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import jsonschema
 import kubernetes_validate
+from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 import yaml
-from kubernetes_validate.utils import schema_contents
+from kubernetes_validate.utils import VersionNotSupportedError, all_versions, schema_contents
 from referencing import Registry, Resource
 
 from accelplane.engine.offline import Graph, RecordedResource
@@ -70,7 +71,7 @@ def _definitions(schema_dir: str) -> Registry:
 
 
 @cache
-def _validator(kind: str, api_version: str, version: str) -> jsonschema.protocols.Validator:
+def _validator(kind: str, api_version: str, version: str) -> Validator:
     """kubernetes_validate's own schema files and rules, with the 5 MB definitions parsed once.
 
     `kubernetes_validate.validate` re-reads `_definitions.json` on every call (0.7 s for prod);
@@ -83,15 +84,15 @@ def _validator(kind: str, api_version: str, version: str) -> jsonschema.protocol
     except FileNotFoundError:
         raise kubernetes_validate.SchemaNotFoundError(version=version, kind=kind, api_version=api_version) from None
     registry = Resource.from_contents(schema) @ _definitions(schema_dir)
-    return jsonschema.validators.Draft202012Validator(schema, registry=registry)
+    return Draft202012Validator(schema, registry=registry)
 
 
 def _schema_version(kubernetes_version: str) -> str:
     """The newest schema set kubernetes_validate ships that is not newer than the cluster."""
     wanted = tuple(int(p) for p in kubernetes_version.split(".")[:2])
-    known = [v for v in kubernetes_validate.utils.all_versions() if tuple(map(int, v.split(".")[:2])) <= wanted]
+    known = [v for v in all_versions() if tuple(map(int, v.split(".")[:2])) <= wanted]
     if not known:
-        raise kubernetes_validate.VersionNotSupportedError(version=kubernetes_version)
+        raise VersionNotSupportedError(version=kubernetes_version)
     return known[-1]
 
 

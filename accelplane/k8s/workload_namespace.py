@@ -92,7 +92,7 @@ class WorkloadNamespace(pulumi.ComponentResource):
                         "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
                     },
                     {
-                        "to": [{"ip_block": {"cidr": "0.0.0.0/0", "except": [IMDS]}}],
+                        "to": [{"ip_block": {"cidr": "0.0.0.0/0", "except_": [IMDS]}}],
                         "ports": [{"protocol": "TCP", "port": 443}],
                     },
                 ],
@@ -100,12 +100,12 @@ class WorkloadNamespace(pulumi.ComponentResource):
             opts=scoped,
         )
         ingress: list[NetworkPolicyIngressRuleArgsDict] = [
-            {"from": [{"namespace_selector": {"match_labels": {"kubernetes.io/metadata.name": MONITORING_NAMESPACE}}}]}
+            {"from_": [{"namespace_selector": {"match_labels": {"kubernetes.io/metadata.name": MONITORING_NAMESPACE}}}]}
         ]
         if args.inference_ports and args.load_balancer_cidrs:
             ingress.append(
                 {
-                    "from": [{"ip_block": {"cidr": cidr}} for cidr in args.load_balancer_cidrs],
+                    "from_": [{"ip_block": {"cidr": cidr}} for cidr in args.load_balancer_cidrs],
                     "ports": [{"protocol": "TCP", "port": port} for port in args.inference_ports],
                 }
             )
@@ -123,7 +123,7 @@ class WorkloadNamespace(pulumi.ComponentResource):
                 spec={
                     "pod_selector": {},
                     "policy_types": ["Ingress", "Egress"],
-                    "ingress": [{"from": [{"pod_selector": {}}]}],
+                    "ingress": [{"from_": [{"pod_selector": {}}]}],
                     "egress": [{"to": [{"pod_selector": {}}]}],
                 },
                 opts=scoped,
