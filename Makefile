@@ -15,6 +15,7 @@ $(STAMP): requirements.txt pyproject.toml
 ## The main job on the built-in default: offline preview (and checks) of the dev stack.
 preview: $(STAMP)
 	$(BIN)/accelplane preview --stack dev
+	$(BIN)/accelplane check --stack dev
 
 ## The whole test suite (what CI runs).
 test: $(STAMP)

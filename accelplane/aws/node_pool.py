@@ -67,6 +67,8 @@ def pool_labels(pool: NodePool, profile: SoftwareProfile | None, profile_name: s
         f"{LABEL_PREFIX}/accelerator": pool.accelerator or "none",
         f"{LABEL_PREFIX}/efa": str(pool.efa).lower(),
     }
+    if pool.group:
+        labels[f"{LABEL_PREFIX}/group"] = pool.group
     if profile is not None and profile_name:
         labels[f"{LABEL_PREFIX}/profile"] = profile_name
         for key, value in profile.versions().items():

@@ -1,0 +1,86 @@
+"""The result every formatter renders: items (findings), the rules that ran, and the verdict."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+SEVERITIES = ("critical", "high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    id: str
+    name: str
+    description: str
+    severity: str
+    enforcement: str  # the level in force for this run
+    remediation: str
+    group: str  # rule family; the JUnit suite and a SARIF tag
+    references: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Item:
+    """One finding: which rule, on what, what is wrong, and whether it blocks."""
+
+    rule: str
+    severity: str
+    enforcement: str
+    urn: str
+    type: str
+    name: str
+    message: str
+    remediation: str
+    waived: bool = False
+    blocking: bool = False
+    waiver_reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "severity": self.severity, "enforcement": self.enforcement, "urn": self.urn,
+                "type": self.type, "name": self.name, "message": self.message, "remediation": self.remediation,
+                "waived": self.waived}
+
+
+@dataclass
+class Report:
+    tool: str  # e.g. "accelplane check"
+    subject: str  # what was judged, e.g. "stack prod" or "state prod.json"
+    items: list[Item]
+    rules: list[RuleInfo]
+    resources: int = 0
+    strict: bool = False
+    artifact: str | None = None  # file the findings point at (the stack file, state or plan)
+    failures: list[str] = field(default_factory=list)  # blocking problems that are not findings (expired waivers)
+    notes: list[str] = field(default_factory=list)  # shown, never blocking (unused waivers, skipped rules)
+    waivers: list[dict[str, Any]] = field(default_factory=list)
+    version: str = "0.1.0"
+
+    @property
+    def blocking(self) -> list[Item]:
+        return [item for item in self.items if item.blocking]
+
+    @property
+    def passed(self) -> bool:
+        return not self.blocking and not self.failures
+
+    def summary(self) -> dict[str, Any]:
+        open_items = [i for i in self.items if not i.waived]
+        severity = Counter(i.severity for i in open_items)
+        enforcement = Counter(i.enforcement for i in open_items)
+        return {
+            "subject": self.subject,
+            "passed": self.passed,
+            "strict": self.strict,
+            "resources": self.resources,
+            "rules": len(self.rules),
+            "findings": len(self.items),
+            "blocking": len(self.blocking),
+            "waived": sum(1 for i in self.items if i.waived),
+            "by_severity": {s: severity.get(s, 0) for s in SEVERITIES},
+            "by_enforcement": {e: enforcement.get(e, 0) for e in ("mandatory", "advisory")},
+            "failures": list(self.failures),
+            "notes": list(self.notes),
+            "waivers": list(self.waivers),
+        }

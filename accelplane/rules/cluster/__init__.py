@@ -1,0 +1,1 @@
+"""Cluster rules: the EKS control plane."""

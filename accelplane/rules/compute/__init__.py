@@ -1,0 +1,1 @@
+"""Compute rules: launch templates, instances and accelerator node groups."""

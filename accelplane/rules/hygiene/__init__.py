@@ -1,0 +1,1 @@
+"""Hygiene rules: tags, protection of stateful resources, log retention."""

@@ -1,0 +1,1 @@
+"""IAM rules: identity policies, trust policies, node roles, users and keys."""

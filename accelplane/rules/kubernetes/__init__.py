@@ -1,0 +1,1 @@
+"""Kubernetes rules, on pulumi-kubernetes objects (wire format: camelCase, `spec.template.spec`)."""

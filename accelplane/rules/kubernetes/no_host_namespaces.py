@@ -1,0 +1,37 @@
+"""AP-K8S-002: no host network, PID or IPC namespace outside device plugins and drivers.
+
+NCCL over EFA does not need `hostNetwork`: the EFA device plugin hands the interface to the pod.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from accelplane.rules import types as t
+from accelplane.rules.graph import Graph
+from accelplane.rules.kubernetes.pods import is_node_agent, pod_spec
+from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.view import Resource, as_bool, get
+
+
+def check(resource: Resource, graph: Graph) -> Iterator[str]:
+    if is_node_agent(resource):
+        return
+    spec = pod_spec(resource)
+    for key in ("hostNetwork", "hostPID", "hostIPC"):
+        if as_bool(get(spec, key)):
+            yield f"pod uses {key}"
+
+
+RULE = Rule(
+    id="AP-K8S-002",
+    name="k8s-no-host-namespaces",
+    description="Checks whether a workload shares the host's network, PID or IPC namespace.",
+    family=Family.kubernetes,
+    severity=Severity.high,
+    enforcement=Enforcement.mandatory,
+    remediation="Remove hostNetwork/hostPID/hostIPC; use the EFA device plugin for fabric access.",
+    resource_types=t.K8S_WORKLOAD_TYPES,
+    check=check,
+    categories=("kubernetes", "isolation"),
+)

@@ -1,0 +1,1 @@
+"""Load balancer rules: TLS policy, HTTP redirects, header hygiene."""

@@ -1,0 +1,38 @@
+"""AP-LB-002: plain HTTP listeners only redirect to HTTPS."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from accelplane.rules import types as t
+from accelplane.rules.graph import Graph
+from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.view import Resource, as_list, as_str, get
+
+
+def check(resource: Resource, graph: Graph) -> Iterator[str]:
+    if as_str(resource.get("protocol")).upper() != "HTTP":
+        return
+    actions = as_list(resource.get("defaultActions"))
+    if not actions:
+        yield "HTTP listener has no default action"
+    for action in actions:
+        kind = as_str(get(action, "type"))
+        if kind != "redirect":
+            yield f"HTTP listener serves traffic ({kind or 'unknown action'}) instead of redirecting to HTTPS"
+        elif as_str(get(action, "redirect", "protocol")).upper() != "HTTPS":
+            yield "HTTP listener redirects, but not to HTTPS"
+
+
+RULE = Rule(
+    id="AP-LB-002",
+    name="lb-http-redirects-to-https",
+    description="Checks whether every HTTP listener's default action is a redirect to HTTPS.",
+    family=Family.load_balancer,
+    severity=Severity.high,
+    enforcement=Enforcement.mandatory,
+    remediation="Make the port-80 listener a redirect {protocol: HTTPS, port: 443, status_code: HTTP_301}.",
+    resource_types=t.LISTENERS,
+    check=check,
+    categories=("encryption-in-transit",),
+)

@@ -1,0 +1,1 @@
+"""Version-matrix rules: node pools' software profiles, pool groups, images against drivers."""

@@ -1,0 +1,39 @@
+"""AP-VER-002: node pools' software stacks that run only under a limitation, or carry a lifecycle
+flag (driver branch past end of life), are shown. With `--strict` they block like AP-VER-001."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from accelplane.rules import types as t
+from accelplane.rules.graph import Graph
+from accelplane.rules.matrix.labels import PROFILE_LABEL, judge, matrix_stack, node_labels
+from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.view import Resource, as_str
+
+
+def check(resource: Resource, graph: Graph) -> Iterator[str]:
+    stack = matrix_stack(resource)
+    if stack is None:
+        return
+    profile = as_str(node_labels(resource).get(PROFILE_LABEL)) or "?"
+    verdict, findings = judge(stack, graph.as_of)
+    if verdict in ("conditional", "warn"):
+        for rule, finding_verdict, message in findings:
+            if finding_verdict in ("conditional", "warn"):
+                yield f"profile {profile} for {stack['accelerator']} is {finding_verdict}: {rule}: {message}"
+
+
+RULE = Rule(
+    id="AP-VER-002",
+    name="matrix-profile-conditional",
+    description="Checks whether a node pool's pinned versions work only under a documented limitation or carry "
+    "a lifecycle warning in the version matrix.",
+    family=Family.matrix,
+    severity=Severity.medium,
+    enforcement=Enforcement.advisory,
+    remediation="Move to versions the matrix lists as plainly compatible, or accept the limitation with a waiver.",
+    resource_types=frozenset({t.EKS_NODE_GROUP}),
+    check=check,
+    categories=("version-matrix",),
+)

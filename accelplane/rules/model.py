@@ -1,0 +1,118 @@
+"""What a rule is and what it finds: metadata, severities, enforcement levels and findings.
+
+A rule is a pure function over a small resource view (`accelplane.rules.view.Resource`) and, for
+rules that need the rest of the graph, the graph (`accelplane.rules.graph.Graph`). It yields one
+message per problem; the engine turns messages into `Finding`s carrying the rule's metadata.
+Nothing here knows about CrossGuard, the Pulumi engine or the stack declaration (STYLE.md 14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accelplane.rules.graph import Graph
+    from accelplane.rules.view import Resource
+
+
+class Severity(StrEnum):
+    low = "low"
+    medium = "medium"
+    high = "high"
+    critical = "critical"
+
+    @property
+    def rank(self) -> int:
+        return _SEVERITY_RANK[self]
+
+
+_SEVERITY_RANK = {Severity.low: 1, Severity.medium: 2, Severity.high: 3, Severity.critical: 4}
+
+
+class Enforcement(StrEnum):
+    """What a finding does: `mandatory` blocks (exit 1), `advisory` is shown only."""
+
+    mandatory = "mandatory"
+    advisory = "advisory"
+
+
+class Family(StrEnum):
+    """The rule families of issue 4; also the SARIF/JUnit grouping."""
+
+    iam = "iam"
+    storage = "storage"
+    secrets = "secrets"
+    network = "network"
+    compute = "compute"
+    cluster = "cluster"
+    load_balancer = "load-balancer"
+    kubernetes = "kubernetes"
+    matrix = "version-matrix"
+    hygiene = "hygiene"
+
+
+class Scope(StrEnum):
+    """`resource`: judges one resource alone (CrossGuard `Analyze`, sees inputs at preview).
+    `stack`: also looks at other resources of the graph (CrossGuard `AnalyzeStack`)."""
+
+    resource = "resource"
+    stack = "stack"
+
+
+Check = Callable[["Resource", "Graph"], Iterable[str]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: stable id (never reused), metadata and its check function."""
+
+    id: str
+    name: str
+    description: str
+    family: Family
+    severity: Severity
+    enforcement: Enforcement
+    remediation: str
+    resource_types: frozenset[str]
+    check: Check = field(repr=False, compare=False)
+    scope: Scope = Scope.resource
+    categories: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+
+    def applies_to(self, type_token: str) -> bool:
+        return type_token in self.resource_types
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem one rule found on one resource."""
+
+    rule: Rule
+    urn: str
+    type: str
+    name: str
+    message: str
+    enforcement: Enforcement  # the rule's, or the level configured for this run
+    waived: bool = False
+    waiver_reason: str | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return self.rule.severity
+
+    def to_json(self) -> dict[str, Any]:
+        """The DESIGN.md `check --format json` finding shape, exactly these keys."""
+        return {
+            "rule": self.rule.id,
+            "severity": self.rule.severity.value,
+            "enforcement": self.enforcement.value,
+            "urn": self.urn,
+            "type": self.type,
+            "name": self.name,
+            "message": self.message,
+            "remediation": self.rule.remediation,
+            "waived": self.waived,
+        }

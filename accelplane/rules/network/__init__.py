@@ -1,0 +1,1 @@
+"""Network rules: security group ingress, SSH/RDP, EFA security groups."""

@@ -1,0 +1,188 @@
+"""The explicit, sorted rule registry (STYLE.md 15): every rule is listed here by hand.
+
+`build_registry` refuses duplicate ids and names and malformed ids; a meta-test checks that every
+`RULE` defined under `accelplane/rules/<family>/` is listed. Ids are never reused: a retired rule's
+id stays retired.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from accelplane.rules.cluster import control_plane_logs, endpoint_restricted, secrets_encryption
+from accelplane.rules.compute import (
+    encrypted_volumes,
+    imds_hop_limit,
+    imdsv2_required,
+    no_public_ip_on_accelerator_nodes,
+)
+from accelplane.rules.hygiene import log_retention, protect_stateful_in_prod, required_tags
+from accelplane.rules.iam import (
+    known_actions,
+    no_access_keys,
+    no_admin_managed_policy,
+    no_not_action_allow,
+    no_privilege_escalation,
+    no_service_wildcard_on_any_resource,
+    no_users,
+    no_wildcard_action,
+    node_role_managed_policies,
+    pass_role_scoped,
+    role_escalation_combined,
+    trust_no_wildcard_principal,
+    workload_trust_one_service_account,
+)
+from accelplane.rules.kubernetes import (
+    accelerator_requests_equal_limits,
+    image_digest,
+    inference_probes,
+    no_host_namespaces,
+    no_host_path,
+    no_privileged,
+    one_service_account_per_workload,
+)
+from accelplane.rules.load_balancer import drop_invalid_headers, http_redirect_only, https_tls12
+from accelplane.rules.matrix import (
+    group_consistent,
+    image_cuda_supported,
+    pool_pinned,
+    profile_compatible,
+    profile_conditional,
+)
+from accelplane.rules.model import Rule
+from accelplane.rules.network import (
+    efa_group_only_efa_nodes,
+    efa_self_referencing,
+    no_ssh_rdp_from_anywhere,
+    no_world_ingress,
+)
+from accelplane.rules.secrets import (
+    kms_no_wildcard_principal,
+    kms_rotation,
+    no_secrets_in_container_env,
+    no_secrets_in_user_data,
+    secret_customer_key,
+    secret_named_readers,
+)
+from accelplane.rules.storage import (
+    acls_disabled,
+    bucket_has_public_access_block,
+    checkpoint_lifecycle,
+    checkpoint_versioning,
+    deny_insecure_transport,
+    no_force_destroy_in_prod,
+    no_public_acl,
+    no_public_policy,
+    public_access_block_flags,
+    sse_kms_customer_key,
+    workload_prefix_scoped,
+)
+
+RULE_ID = re.compile(r"^AP-[A-Z0-9]{2,4}-\d{3}$")
+RULE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{2,63}$")
+
+
+class RegistryError(ValueError):
+    """The registry is malformed: a defect in accelplane, caught by the test suite."""
+
+
+def build_registry(rules: Iterable[Rule]) -> tuple[Rule, ...]:
+    by_id: dict[str, Rule] = {}
+    names: dict[str, str] = {}
+    for rule in rules:
+        if not RULE_ID.match(rule.id):
+            raise RegistryError(f"rule id {rule.id!r} does not match AP-<FAMILY>-<NNN>")
+        if not RULE_NAME.match(rule.name):
+            raise RegistryError(f"rule {rule.id}: name {rule.name!r} is not a lower-case slug")
+        if rule.id in by_id:
+            raise RegistryError(f"duplicate rule id {rule.id} ({by_id[rule.id].name} and {rule.name})")
+        if rule.name in names:
+            raise RegistryError(f"duplicate rule name {rule.name} ({names[rule.name]} and {rule.id})")
+        if not rule.description.startswith("Checks whether"):
+            raise RegistryError(f"rule {rule.id}: description must start with 'Checks whether'")
+        if not rule.resource_types:
+            raise RegistryError(f"rule {rule.id}: names no resource types")
+        by_id[rule.id] = rule
+        names[rule.name] = rule.id
+    return tuple(sorted(by_id.values(), key=lambda r: r.id))
+
+
+RULES: tuple[Rule, ...] = build_registry(
+    [
+        # IAM
+        no_wildcard_action.RULE,
+        no_service_wildcard_on_any_resource.RULE,
+        no_privilege_escalation.RULE,
+        pass_role_scoped.RULE,
+        trust_no_wildcard_principal.RULE,
+        workload_trust_one_service_account.RULE,
+        node_role_managed_policies.RULE,
+        no_users.RULE,
+        no_access_keys.RULE,
+        no_admin_managed_policy.RULE,
+        no_not_action_allow.RULE,
+        known_actions.RULE,
+        role_escalation_combined.RULE,
+        # Storage
+        public_access_block_flags.RULE,
+        bucket_has_public_access_block.RULE,
+        sse_kms_customer_key.RULE,
+        deny_insecure_transport.RULE,
+        checkpoint_versioning.RULE,
+        checkpoint_lifecycle.RULE,
+        workload_prefix_scoped.RULE,
+        no_public_acl.RULE,
+        acls_disabled.RULE,
+        no_public_policy.RULE,
+        no_force_destroy_in_prod.RULE,
+        # Secrets and keys
+        kms_rotation.RULE,
+        kms_no_wildcard_principal.RULE,
+        secret_customer_key.RULE,
+        secret_named_readers.RULE,
+        no_secrets_in_user_data.RULE,
+        no_secrets_in_container_env.RULE,
+        # Network and compute
+        no_world_ingress.RULE,
+        no_ssh_rdp_from_anywhere.RULE,
+        efa_self_referencing.RULE,
+        efa_group_only_efa_nodes.RULE,
+        imdsv2_required.RULE,
+        imds_hop_limit.RULE,
+        encrypted_volumes.RULE,
+        no_public_ip_on_accelerator_nodes.RULE,
+        endpoint_restricted.RULE,
+        secrets_encryption.RULE,
+        control_plane_logs.RULE,
+        # Load balancer
+        https_tls12.RULE,
+        http_redirect_only.RULE,
+        drop_invalid_headers.RULE,
+        # Kubernetes
+        no_privileged.RULE,
+        no_host_namespaces.RULE,
+        no_host_path.RULE,
+        accelerator_requests_equal_limits.RULE,
+        image_digest.RULE,
+        inference_probes.RULE,
+        one_service_account_per_workload.RULE,
+        # Version matrix
+        profile_compatible.RULE,
+        profile_conditional.RULE,
+        group_consistent.RULE,
+        image_cuda_supported.RULE,
+        pool_pinned.RULE,
+        # Hygiene
+        required_tags.RULE,
+        protect_stateful_in_prod.RULE,
+        log_retention.RULE,
+    ]
+)
+
+
+def rule_by_id(rule_id: str) -> Rule | None:
+    return _BY_ID.get(rule_id)
+
+
+_BY_ID = {rule.id: rule for rule in RULES}

@@ -1,0 +1,1 @@
+"""Storage rules: S3 buckets and what workloads may touch in them."""

@@ -1,0 +1,110 @@
+"""The CrossGuard pack, started as the Pulumi CLI starts it and queried over the analyzer protocol
+with the graphs of dev, prod and a deliberately bad program (the bad stack export)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pulumi.runtime.proto import analyzer_pb2
+
+from accelplane.rules.enforcement import resolve_levels
+from accelplane.rules.engine import evaluate
+from accelplane.rules.graph import Graph
+from accelplane.rules.model import Scope
+from accelplane.rules.registry import RULES
+from accelplane.rules.sources import from_offline_graph, from_state
+from accelplane.rules.view import Resource
+from tests.policies.pack_client import analyze_all, analyze_request, configure, info, start_pack
+
+BAD_STATE = Path(__file__).resolve().parents[1] / "check" / "fixtures" / "bad-stack-export.json"
+
+
+@pytest.fixture(scope="module")
+def pack():
+    running = start_pack()
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="module")
+def bad_resources() -> list[Resource]:
+    return from_state(json.loads(BAD_STATE.read_text()), str(BAD_STATE))
+
+
+def test_pack_describes_one_policy_per_rule(pack) -> None:
+    described = info(pack)
+    assert described.name == "accelplane" and described.supportsConfig
+    policies = {p.name: p for p in described.policies}
+    assert set(policies) == {rule.id for rule in RULES}
+    for rule in RULES:
+        policy = policies[rule.id]
+        resource_scope = rule.scope is Scope.resource
+        expected_type = analyzer_pb2.POLICY_TYPE_RESOURCE if resource_scope else analyzer_pb2.POLICY_TYPE_STACK
+        assert policy.policy_type == expected_type, rule.id
+        assert policy.enforcementLevel == (analyzer_pb2.MANDATORY if rule.enforcement.value == "mandatory"
+                                           else analyzer_pb2.ADVISORY), rule.id
+        assert policy.displayName == rule.name and policy.remediation_steps == rule.remediation
+    assert pack.startup_seconds < 60
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_real_stacks_raise_no_violation(pack, stack, dev_graph, prod_graph) -> None:
+    graph = dev_graph if stack == "dev" else prod_graph
+    diagnostics, _ = analyze_all(pack, from_offline_graph(graph))
+    assert [(d.policyName, d.urn, d.message) for d in diagnostics] == []
+
+
+def test_bad_program_violations_match_accelplane_check(pack, bad_resources) -> None:
+    diagnostics, _ = analyze_all(pack, bad_resources)
+    from_pack = {(d.policyName, d.urn) for d in diagnostics if d.urn}
+    from_check = {(f.rule.id, f.urn) for f in evaluate(Graph(bad_resources)).findings}
+    # Resource policies report against the analyzed resource (urn empty in the diagnostic): map them.
+    resource_diags = [d for d in diagnostics if not d.urn]
+    assert not resource_diags or all(d.policyName for d in resource_diags)
+    assert {name for name, _ in from_check} == {d.policyName for d in diagnostics}
+    assert from_pack <= from_check
+    assert all(d.enforcementLevel == analyzer_pb2.MANDATORY for d in diagnostics)
+
+
+def test_every_resource_violation_is_reported_on_its_resource(pack, bad_resources) -> None:
+    expected = {(f.rule.id, f.urn) for f in evaluate(Graph(bad_resources), scopes=[Scope.resource]).findings}
+    found = set()
+    for resource in bad_resources:
+        for diagnostic in pack.stub.Analyze(analyze_request(resource)).diagnostics:
+            found.add((diagnostic.policyName, resource.urn))
+    assert found == expected
+
+
+def test_numbers_arrive_as_floats_and_still_compare(pack, bad_resources) -> None:
+    template = next(r for r in bad_resources if r.name == "acme-ml-dev-infer-l4-lt")
+    response = pack.stub.Analyze(analyze_request(template))
+    assert [d.policyName for d in response.diagnostics] == ["AP-EC2-002"]
+    assert "is 2, not 1" in response.diagnostics[0].message  # 2.0 on the wire, read as 2
+
+
+def test_unknown_values_make_a_policy_not_applicable(pack, bad_resources) -> None:
+    template = next(r for r in bad_resources if r.name == "acme-ml-dev-infer-l4-lt")
+    props = json.loads(json.dumps(template.props))
+    props["metadataOptions"]["httpPutResponseHopLimit"] = "3eeb2bf0-c639-47a8-9e75-3b44932eb421"
+    unknown = Resource(urn=template.urn, type=template.type, name=template.name, props=props)
+    response = pack.stub.Analyze(analyze_request(unknown))
+    assert "AP-EC2-002" in {n.policy_name for n in response.not_applicable}
+    assert not any(d.policyName == "AP-EC2-002" for d in response.diagnostics)
+
+
+def test_enforcement_all_default_with_per_rule_override() -> None:
+    """`{"all": "advisory", "AP-KMS-001": "mandatory"}` as the CLI expands it for Configure."""
+    running = start_pack()
+    try:
+        resources = from_state(json.loads(BAD_STATE.read_text()), str(BAD_STATE))
+        levels = resolve_levels(RULES, {"all": "advisory", "AP-KMS-001": "mandatory", "AP-IAM-001": "disabled"})
+        configure(running, levels)
+        diagnostics, _ = analyze_all(running, resources)
+        by_level = {(d.policyName, d.enforcementLevel) for d in diagnostics}
+        assert ("AP-KMS-001", analyzer_pb2.MANDATORY) in by_level
+        assert all(level == analyzer_pb2.ADVISORY for name, level in by_level if name != "AP-KMS-001")
+        assert not any(d.policyName == "AP-IAM-001" for d in diagnostics)
+    finally:
+        running.close()
