@@ -22,6 +22,8 @@ _COMMAND_MODULES = (
     "accelplane.cli.matrix",
     "accelplane.cli.check",
     "accelplane.cli.nodes",
+    "accelplane.cli.verify",
+    "accelplane.cli.diff",
 )
 
 

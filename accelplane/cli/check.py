@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from typing import Any
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.report import FORMATS, render
 from accelplane.report.findings import build_report
+from accelplane.report.output import emit
 from accelplane.rules.enforcement import resolve_levels
 from accelplane.rules.engine import evaluate
 from accelplane.rules.graph import Graph
@@ -39,11 +39,15 @@ from accelplane.rules.waivers import apply_waivers
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "check", help="evaluate the policy rules on a stack, a state export or a plan",
+        "check",
+        help="evaluate the policy rules on a stack, a state export or a plan",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    parser.add_argument("--stack", help="stack name (stacks/Pulumi.<stack>.yaml): its offline graph, or the "
-                        "declaration (environment, waivers) for --state/--plan")
+    parser.add_argument(
+        "--stack",
+        help="stack name (stacks/Pulumi.<stack>.yaml): its offline graph, or the "
+        "declaration (environment, waivers) for --state/--plan",
+    )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--state", type=Path, help="a `pulumi stack export` JSON file")
     source.add_argument("--plan", type=Path, help="a `pulumi preview --json` (or `accelplane preview --json`) file")
@@ -51,8 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.add_argument("--strict", action="store_true", help="unwaived advisory findings block as well")
     parser.add_argument("--as-of", type=_date, help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
-    parser.add_argument("--policy-config", type=Path,
-                        help="enforcement levels, as for `pulumi preview --policy-pack-config`")
+    parser.add_argument(
+        "--policy-config", type=Path, help="enforcement levels, as for `pulumi preview --policy-pack-config`"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -93,32 +98,36 @@ def run(args: argparse.Namespace) -> int:
     waivers = list(stack.platform.waivers) if stack else []
     findings, statuses = apply_waivers(evaluation.findings, waivers, today)
 
-    report = build_report(subject=subject, findings=findings, rules=RULES, levels=levels, resources=len(graph),
-                          strict=args.strict, artifact=artifact)
+    report = build_report(
+        subject=subject,
+        findings=findings,
+        rules=RULES,
+        levels=levels,
+        resources=len(graph),
+        strict=args.strict,
+        artifact=artifact,
+    )
     report.waivers = [s.to_json() for s in statuses]
     for status in statuses:
         where = f"waivers[{status.index}] ({status.rule} on {status.resource}, owner {status.owner})"
         if status.state == "expired":
-            report.failures.append(f"{where} expired on {status.expires.isoformat()}: renew it with a new reason "
-                                   "or fix the finding")
+            report.failures.append(
+                f"{where} expired on {status.expires.isoformat()}: renew it with a new reason or fix the finding"
+            )
         elif status.state == "unused":
             report.notes.append(f"{where} matches no finding: remove it")
     skipped = sum(evaluation.not_applicable.values())
     if skipped:
-        report.notes.append(f"{skipped} rule evaluations skipped: values unknown until apply "
-                            f"({', '.join(sorted(evaluation.not_applicable))})")
-    text = render(report, args.format)
-    if args.output:
-        try:
-            args.output.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError.single(f"cannot write: {error.strerror or error}", file=str(args.output),
-                                    field="--output") from None
-        summary = report.summary()
-        print(f"{'PASSED' if report.passed else 'FAILED'}: {summary['blocking']} blocking, {summary['findings']} "
-              f"findings; wrote {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+        report.notes.append(
+            f"{skipped} rule evaluations skipped: values unknown until apply "
+            f"({', '.join(sorted(evaluation.not_applicable))})"
+        )
+    summary = report.summary()
+    emit(
+        render(report, args.format),
+        args.output,
+        f"{'PASSED' if report.passed else 'FAILED'}: {summary['blocking']} blocking, {summary['findings']} findings",
+    )
     return EXIT_OK if report.passed else EXIT_FINDINGS
 
 
@@ -127,8 +136,7 @@ def _policy_config(path: Path | None) -> dict[str, Any] | None:
         return None
     data = read_json(path)
     if not isinstance(data, dict):
-        raise InputError.single("expected an object mapping rule ids (or \"all\") to enforcement levels",
-                                file=str(path))
+        raise InputError.single('expected an object mapping rule ids (or "all") to enforcement levels', file=str(path))
     return data
 
 
@@ -144,8 +152,14 @@ def _check_waiver_rules(stack: Any) -> None:
             line = None
             with contextlib.suppress(InputError, OSError):
                 line = read_yaml(stack.path).line_of(["config", PLATFORM_KEY, "waivers", index, "rule"])
-            problems.append(Problem(file=str(stack.path), line=line, field=f"{PLATFORM_KEY}.waivers[{index}].rule",
-                                    message=f"no rule with id {waiver.rule!r} (see `accelplane check` output for ids)"))
+            problems.append(
+                Problem(
+                    file=str(stack.path),
+                    line=line,
+                    field=f"{PLATFORM_KEY}.waivers[{index}].rule",
+                    message=f"no rule with id {waiver.rule!r} (see `accelplane check` output for ids)",
+                )
+            )
     if problems:
         raise InputError(problems)
 

@@ -1,0 +1,122 @@
+"""`accelplane verify --stack NAME`: check the running platform against its declaration, read-only.
+
+Every declared AWS resource must exist live with the declared settings and nothing undeclared may
+carry the platform's identity (drift); node groups, targets, keys and secrets must be in a usable
+state; the policy rules of `accelplane check` must hold on what is live; the inference endpoint
+must answer its health path over verified TLS; the newest checkpoint must read back intact.
+
+Exit codes: 0 when nothing failed (warnings do not fail), 1 on drift or a failed check, 2 on bad
+input, missing credentials or an unreachable endpoint. Read-only: only Describe/List/Get/Head calls
+are made, and secret values are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import timedelta
+from pathlib import Path
+
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.report import FORMATS
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number (got {text!r})") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more (got {value})")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, e.g. 5 or 2.5 (got {text!r})") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected more than 0 seconds (got {value:g})")
+    return value
+
+
+def _duration(text: str) -> timedelta:
+    from accelplane.verify.checkpoint import parse_duration
+
+    try:
+        return parse_duration(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "verify",
+        help="check the live platform against the declaration (read-only)",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
+    parser.add_argument("--endpoint-url", help="send every AWS call here (moto, LocalStack, a VPC endpoint proxy)")
+    parser.add_argument("--profile", help="AWS profile (default: the standard credential chain)")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
+    parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
+    parser.add_argument(
+        "--probes",
+        type=_positive_int,
+        default=5,
+        help="HTTPS probes of the endpoint's health path (default 5; 0 skips the probe)",
+    )
+    parser.add_argument(
+        "--timeout", type=_seconds, help="seconds per probe (default: the declared health check timeout)"
+    )
+    parser.add_argument(
+        "--probe-url",
+        help="URL to probe (default: https://<ALB DNS name><health check path>; "
+        "give the host clients use when the certificate names it)",
+    )
+    parser.add_argument("--ca-bundle", help="PEM file of CAs to verify the endpoint with (default: system store)")
+    parser.add_argument(
+        "--checkpoint-max-age",
+        type=_duration,
+        metavar="DURATION",
+        help="the newest checkpoint must be younger than this (e.g. 90m, 6h, 1d)",
+    )
+    parser.add_argument(
+        "--checkpoint-drill",
+        choices=("download", "checksum", "off"),
+        default="download",
+        help="how to check checkpoint integrity: stream and hash every file (default), trust S3's "
+        "stored SHA-256 where present, or skip the drill",
+    )
+    parser.add_argument("--concurrency", type=_positive_int, default=8, help="parallel API calls (default 8)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from accelplane.config.loader import load_stack
+    from accelplane.report.output import emit
+    from accelplane.verify.report import render_verify
+    from accelplane.verify.run import VerifyOptions, verify
+
+    if args.ca_bundle and not Path(args.ca_bundle).is_file():
+        raise InputError.single("no such file", file=args.ca_bundle, field="--ca-bundle")
+    stack = load_stack(args.stack)
+    options = VerifyOptions(
+        endpoint_url=args.endpoint_url,
+        profile=args.profile,
+        probes=args.probes,
+        timeout=args.timeout,
+        probe_url=args.probe_url,
+        ca_bundle=args.ca_bundle,
+        checkpoint_max_age=args.checkpoint_max_age,
+        checkpoint_drill=args.checkpoint_drill,
+        concurrency=max(1, args.concurrency),
+    )
+    report = verify(stack, options)
+    summary = report.summary()
+    emit(
+        render_verify(report, args.format),
+        args.output,
+        f"{'FAILED' if report.failed else 'PASSED'}: {summary['fail']} failed, {summary['warn']} warnings",
+    )
+    return EXIT_FINDINGS if report.failed else EXIT_OK

@@ -1,0 +1,256 @@
+"""The endpoint probe against a real HTTPS server on 127.0.0.1, with certificates from a test CA."""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from accelplane.verify.model import CheckId, Status
+from accelplane.verify.probe import parse_matcher, percentile, probe_endpoint
+from tests.verify.moto_platform import MotoPlatform
+
+
+@dataclass(frozen=True)
+class Ca:
+    key: ec.EllipticCurvePrivateKey
+    certificate: x509.Certificate
+    pem: Path
+
+
+def _name(common_name: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+
+
+@pytest.fixture(scope="module")
+def ca(tmp_path_factory: pytest.TempPathFactory) -> Ca:
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = dt.datetime.now(dt.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(_name("accelplane test CA"))
+        .issuer_name(_name("accelplane test CA"))
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=3650))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    pem = tmp_path_factory.mktemp("ca") / "ca.pem"
+    pem.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return Ca(key, certificate, pem)
+
+
+def issue(
+    ca: Ca,
+    directory: Path,
+    *,
+    days: float = 90,
+    names: tuple[str, ...] = ("127.0.0.1", "localhost"),
+    expired: bool = False,
+) -> tuple[Path, Path]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = dt.datetime.now(dt.UTC)
+    start, end = (
+        (now - dt.timedelta(days=30), now - dt.timedelta(days=1))
+        if expired
+        else (now - dt.timedelta(hours=1), now + dt.timedelta(days=days))
+    )
+    alternative = [x509.IPAddress(ipaddress.ip_address(n)) if n[0].isdigit() else x509.DNSName(n) for n in names]
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(_name(names[0]))
+        .issuer_name(ca.certificate.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.SubjectAlternativeName(alternative), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca.key.public_key()), critical=False)
+        .sign(ca.key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "server.pem", directory / "server.key"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_path, key_path
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        if self.path == "/slow":
+            time.sleep(1.0)
+        status = 503 if self.path == "/sick" else 200
+        body = b"ok" if status == 200 else b"unavailable"
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+
+def serve(cert: Path, key: Path) -> tuple[ThreadingHTTPServer, int]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+@pytest.fixture
+def https(ca: Ca, tmp_path: Path) -> Iterator[Any]:
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(**certificate: Any) -> str:
+        server, port = serve(*issue(ca, tmp_path, **certificate))
+        servers.append(server)
+        return f"https://127.0.0.1:{port}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def by_check(results: list[Any]) -> dict[str, Any]:
+    return {r.check: r for r in results}
+
+
+def test_healthy_endpoint_passes_with_latency_and_expiry(https: Any, ca: Ca) -> None:
+    base = https(days=90)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=5, timeout=2, ca_bundle=str(ca.pem)))
+
+    assert {k: r.status for k, r in results.items()} == {
+        CheckId.endpoint_tls: Status.passed,
+        CheckId.endpoint_health: Status.passed,
+        CheckId.endpoint_certificate: Status.passed,
+        CheckId.endpoint_latency: Status.passed,
+    }
+    assert "5/5 probes" in results[CheckId.endpoint_health].message
+    latency = results[CheckId.endpoint_latency].actual
+    assert latency["probes"] == 5 and 0 < latency["p50_ms"] <= latency["p99_ms"] < 2000
+    assert "valid for 89 more days" in results[CheckId.endpoint_certificate].message
+
+
+def test_certificate_expiring_within_30_days_warns(https: Any, ca: Ca) -> None:
+    base = https(days=10)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=1, timeout=2, ca_bundle=str(ca.pem)))
+
+    assert results[CheckId.endpoint_certificate].status is Status.warning
+    assert "expires in 9 days" in results[CheckId.endpoint_certificate].message
+    assert results[CheckId.endpoint_health].status is Status.passed
+
+
+def test_unhealthy_status_fails_every_probe(https: Any, ca: Ca) -> None:
+    base = https()
+
+    results = by_check(probe_endpoint(f"{base}/sick", probes=3, timeout=2, matcher="200-299", ca_bundle=str(ca.pem)))
+
+    health = results[CheckId.endpoint_health]
+    assert health.status is Status.failed
+    assert "3/3 probes" in health.message and "3 HTTP 503" in health.message
+    assert CheckId.endpoint_latency not in results  # no successful probe to measure
+
+
+def test_slow_endpoint_times_out(https: Any, ca: Ca) -> None:
+    base = https()
+
+    results = by_check(probe_endpoint(f"{base}/slow", probes=2, timeout=0.3, ca_bundle=str(ca.pem)))
+
+    health = results[CheckId.endpoint_health]
+    assert health.status is Status.failed and "2 timeout" in health.message and "within 0.3s" in health.message
+
+
+def test_certificate_from_an_unknown_ca_fails_tls(https: Any) -> None:
+    base = https()
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=3, timeout=2))  # system trust store only
+
+    assert results[CheckId.endpoint_tls].status is Status.failed
+    assert "certificate" in results[CheckId.endpoint_tls].message
+    assert "1/1 probes" in results[CheckId.endpoint_health].message  # one try: TLS will not verify on the next
+
+
+def test_certificate_for_another_host_fails_tls(https: Any, ca: Ca) -> None:
+    base = https(names=("api.example.com",))
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=1, timeout=2, ca_bundle=str(ca.pem)))
+
+    assert results[CheckId.endpoint_tls].status is Status.failed
+    assert "mismatch" in results[CheckId.endpoint_tls].message or "match" in results[CheckId.endpoint_tls].message
+
+
+def test_expired_certificate_fails_tls(https: Any, ca: Ca) -> None:
+    base = https(expired=True)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=1, timeout=2, ca_bundle=str(ca.pem)))
+
+    assert results[CheckId.endpoint_tls].status is Status.failed and "expired" in results[CheckId.endpoint_tls].message
+
+
+def test_refused_connection_fails_health() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, never listening: connections are refused
+
+        results = by_check(probe_endpoint(f"https://127.0.0.1:{port}/healthz", probes=2, timeout=1))
+
+    assert results[CheckId.endpoint_health].status is Status.failed
+    assert "2 connection:" in results[CheckId.endpoint_health].message
+
+
+def test_matcher_and_percentile() -> None:
+    accept = parse_matcher("200,202-204")
+    assert [accept(c) for c in (200, 201, 202, 204, 205)] == [True, False, True, True, False]
+    assert percentile([5.0, 1.0, 3.0, 2.0, 4.0], 50) == 3.0
+    assert percentile([float(n) for n in range(1, 101)], 99) == 99.0
+
+
+def test_verify_probes_the_declared_health_path(live_dev: MotoPlatform, run_verify: Any, https: Any, ca: Ca) -> None:
+    base = https()
+
+    report = run_verify(probes=3, probe_url=f"{base}/healthz", ca_bundle=str(ca.pem))
+
+    endpoint = {r.check: r for r in report.results if r.check.startswith("endpoint.")}
+    assert {r.status for r in endpoint.values()} == {Status.passed}
+    assert endpoint[CheckId.endpoint_health].name == "acme-ml-dev-inference-alb"
+    assert not report.failed
