@@ -129,6 +129,8 @@ class PlatformNetwork(pulumi.ComponentResource):
         tags: Mapping[str, str],
         child: pulumi.ResourceOptions,
     ) -> list[aws.ec2.Subnet]:
+        if not cidrs:
+            return []
         return [
             aws.ec2.Subnet(
                 f"{name}-{kind}-{index}",

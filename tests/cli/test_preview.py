@@ -64,3 +64,10 @@ def test_console_script_runs_from_a_fresh_process() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "+ " in result.stdout and "to create" in result.stdout
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod", "lab"])
+def test_every_shipped_stack_previews_cleanly(stack: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # lab has one zone and no public subnets: the network must not assume subnet pairs.
+    assert main(["preview", "--stack", stack]) == 0
+    assert "0 invalid" in capsys.readouterr().out

@@ -1,0 +1,91 @@
+"""What the working tree changes in a stack against a git revision, offline: resources created,
+updated (with the changed inputs) and deleted by component, findings introduced and resolved, and
+software versions per node pool with the matrix verdict of the new set.
+
+`accelplane diff --stack NAME --base GIT_REF [--format table|json|markdown] [--output FILE]`; how
+it works and why the base runs its own code: `accelplane.diff`.
+
+Exit codes: 0 when the change introduces no unwaived mandatory finding, 1 when it does, 2 on bad
+input (unknown revision, a stack that does not load, a revision whose preview fails).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from types import FrameType
+
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "diff", help="what a change does to a stack: resources, findings, versions (offline, against a git revision)",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
+    parser.add_argument("--base", required=True, metavar="GIT_REF",
+                        help="revision to compare the working tree with, e.g. origin/main, HEAD~1, a tag or a sha")
+    parser.add_argument("--format", choices=("table", "json", "markdown"), default="table",
+                        help="output format (default: table; markdown is a pull-request comment)")
+    parser.add_argument("--output", type=Path, help="write the result here instead of standard output")
+    parser.add_argument("--as-of", type=_date, help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
+    parser.add_argument("--project-dir", type=Path, default=None,
+                        help="the project (holding stacks/ and accelplane/) inside a git repository "
+                             "(default: the project this accelplane runs from)")
+    parser.set_defaults(handler=run)
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD (got {text!r})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from accelplane.config.loader import PROJECT_ROOT
+    from accelplane.diff import diff_stack, render
+
+    project_dir = args.project_dir or PROJECT_ROOT
+    if not project_dir.is_dir():
+        raise InputError.single("not a directory", file=str(project_dir), field="--project-dir")
+    with _terminate_cleanly():
+        diff = diff_stack(args.stack, args.base, project_dir=project_dir, as_of=args.as_of)
+    text = render(diff, args.format)
+    if args.output:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise InputError.single(f"cannot write: {error.strerror or error}", file=str(args.output),
+                                    field="--output") from None
+        summary = diff.summary()
+        print(f"{'PASSED' if diff.passed else 'FAILED'}: {summary['create']} to create, {summary['update']} to "
+              f"update, {summary['delete']} to delete, {summary['findings_introduced']} findings introduced "
+              f"({summary['blocking']} blocking); wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK if diff.passed else EXIT_FINDINGS
+
+
+@contextlib.contextmanager
+def _terminate_cleanly() -> Iterator[None]:
+    """A cancelled CI job sends SIGTERM: unwind (stop the engine runs, remove the temporary copy) first."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,66 @@
+"""Findings a change introduces and resolves: today's rules run on both revisions' graphs.
+
+Both graphs are judged by the same rules (the ones of the code running `diff`), so a finding is
+"introduced" because the infrastructure changed, not because the rule set did; a rule added in
+the change itself reports what it finds on both sides as unchanged (`accelplane check` on the
+working tree still shows it). Each side keeps its own waivers: a waiver added by the change turns
+a finding into "resolved (waived)".
+
+A finding's identity is (rule, resource URN, message), the same triple the SARIF fingerprint uses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from pydantic import ValidationError
+
+from accelplane.config.model import Waiver
+from accelplane.report.findings import item
+from accelplane.report.model import Item
+from accelplane.rules.engine import evaluate
+from accelplane.rules.graph import Graph
+from accelplane.rules.model import Finding
+from accelplane.rules.registry import RULES
+from accelplane.rules.sources import from_plan
+from accelplane.rules.waivers import apply_waivers
+
+
+def judge(
+    document: Mapping[str, Any], *, stack: str, environment: str | None, waivers: Iterable[Any], as_of: date | None,
+    origin: str,
+) -> list[Finding]:
+    """Every rule on one `preview --json` graph, with that revision's waivers applied."""
+    resources = from_plan(dict(document), origin)
+    graph = Graph(resources, stack=stack, environment=environment, as_of=as_of)
+    findings, _ = apply_waivers(evaluate(graph, RULES).findings, list(waivers), as_of or date.today())
+    return findings
+
+
+def raw_waivers(platform: Mapping[str, Any]) -> list[Waiver]:
+    """The waivers of an unvalidated declaration (another revision's): the well-formed ones."""
+    out = []
+    for raw in platform.get("waivers") or []:
+        with contextlib.suppress(ValidationError, TypeError):
+            out.append(Waiver.model_validate(raw))
+    return out
+
+
+def _key(finding: Finding) -> tuple[str, str, str]:
+    return (finding.rule.id, finding.urn, finding.message)
+
+
+def compare(base: list[Finding], head: list[Finding]) -> tuple[list[Item], list[Item]]:
+    """(introduced, resolved) as report items, in the rules engine's order (blocking first)."""
+    base_open = {_key(f) for f in base if not f.waived}
+    head_open = {_key(f) for f in head if not f.waived}
+    head_waived = {_key(f): f for f in head if f.waived}
+    introduced = [item(f, strict=False) for f in head if not f.waived and _key(f) not in base_open]
+    # A resolved finding blocks nothing any more, whatever its enforcement.
+    resolved = [replace(item(head_waived.get(_key(f), f), strict=False), blocking=False) for f in base
+                if not f.waived and _key(f) not in head_open]
+    return introduced, resolved

@@ -1,0 +1,157 @@
+"""Markdown for a pull-request comment a reviewer reads in a minute.
+
+Order: verdict and summary line; software-profile changes (the usual reason for a platform PR);
+findings introduced (blocking first) and resolved; then one table per component with the input
+changes folded in `<details>`. GitHub refuses comments over 65,536 characters: a longer diff first
+drops its folded input changes, then the per-resource rows (components keep their counts) and
+caps the findings tables, and says so; the table and JSON formats always have everything.
+"""
+
+from __future__ import annotations
+
+from accelplane.diff.model import Component, PlanDiff, ResourceDiff, SoftwareChange
+from accelplane.diff.values import change_line, plural
+from accelplane.report.model import Item
+
+COMMENT_LIMIT = 60_000  # GitHub's limit is 65,536; leave room for what CI adds around it
+_MAX_PATHS_IN_TABLE = 3
+_MAX_PATH = 48
+_VERDICT_ICON = {"compatible": "✅", "warn": "⚠️", "conditional": "⚠️", "incompatible": "❌", "invalid": "❌"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    text = _cell(text)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+_FULL, _NO_DETAILS, _COUNTS_ONLY = range(3)
+_MAX_FINDING_ROWS = 50  # when even the tables do not fit
+
+
+def render_markdown(diff: PlanDiff) -> str:
+    for level in (_FULL, _NO_DETAILS, _COUNTS_ONLY):
+        text = _render(diff, level)
+        if len(text) <= COMMENT_LIMIT:
+            return text
+    cut = text.rfind("\n", 0, COMMENT_LIMIT - 200)
+    return text[:cut] + "\n\n_…cut to fit a comment._\n"
+
+
+def _render(diff: PlanDiff, level: int) -> str:
+    details = level == _FULL
+    summary = diff.summary()
+    if diff.passed:
+        verdict = "✅ no blocking finding introduced"
+    else:
+        verdict = f"❌ {plural(len(diff.blocking), 'blocking finding')} introduced"
+    lines = [
+        f"### accelplane diff: stack `{diff.stack}` — {verdict}",
+        "",
+        f"Base `{diff.base_ref}` ({diff.base_commit[:7]}) → {diff.head}: **{summary['create']} to create, "
+        f"{summary['update']} to update, {summary['delete']} to delete** ({diff.base_resources} → "
+        f"{diff.head_resources} resources) · findings: **{len(diff.introduced)} introduced**, "
+        f"{len(diff.resolved)} resolved · software: {plural(len(diff.software), 'version set')} changed",
+    ]
+    for note in diff.notes:
+        lines += ["", f"_Note: {_cell(note)}_"]
+    if diff.software:
+        lines += ["", "#### Software profiles", "", "| Target | Change | Matrix (new set) |", "|---|---|---|"]
+        lines += [_software_row(change) for change in diff.software]
+        explained = [c for c in diff.software if c.verdict_findings or c.status == "added"]
+        if explained and details:
+            lines += ["", f"<details><summary>Version sets and matrix findings ({len(explained)})</summary>", ""]
+            for change in explained:
+                lines.append(f"- **{_cell(change.title)}**")
+                if change.status == "added":
+                    lines.append("  - " + ", ".join(f"{_cell(v.key)} {_code(v.new or '')}" for v in change.changes))
+                lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
+                          for rule, verdict_, message in change.verdict_findings]
+            lines += ["", "</details>"]
+    rows = _MAX_FINDING_ROWS if level == _COUNTS_ONLY else None
+    if diff.introduced:
+        lines += ["", "#### Findings introduced", "", *_findings_table(diff.introduced, rows)]
+    if diff.resolved:
+        lines += ["", f"<details><summary>Findings resolved ({len(diff.resolved)})</summary>", "",
+                  *_findings_table(diff.resolved, rows), "", "</details>"]
+    if diff.resources:
+        lines += ["", "#### Resources"]
+        for component, members in diff.components():
+            lines += ["", *_component(component, members, details, rows=level != _COUNTS_ONLY)]
+    else:
+        lines += ["", "No resource changes."]
+    if level != _FULL:
+        left_out = "input changes" if level == _NO_DETAILS else "input changes, resources and findings"
+        lines += ["", f"_Some {left_out} are left out to fit a comment: run `accelplane diff --stack "
+                  f"{diff.stack} --base {diff.base_ref}` to see them all._"]
+    return "\n".join(lines) + "\n"
+
+
+def _software_row(change: SoftwareChange) -> str:
+    target = f"{_code(change.name)} ({change.kind})" if change.kind != "cluster add-ons" else change.kind
+    if change.status == "removed":
+        what = f"removed (profile {_code(change.profile[0] or '')})"
+    elif change.status == "added":
+        what = f"new, profile {_code(change.profile[1] or '')}"
+        if change.accelerator[1]:
+            what += f" on {_code(change.accelerator[1])}"
+    else:
+        parts = []
+        if change.profile[0] != change.profile[1]:
+            parts.append(f"profile {_code(change.profile[0] or '')} → {_code(change.profile[1] or '')}")
+        if change.accelerator[0] != change.accelerator[1]:
+            parts.append(f"accelerator {_code(change.accelerator[0] or '')} → {_code(change.accelerator[1] or '')}")
+        for version in change.changes:
+            old = _code(version.old) if version.old is not None else "(none)"
+            new = _code(version.new) if version.new is not None else "(none)"
+            parts.append(f"{_cell(version.key)} {old} → {new}")
+        what = "<br>".join(parts)
+    verdict = f"{_VERDICT_ICON.get(change.verdict, '')} {change.verdict}".strip() if change.verdict else "—"
+    return f"| {target} | {what} | {verdict} |"
+
+
+def _short(path: str) -> str:
+    """The end of a long input path (the part that says what changed); the details have it whole."""
+    if len(path) <= _MAX_PATH:
+        return path
+    tail = path[-(_MAX_PATH - 1):]
+    cut = tail.find(".")
+    return "…" + (tail[cut + 1 :] if cut > 0 else tail)
+
+
+def _findings_table(items: list[Item], limit: int | None = None) -> list[str]:
+    lines = ["| Severity | Rule | Resource | Finding |", "|---|---|---|---|"]
+    for item in items[:limit]:
+        level = "**blocking**" if item.blocking else ("waived" if item.waived else item.enforcement)
+        message = item.message + (f" (waived: {item.waiver_reason})" if item.waived and item.waiver_reason else "")
+        lines.append(f"| {item.severity}, {level} | `{item.rule}` | {_code(item.name)} | {_cell(message)} |")
+    if limit is not None and len(items) > limit:
+        lines.append(f"| | | | … {len(items) - limit} more |")
+    return lines
+
+
+def _component(component: Component, members: list[ResourceDiff], details: bool, rows: bool = True) -> list[str]:
+    title = "Stack" if component.is_stack else f"`{component.type.rsplit(':', 1)[-1]}` {_cell(component.name)}"
+    counts = ", ".join(f"{sum(1 for r in members if r.op == op)} {op}" for op in ("create", "update", "delete")
+                       if any(r.op == op for r in members))
+    if not rows:
+        return [f"**{title}** ({counts})"]
+    lines = [f"**{title}** ({counts})", "", "| | Resource | Type | Changed inputs |", "|---|---|---|---|"]
+    for resource in members:
+        paths = [change.path for change in resource.changes]
+        shown = ", ".join(_code(_short(p)) for p in paths[:_MAX_PATHS_IN_TABLE])
+        if len(paths) > _MAX_PATHS_IN_TABLE:
+            shown += f", … {len(paths) - _MAX_PATHS_IN_TABLE} more"
+        lines.append(f"| {resource.symbol} | {_code(resource.name)} | {_code(resource.type)} | {shown} |")
+    updated = [r for r in members if r.changes]
+    if details and updated:
+        changes = sum(len(r.changes) for r in updated)
+        lines += ["", f"<details><summary>{plural(changes, 'input change')}</summary>", "", "```"]
+        for resource in updated:
+            lines.append(f"~ {resource.name}")
+            lines.extend(f"    {change_line(change)}" for change in resource.changes)
+        lines += ["```", "", "</details>"]
+    return lines

@@ -1,0 +1,220 @@
+"""What `accelplane diff` found: resource changes, finding changes and software changes.
+
+Every formatter (table, JSON, Markdown) renders a `PlanDiff`; nothing here knows about git, the
+engine or the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from accelplane.report.model import Item
+
+SECRET = "[secret]"
+
+
+class _Absent:
+    """No value on this side of a change (the key or element does not exist there)."""
+
+    _instance: _Absent | None = None
+
+    def __new__(cls) -> _Absent:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+
+
+@dataclass(frozen=True)
+class InputChange:
+    """One input that differs: its path (`labels["versions.accelplane.io/driver"]`) and both values."""
+
+    path: str
+    old: Any = ABSENT
+    new: Any = ABSENT
+    secret: bool = False  # values are masked: only the fact that it changed is shown
+
+    @property
+    def op(self) -> str:
+        if self.old is ABSENT:
+            return "add"
+        return "remove" if self.new is ABSENT else "change"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "op": self.op}
+        if self.old is not ABSENT:
+            out["old"] = SECRET if self.secret else self.old
+        if self.new is not ABSENT:
+            out["new"] = SECRET if self.secret else self.new
+        return out
+
+
+@dataclass(frozen=True)
+class Component:
+    """The component resource a resource belongs to (its parent); `urn` None only without a parent."""
+
+    urn: str | None
+    type: str
+    name: str
+
+    @property
+    def is_stack(self) -> bool:
+        return self.type == "pulumi:pulumi:Stack" or self.urn is None
+
+    @property
+    def label(self) -> str:
+        return "stack" if self.is_stack else f"{self.type.rsplit(':', 1)[-1]} {self.name}"
+
+    @property
+    def sort_key(self) -> tuple[int, str, str]:
+        return (0 if self.is_stack else 1, self.type.rsplit(":", 1)[-1], self.name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"urn": self.urn, "type": self.type, "name": self.name}
+
+
+_SYMBOLS = {"create": "+", "update": "~", "delete": "-"}
+
+
+@dataclass(frozen=True)
+class ResourceDiff:
+    """A resource the change creates, updates (inputs differ) or deletes, matched by URN."""
+
+    op: str  # create | update | delete
+    urn: str
+    type: str
+    name: str
+    component: Component
+    changes: tuple[InputChange, ...] = ()
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self.op]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"op": self.op, "urn": self.urn, "type": self.type, "name": self.name,
+                               "parent": self.component.urn}
+        if self.op == "update":
+            out["changes"] = [change.to_json() for change in self.changes]
+        return out
+
+
+@dataclass(frozen=True)
+class VersionChange:
+    key: str
+    old: str | None
+    new: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class SoftwareChange:
+    """A pinned version set that changes for one node pool, bare-metal group or the cluster add-ons."""
+
+    kind: str  # node pool | bare-metal group | cluster add-ons
+    name: str
+    status: str  # added | removed | changed
+    profile: tuple[str | None, str | None]  # (base, new)
+    accelerator: tuple[str | None, str | None]
+    changes: tuple[VersionChange, ...]
+    verdict: str | None = None  # the matrix verdict of the new set; None where nothing is judged
+    verdict_findings: tuple[tuple[str, str, str], ...] = ()  # (rule, verdict, message), not compatible ones
+
+    @property
+    def title(self) -> str:
+        return self.kind if self.kind == "cluster add-ons" else f"{self.kind} {self.name}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "name": self.name, "status": self.status,
+            "profile": {"old": self.profile[0], "new": self.profile[1]},
+            "accelerator": {"old": self.accelerator[0], "new": self.accelerator[1]},
+            "changes": [change.to_json() for change in self.changes],
+            "verdict": self.verdict,
+            "verdict_findings": [{"rule": r, "verdict": v, "message": m} for r, v, m in self.verdict_findings],
+        }
+
+
+def _item_json(item: Item) -> dict[str, Any]:
+    out = {**item.to_json(), "blocking": item.blocking}
+    if item.waived:
+        out["waiver_reason"] = item.waiver_reason
+    return out
+
+
+@dataclass
+class PlanDiff:
+    """Base revision against the working tree, for one stack."""
+
+    stack: str
+    base_ref: str
+    base_commit: str
+    base_resources: int
+    head_resources: int
+    resources: list[ResourceDiff]
+    introduced: list[Item]  # open in the working tree, not open at the base
+    resolved: list[Item]  # open at the base, gone or waived in the working tree (then `waived`)
+    software: list[SoftwareChange]
+    head: str = "working tree"
+    notes: list[str] = field(default_factory=list)
+
+    def of(self, op: str) -> list[ResourceDiff]:
+        return [resource for resource in self.resources if resource.op == op]
+
+    @property
+    def blocking(self) -> list[Item]:
+        """Introduced findings that block: unwaived and mandatory."""
+        return [item for item in self.introduced if item.blocking]
+
+    @property
+    def passed(self) -> bool:
+        return not self.blocking
+
+    @property
+    def base_label(self) -> str:
+        return f"{self.base_ref} ({self.base_commit[:7]})"
+
+    def components(self) -> list[tuple[Component, list[ResourceDiff]]]:
+        groups: dict[str | None, list[ResourceDiff]] = {}
+        for resource in self.resources:
+            groups.setdefault(resource.component.urn, []).append(resource)
+        ordered = sorted(groups.values(), key=lambda members: members[0].component.sort_key)
+        return [(members[0].component, sorted(members, key=lambda r: (r.name, r.type))) for members in ordered]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "create": len(self.of("create")),
+            "update": len(self.of("update")),
+            "delete": len(self.of("delete")),
+            "unchanged": self.head_resources - len(self.of("create")) - len(self.of("update")),
+            "resources": {"base": self.base_resources, "new": self.head_resources},
+            "findings_introduced": len(self.introduced),
+            "findings_resolved": len(self.resolved),
+            "blocking": len(self.blocking),
+            "software_changes": len(self.software),
+            "passed": self.passed,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stack": self.stack,
+            "base": {"ref": self.base_ref, "commit": self.base_commit},
+            "head": self.head,
+            "summary": self.summary(),
+            "components": [
+                {**component.to_json(), "resources": [r.to_json() for r in members]}
+                for component, members in self.components()
+            ],
+            "findings": {"introduced": [_item_json(i) for i in self.introduced],
+                         "resolved": [_item_json(i) for i in self.resolved]},
+            "software": [change.to_json() for change in self.software],
+            "notes": list(self.notes),
+        }

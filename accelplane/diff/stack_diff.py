@@ -1,0 +1,98 @@
+"""`diff_stack()`: one stack at a base revision against the working tree.
+
+Steps: validate the working tree's declaration (exit 2 early on a bad one); resolve the base
+revision; export the base's project directory into a temporary directory with `git archive`; run
+both revisions' own `accelplane preview --json` in parallel; remove the temporary directory
+(whatever happened); then compare graphs, findings and software sets in this process.
+
+A stack that does not exist at the base revision is new: every resource is a create and its
+findings are all introduced.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from accelplane.config.loader import PLATFORM_KEY, PROJECT_ROOT, available_stacks, load_stack_file, stack_file
+from accelplane.config.yaml_source import read_yaml
+from accelplane.diff.findings import compare, judge, raw_waivers
+from accelplane.diff.git import Repository
+from accelplane.diff.model import PlanDiff
+from accelplane.diff.preview_runner import PreviewJob, run_previews
+from accelplane.diff.resources import diff_graphs
+from accelplane.diff.software import software_changes
+from accelplane.errors import InputError
+
+TEMP_PREFIX = "accelplane-diff-"
+
+
+def diff_stack(stack: str, base_ref: str, *, project_dir: Path = PROJECT_ROOT, as_of: date | None = None) -> PlanDiff:
+    project_dir = project_dir.resolve()
+    stacks_dir = project_dir / "stacks"
+    head_file = stack_file(stack, stacks_dir)
+    if not head_file.exists():
+        known = ", ".join(available_stacks(stacks_dir)) or "none"
+        raise InputError.single(f"no stack {stack!r} in the working tree (stacks here: {known})", file=str(head_file))
+    head_stack = load_stack_file(head_file, stack=stack)
+    head_platform_data = _platform_data(head_file)
+
+    repository = Repository.around(project_dir)
+    commit = repository.resolve(base_ref)
+    relative_stack_file = head_file.relative_to(project_dir).as_posix()
+    base_exists = repository.has_file(commit, relative_stack_file)
+    base_label = f"base revision {base_ref} ({commit[:7]})"
+
+    workspace = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+    try:
+        jobs = [PreviewJob("working tree", project_dir, stack, workspace / "head.json", workspace / "head.log")]
+        base_platform_data: dict[str, Any] = {}
+        if base_exists:
+            base_dir = repository.export(commit, workspace / "base")
+            base_platform_data = _platform_data(base_dir / relative_stack_file)
+            jobs.append(PreviewJob(base_label, base_dir, stack, workspace / "base.json", workspace / "base.log",
+                                   shown_as=f"{base_ref}:{repository.prefix}"))
+        documents = run_previews(jobs)
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+    head_document = documents[0]
+    base_document = documents[1] if base_exists else {"stack": stack, "resources": []}
+
+    base_findings = judge(base_document, stack=stack, environment=_str(base_platform_data.get("environment")),
+                          waivers=raw_waivers(base_platform_data), as_of=as_of, origin=base_label)
+    head_findings = judge(head_document, stack=stack, environment=head_stack.platform.environment.value,
+                          waivers=head_stack.platform.waivers, as_of=as_of, origin="working tree")
+    introduced, resolved = compare(base_findings, head_findings)
+    notes = [] if base_exists else [f"stack {stack} does not exist at {base_ref}: everything is new"]
+    return PlanDiff(
+        stack=stack,
+        base_ref=base_ref,
+        base_commit=commit,
+        base_resources=_count(base_document),
+        head_resources=_count(head_document),
+        resources=diff_graphs(base_document, head_document),
+        introduced=introduced,
+        resolved=resolved,
+        software=software_changes(base_platform_data, head_platform_data, head_stack.platform, as_of),
+        notes=notes,
+    )
+
+
+def _platform_data(path: Path) -> dict[str, Any]:
+    """`accelplane:platform` of a stack file as plain data ({} when the file has none)."""
+    data = read_yaml(path).data
+    config = data.get("config") if isinstance(data, dict) else None
+    platform = config.get(PLATFORM_KEY) if isinstance(config, dict) else None
+    return platform if isinstance(platform, dict) else {}
+
+
+def _count(document: dict[str, Any]) -> int:
+    resources = document.get("resources") or []
+    return sum(1 for r in resources if isinstance(r, dict) and r.get("type") != "pulumi:pulumi:Stack")
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

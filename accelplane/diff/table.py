@@ -1,0 +1,77 @@
+"""Plain text for terminals and CI logs, laid out like `pulumi preview`: a tree by component."""
+
+from __future__ import annotations
+
+from accelplane.diff.model import PlanDiff, SoftwareChange
+from accelplane.diff.values import change_line, plural
+from accelplane.report.model import Item
+
+_STATUS_SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
+
+
+def render_table(diff: PlanDiff) -> str:
+    summary = diff.summary()
+    lines = [f"accelplane diff: stack {diff.stack}, base revision {diff.base_label} → {diff.head}", ""]
+    lines.append(f"Resources: {summary['create']} to create, {summary['update']} to update, {summary['delete']} to "
+                 f"delete, {summary['unchanged']} unchanged ({diff.base_resources} → {diff.head_resources})")
+    for component, members in diff.components():
+        lines.append(f"  {component.label}")
+        for resource in members:
+            lines.append(f"    {resource.symbol} {resource.type}  {resource.name}")
+            lines.extend(f"          {change_line(change)}" for change in resource.changes)
+
+    lines += ["", "Software profiles:"]
+    if not diff.software:
+        lines.append("  no version changes")
+    for change in diff.software:
+        lines.extend(_software(change))
+
+    lines += ["", f"Findings introduced ({len(diff.introduced)}):"]
+    lines.extend(_finding(item, "BLOCKING" if item.blocking else item.enforcement) for item in diff.introduced)
+    lines.append(f"Findings resolved ({len(diff.resolved)}):")
+    lines.extend(_finding(item, "waived" if item.waived else "resolved") for item in diff.resolved)
+    for note in diff.notes:
+        lines.append(f"note: {note}")
+    lines.append("")
+    if diff.passed:
+        lines.append("PASSED: the change introduces no blocking finding")
+    else:
+        lines.append(f"FAILED: the change introduces {plural(len(diff.blocking), 'blocking finding')} (mandatory)")
+    return "\n".join(lines) + "\n"
+
+
+def _software(change: SoftwareChange) -> list[str]:
+    symbol = _STATUS_SYMBOL[change.status]
+    if change.status == "removed":
+        return [f"  {symbol} {change.title}: removed (profile {change.profile[0]})"]
+    old_profile, new_profile = change.profile
+    profile = new_profile if old_profile in (None, new_profile) else f"{old_profile} → {new_profile}"
+    old_accelerator, accelerator = change.accelerator
+    if old_accelerator not in (None, accelerator):
+        accelerator = f"{old_accelerator} → {accelerator}"
+    head = f"  {symbol} {change.title}: profile {profile}"
+    if accelerator:
+        head += f", {accelerator}"
+    if change.verdict:
+        head += f"; matrix: {change.verdict}"
+    lines = [head]
+    if change.status == "added":
+        lines.append("        " + ", ".join(f"{version.key} {version.new}" for version in change.changes))
+        lines.extend(f"        {verdict} {rule}: {message}" for rule, verdict, message in change.verdict_findings)
+        return lines
+    for version in change.changes:
+        if version.old is None:
+            lines.append(f"        {version.key}: + {version.new}")
+        elif version.new is None:
+            lines.append(f"        {version.key}: - {version.old}")
+        else:
+            lines.append(f"        {version.key}: {version.old} → {version.new}")
+    lines.extend(f"        {verdict} {rule}: {message}" for rule, verdict, message in change.verdict_findings)
+    return lines
+
+
+def _finding(item: Item, status: str) -> str:
+    text = f"  {status:<9} {item.severity:<8} {item.rule:<11} {item.name}: {item.message}"
+    if item.waived and item.waiver_reason:
+        text += f" (waived: {item.waiver_reason})"
+    return text

@@ -1,0 +1,32 @@
+"""How a changed value is written in the table and Markdown outputs (JSON keeps values as they are)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from accelplane.diff.model import ABSENT, SECRET, InputChange
+
+MAX_VALUE = 100
+
+
+def show(value: Any, secret: bool = False, limit: int = MAX_VALUE) -> str:
+    if value is ABSENT:
+        return "(none)"
+    if secret:
+        return SECRET
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def change_line(change: InputChange) -> str:
+    """`path: old → new` (`path: + new` when added, `path: - old` when removed)."""
+    if change.op == "add":
+        return f"{change.path}: + {show(change.new, change.secret)}"
+    if change.op == "remove":
+        return f"{change.path}: - {show(change.old, change.secret)}"
+    return f"{change.path}: {show(change.old, change.secret)} → {show(change.new, change.secret)}"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
