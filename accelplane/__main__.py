@@ -1,5 +1,5 @@
 """`python -m accelplane` is the same as the `accelplane` console script."""
 
-from accelplane.cli import main
+from accelplane.cli import run
 
-raise SystemExit(main())
+run()

@@ -71,3 +71,25 @@ def test_every_shipped_stack_previews_cleanly(stack: str, capsys: pytest.Capture
     # lab has one zone and no public subnets: the network must not assume subnet pairs.
     assert main(["preview", "--stack", stack]) == 0
     assert "0 invalid" in capsys.readouterr().out
+
+
+def test_fast_exit_keeps_exit_code_and_flushed_output(tmp_path: Path) -> None:
+    # `accelplane.cli.run` leaves with os._exit: nothing written before it may be lost.
+    out = tmp_path / "dev.json"
+    ok = subprocess.run(
+        [sys.executable, "-m", "accelplane", "preview", "--stack", "dev", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ok.returncode == 0 and ok.stdout.rstrip().endswith("custom resources without a built-in schema")
+    assert json.loads(out.read_text())["stack"] == "dev"
+    bad = subprocess.run(
+        [sys.executable, "-m", "accelplane", "preview", "--stack", "nosuch"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "no stack 'nosuch'" in bad.stderr and "Traceback" not in bad.stderr
