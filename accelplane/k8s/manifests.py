@@ -15,9 +15,9 @@ from functools import cache
 from typing import Any
 
 import kubernetes_validate
+import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
-import yaml
 from kubernetes_validate.utils import VersionNotSupportedError, all_versions, schema_contents
 from referencing import Registry, Resource
 

@@ -146,7 +146,7 @@ def test_merges_deploy_dev_then_prod_behind_an_environment() -> None:
 def test_what_the_workflows_rely_on_exists() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "VENV := .venv" in makefile and "STAMP := $(VENV)/.installed" in makefile  # `make .venv/.installed`
-    # (the Ansible prerequisites script lands with the Ansible roles; asserted again then)
+    assert (ROOT / "tests/support/ansible/install_prereqs.sh").exists()
     [stacks_step] = [s for s in _load(ROOT / ".github/workflows/pull-request.yml")["jobs"]["stacks"]["steps"]
                      if s.get("id") == "list"]
     script = stacks_step["run"].replace('>> "$GITHUB_OUTPUT"', "")

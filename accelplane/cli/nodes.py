@@ -1,0 +1,88 @@
+"""`accelplane nodes apply|validate|upgrade`: Ansible on the stack's bare-metal hosts.
+
+Runs playbooks/site.yml, validate.yml or upgrade.yml through ansible-runner with the stack file as
+the inventory, shows progress per host and a summary with each node's validation report. Exit
+codes: 0 every host ok, 1 a host failed (drift, failed validation, a rolled-back upgrade,
+unreachable), 2 bad input (stack, limit), before anything runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+from pathlib import Path
+
+from accelplane.config.loader import load_stack, load_stack_file
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.nodes.inventory import Inventory, build_inventory
+
+_ACTIONS = {
+    "apply": "install every component at the profile's versions, reboot if a driver changed, validate",
+    "validate": "read-only audit: compare nodes with their profiles, exercise the devices; exit 1 on drift",
+    "upgrade": "rolling upgrade to the stack's profile: canary, batches, rollback and stop on failure",
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("nodes", help="Ansible on the stack's bare-metal accelerator hosts")
+    actions = parser.add_subparsers(dest="nodes_action", required=True, parser_class=type(parser))
+    for action, description in _ACTIONS.items():
+        sub = actions.add_parser(action, help=description, description=description)
+        source = sub.add_mutually_exclusive_group(required=True)
+        source.add_argument("--stack", help="stack name (stacks/Pulumi.<stack>.yaml)")
+        source.add_argument("--stack-file", type=Path, help="a stack file elsewhere (Pulumi.<stack>.yaml)")
+        sub.add_argument("--limit", help="Ansible host pattern: hosts or host groups to run on")
+        sub.add_argument("--check", action="store_true", help="show what would change, change nothing")
+        sub.add_argument("--skip-reboot", action="store_true", help="leave a needed reboot pending")
+        sub.add_argument("--report-dir", type=Path, help="where per-node validation reports go")
+        sub.add_argument("--forks", type=int, help="hosts in parallel (default: ansible.cfg)")
+        sub.set_defaults(handler=_run, nodes_playbook=action)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from accelplane.nodes.progress import ProgressView
+    from accelplane.nodes.runner import PLAYBOOKS, run_playbook, stdout_of
+
+    stack = load_stack_file(args.stack_file) if args.stack_file else load_stack(args.stack)
+    inventory = build_inventory(stack)  # bad input exits 2 here, before Ansible starts
+    if args.limit:
+        check_limit(args.limit, inventory, stack.path)
+    view = ProgressView(check=args.check)
+    print(
+        f"accelplane nodes {args.nodes_playbook} --stack {stack.stack}: {len(inventory.hosts)} hosts"
+        + (" (check mode: nothing is changed)" if args.check else ""),
+        flush=True,
+    )
+    result = run_playbook(
+        PLAYBOOKS[args.nodes_playbook],
+        stack.path,
+        limit=args.limit,
+        check=args.check,
+        extravars={"node_reboot_skip": True} if args.skip_reboot else None,
+        report_dir=args.report_dir,
+        forks=args.forks,
+        view=view,
+    )
+    print()
+    print(view.summary(result.reports()))
+    if result.rc != 0 and not any(h.failed or h.unreachable for h in view.hosts.values()):
+        # Ansible stopped before any host result (a parse or configuration error): show its words.
+        print("\n".join(stdout_of(result).strip().splitlines()[-15:]), file=sys.stderr)
+    return EXIT_OK if result.rc == 0 else EXIT_FINDINGS
+
+
+def check_limit(limit: str, inventory: Inventory, path: Path) -> None:
+    """Refuse a --limit that names no host or group of the stack (Ansible would silently do nothing)."""
+    names = set(inventory.hosts) | set(inventory.groups)
+    names |= {name.replace("_", "-") for name in inventory.groups}
+    for term in limit.replace(",", ":").split(":"):
+        term = term.lstrip("!&")
+        if not term or term.startswith("~") or term in ("all", "*"):
+            continue
+        if not any(fnmatch.fnmatchcase(name, term) for name in names):
+            raise InputError.single(
+                f"--limit {term!r} matches no host or group of the stack; hosts: " + ", ".join(sorted(inventory.hosts)),
+                file=str(path),
+                field="accelplane:platform.bare_metal",
+            )

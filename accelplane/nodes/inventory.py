@@ -1,0 +1,138 @@
+"""A stack's `bare_metal` section as an Ansible inventory.
+
+The inventory is the only way versions reach the roles: each host group gets its software
+profile's pinned versions (`accelplane_profile`), never a copy typed elsewhere, and the version
+matrix's verdict on that profile (`accelplane_matrix`), which the first play of every playbook
+asserts before any node is touched.
+
+Groups: `accelerator_nodes` holds one child group per host group (name with `-` turned into `_`,
+Ansible's rule for group names). Variables are set on the host groups; rollout settings on `all`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from accelplane.config.bare_metal import BareMetal, ConnectionKind, HostGroup
+from accelplane.config.loader import StackConfig
+from accelplane.errors import InputError
+
+ROOT_GROUP = "accelerator_nodes"
+CHROOT_CONNECTION = "accelplane_chroot"
+DEFAULT_EFA_INSTALLER_URL = "https://efa-installer.amazonaws.com/aws-efa-installer-{version}.tar.gz"
+
+_CONNECTIONS = {
+    ConnectionKind.ssh: "ssh",
+    ConnectionKind.chroot: CHROOT_CONNECTION,
+    ConnectionKind.local: "local",
+}
+
+
+@dataclass
+class Inventory:
+    """Plain data: group -> hosts, children and variables; host -> variables."""
+
+    groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    hosts: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def ansible_group_name(name: str) -> str:
+    return name.replace("-", "_")
+
+
+def bare_metal_of(stack: StackConfig) -> BareMetal:
+    bare_metal = stack.platform.bare_metal
+    if bare_metal is None:
+        raise InputError.single(
+            f"stack {stack.stack!r} declares no bare-metal hosts (add `bare_metal:` under accelplane:platform)",
+            file=str(stack.path),
+            field="accelplane:platform.bare_metal",
+        )
+    return bare_metal
+
+
+def build_inventory(stack: StackConfig) -> Inventory:
+    """Groups, hosts and variables for `stack`; raises `InputError` without a bare_metal section."""
+    from accelplane.matrix import accelerators
+
+    bare_metal = bare_metal_of(stack)
+    known = accelerators()
+    inventory = Inventory()
+    rollout = bare_metal.rollout
+    inventory.groups["all"] = {
+        "vars": {
+            "accelplane_stack": stack.stack,
+            "accelplane_rollout": {
+                "serial": [rollout.canary, rollout.batch_size],
+                "drain": rollout.drain,
+                "uncordon": rollout.uncordon,
+                "reboot": rollout.reboot,
+                "reboot_timeout": rollout.reboot_timeout,
+                "reboot_command": rollout.reboot_command,
+                "boot_id_command": rollout.boot_id_command,
+            },
+        }
+    }
+    inventory.groups[ROOT_GROUP] = {"children": [], "vars": {}}
+    for index, group in enumerate(bare_metal.groups):
+        name = ansible_group_name(group.name)
+        inventory.groups[ROOT_GROUP]["children"].append(name)
+        facts = known[group.accelerator]
+        inventory.groups[name] = {
+            "hosts": [host.name for host in group.hosts],
+            "vars": _group_vars(stack, bare_metal, group, index, facts),
+        }
+        for host in group.hosts:
+            inventory.hosts[host.name] = {"ansible_host": host.address or host.name}
+    return inventory
+
+
+def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, index: int, facts: Any) -> dict[str, Any]:
+    profile = stack.platform.software_profiles[group.software_profile]
+    connection = group.connection
+    variables: dict[str, Any] = {
+        "accelplane_group": group.name,
+        "accelplane_accelerator": group.accelerator,
+        "accelplane_vendor": facts.vendor.value,
+        "accelplane_nvswitch": facts.nvswitch,
+        "accelplane_devices": group.validation.devices or facts.gpus_per_node,
+        "accelplane_efa": group.efa,
+        "accelplane_profile_name": group.software_profile,
+        "accelplane_profile": profile.versions(),
+        "accelplane_matrix": matrix_verdict(stack, bare_metal, group, index),
+        "accelplane_repositories": [repo.model_dump(mode="json") for repo in bare_metal.repositories],
+        "accelplane_python": {
+            "index_url": bare_metal.python.index_url,
+            "find_links": bare_metal.python.find_links,
+            "efa_installer_url": bare_metal.python.efa_installer_url or DEFAULT_EFA_INSTALLER_URL,
+        },
+        "accelplane_validation": group.validation.model_dump(mode="json"),
+        "ansible_connection": _CONNECTIONS[connection.kind],
+        "ansible_become": connection.become,
+    }
+    if connection.kind is ConnectionKind.ssh:
+        variables["ansible_port"] = connection.port
+        if connection.user:
+            variables["ansible_user"] = connection.user
+        if connection.private_key_file:
+            variables["ansible_ssh_private_key_file"] = connection.private_key_file
+    if connection.kind is not ConnectionKind.ssh:
+        # The node's own Python; discovery would cost one round trip per host for the same answer.
+        variables["ansible_python_interpreter"] = "/usr/bin/python3"
+    return variables
+
+
+def matrix_verdict(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, index: int) -> dict[str, Any]:
+    """The matrix's judgement of the group's profile on its accelerator, as inventory data."""
+    from accelplane.matrix import check
+
+    profile = stack.platform.software_profiles[group.software_profile]
+    origin = f"{stack.path}: software_profiles.{group.software_profile} (bare_metal.groups[{index}])"
+    report = check(profile.matrix_stack(group.accelerator), strict=bare_metal.strict_matrix, origin=origin)
+    return {
+        "verdict": report.verdict.value,
+        "strict": bare_metal.strict_matrix,
+        "blocking": report.blocking,
+        "findings": [finding.to_json() for finding in report.problems()],
+    }

@@ -1,0 +1,122 @@
+"""What `accelplane nodes` shows while Ansible runs: one line per host and task result that matters
+(changed, failed, unreachable; ok results are counted), play headers, and a summary per host."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+# Facts the roles set that the summary shows (roles/node_reboot, roles/node_upgrade).
+_RESULT_FACTS = {"node_reboot_result": "reboot", "node_upgrade_result": "upgrade"}
+
+
+@dataclass
+class HostProgress:
+    host: str
+    ok: int = 0
+    changed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    unreachable: int = 0
+    rescued: int = 0
+    task: str = ""
+    message: str = ""
+    outcomes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        if self.unreachable:
+            return "unreachable"
+        if self.outcomes.get("upgrade") == "rolled_back":
+            return "rolled back"
+        if self.failed:
+            return "failed"
+        return "changed" if self.changed else "ok"
+
+
+class ProgressView:
+    """An ansible-runner event handler that prints progress and keeps per-host counts."""
+
+    def __init__(self, out: TextIO | None = None, check: bool = False, clock: Callable[[], float] = time.monotonic):
+        self.out = out or sys.stdout
+        self.check = check
+        self.hosts: dict[str, HostProgress] = {}
+        self._clock = clock
+        self._start = clock()
+
+    def host(self, name: str) -> HostProgress:
+        return self.hosts.setdefault(name, HostProgress(name))
+
+    def _print(self, text: str) -> None:
+        elapsed = self._clock() - self._start
+        print(f"[{int(elapsed) // 60:02d}:{int(elapsed) % 60:02d}] {text}", file=self.out, flush=True)
+
+    def __call__(self, event: dict[str, Any]) -> bool:
+        kind = event.get("event", "")
+        data = event.get("event_data", {}) or {}
+        if kind == "playbook_on_play_start":
+            self._print(f"== {data.get('play', '')}")
+        elif kind.startswith("runner_on_") and "host" in data and not kind.startswith("runner_on_start"):
+            self._on_result(kind, data)
+        elif kind == "playbook_on_stats":
+            self._on_stats(data)
+        return True  # keep the event in the artifacts
+
+    def _on_result(self, kind: str, data: dict[str, Any]) -> None:
+        host = self.host(data["host"])
+        task = data.get("task", "")
+        role = data.get("role")
+        label = f"{role} : {task}" if role else task
+        host.task = label
+        result = data.get("res", {}) or {}
+        for fact, key in _RESULT_FACTS.items():
+            value = (result.get("ansible_facts") or {}).get(fact)
+            if value:
+                host.outcomes[key] = str(value).strip()
+        if kind == "runner_on_failed" and not data.get("ignore_errors"):
+            host.message = str(result.get("msg") or result.get("stderr") or "failed").strip()
+            self._print(f"{host.host:<16} FAILED     {label}: {host.message}")
+        elif kind == "runner_on_unreachable":
+            host.message = str(result.get("msg") or "unreachable").strip()
+            self._print(f"{host.host:<16} UNREACHABLE {host.message}")
+        elif kind == "runner_on_ok" and result.get("changed"):
+            self._print(f"{host.host:<16} {'would change' if self.check else 'changed':<10} {label}")
+
+    def _on_stats(self, data: dict[str, Any]) -> None:
+        for key, attr in (
+            ("ok", "ok"),
+            ("changed", "changed"),
+            ("failures", "failed"),
+            ("skipped", "skipped"),
+            ("dark", "unreachable"),
+            ("rescued", "rescued"),
+        ):
+            for name, count in (data.get(key) or {}).items():
+                setattr(self.host(name), attr, getattr(self.host(name), attr) + int(count))
+
+    def summary(self, reports: dict[str, str] | None = None) -> str:
+        reports = reports or {}
+        rows = [("host", "status", "ok", "changed" if not self.check else "would change", "failed", "reboot", "report")]
+        for name in sorted(self.hosts):
+            host = self.hosts[name]
+            rows.append(
+                (
+                    name,
+                    host.status,
+                    str(host.ok),
+                    str(host.changed),
+                    str(host.failed + host.unreachable),
+                    host.outcomes.get("reboot", "-").replace("_", " "),
+                    reports.get(name, "-"),
+                )
+            )
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
+        for name in sorted(self.hosts):
+            host = self.hosts[name]
+            if host.status in ("failed", "unreachable", "rolled back") and host.message:
+                lines.append(f"{name}: {host.message}")
+        return "\n".join(lines)

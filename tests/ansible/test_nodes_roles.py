@@ -1,0 +1,217 @@
+"""Role interfaces and the parsers behind validation, without nodes.
+
+Argument specs reject bad values before any task runs (the plays below target localhost, in
+check mode, and fail at the spec). The parsers read the real tools' output formats.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from accelplane.nodes.progress import ProgressView
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "roles/node_validation/filter_plugins"))
+sys.path.insert(0, str(ROOT / "roles/apt_pinned/filter_plugins"))
+import apt_pinned  # noqa: E402
+import device_query  # noqa: E402
+
+
+def run_role(tmp_path: Path, role: str, variables: dict) -> subprocess.CompletedProcess[str]:
+    play = [
+        {
+            "name": "Role interface",
+            "hosts": "localhost",
+            "connection": "local",
+            "gather_facts": True,
+            "gather_subset": ["min"],
+            "roles": [{"role": role, **variables}],
+        }
+    ]
+    playbook = tmp_path / "play.yml"
+    playbook.write_text(yaml.safe_dump(play))
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "ANSIBLE_CONFIG": str(ROOT / "ansible.cfg"),
+        "ANSIBLE_HOME": str(tmp_path / "home"),
+        "NO_COLOR": "1",
+        "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(tmp_path / "facts"),
+    }
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "ansible-playbook"), "--check", str(playbook)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("role", "variables", "message"),
+    [
+        (
+            "nvidia_driver",
+            {"nvidia_driver_version": "570.172.08", "nvidia_driver_kernel_module": "closed"},
+            "value of nvidia_driver_kernel_module must be one of: open, proprietary, got: closed",
+        ),
+        ("nvidia_driver", {"nvidia_driver_kernel_module": "open"}, "missing required arguments: nvidia_driver_version"),
+        (
+            "comms_stack",
+            {"comms_stack_library": "gloo", "comms_stack_nccl_version": "2.27.3"},
+            "value of comms_stack_library must be one of: nccl, rccl, got: gloo",
+        ),
+        (
+            "node_validation",
+            {"node_validation_vendor": "nvidia", "node_validation_devices": "eight"},
+            "node_validation_devices",
+        ),
+        (
+            "apt_pinned",
+            {"apt_pinned_name": "x", "apt_pinned_sets": [{"set": "x", "packages": ["a"]}]},
+            "missing required arguments: version found in apt_pinned_sets",
+        ),
+    ],
+)
+def test_argument_specs_reject_bad_values_before_any_task(tmp_path, role, variables, message):
+    result = run_role(tmp_path, role, variables)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert message in output, output
+    assert "Validating arguments against arg spec 'main'" in output
+    role_tasks = [line for line in output.splitlines() if line.startswith(f"TASK [{role} : ")]
+    assert len(role_tasks) == 1, role_tasks  # nothing but the validation ran
+
+
+def test_fabric_manager_role_alone_refuses_a_version_other_than_the_driver(tmp_path):
+    result = run_role(
+        tmp_path,
+        "nvidia_fabric_manager",
+        {"nvidia_fabric_manager_version": "570.172.09", "nvidia_fabric_manager_driver_version": "570.172.08"},
+    )
+    assert result.returncode != 0
+    assert "Fabric Manager 570.172.09 differs from driver 570.172.08" in result.stdout
+
+
+# Real formats: `nvidia-smi --query-gpu=... --format=csv,noheader,nounits`, rocm-smi --json,
+# nccl-tests' summary, dcgmi diag's table.
+NVIDIA_SMI = [
+    "0, NVIDIA H100 80GB HBM3, GPU-4f6e2b1c-8d3a-4b2e-9f1a-2c3d4e5f6a7b, 570.172.08, 00000000:18:00.0, 81559, Enabled",
+    "1, NVIDIA H100 80GB HBM3, GPU-5a6e2b1c-8d3a-4b2e-9f1a-2c3d4e5f6a7b, 570.133.20, 00000000:2A:00.0, 81559, Disabled",
+]
+
+
+def test_nvidia_smi_query_becomes_facts_and_names_each_difference():
+    devices = device_query.nvidia_smi_devices(NVIDIA_SMI)
+    assert devices[0] == {
+        "index": "0",
+        "name": "NVIDIA H100 80GB HBM3",
+        "uuid": "GPU-4f6e2b1c-8d3a-4b2e-9f1a-2c3d4e5f6a7b",
+        "driver_version": "570.172.08",
+        "pci.bus_id": "00000000:18:00.0",
+        "memory.total": "81559",
+        "persistence_mode": "Enabled",
+    }
+    problems = device_query.nvidia_smi_problems({"rc": 0, "stdout_lines": NVIDIA_SMI}, 8, "570.172.08")
+    assert problems == [
+        "devices: 2 GPUs visible, expected 8",
+        "GPU 1 runs driver 570.133.20, expected 570.172.08",
+        "GPU 1 persistence mode is Disabled, expected Enabled",
+    ]
+    failed = {"rc": 9, "stdout": "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."}
+    assert device_query.nvidia_smi_problems(failed, 8, "570.172.08")[0].startswith(
+        "nvidia-smi failed (rc 9): NVIDIA-SMI"
+    )
+
+
+def test_rocm_smi_json_becomes_facts():
+    text = (
+        '{"card0": {"Card Series": "AMD Instinct MI300X OAM", "GFX Version": "gfx942"}, '
+        '"card1": {"Card Series": "AMD Instinct MI300X OAM", "GFX Version": "gfx942"}, '
+        '"system": {"Driver version": "6.10.5"}}'
+    )
+    parsed = device_query.rocm_smi_devices(text)
+    assert [d["gfx_target"] for d in parsed["devices"]] == ["gfx942", "gfx942"]
+    assert device_query.rocm_smi_problems({"rc": 0, "stdout": text}, 2, "6.12.12") == [
+        "amdgpu driver 6.10.5 loaded, expected 6.12.12"
+    ]
+
+
+def test_nccl_tests_summary_and_dcgm_failures_are_read():
+    summary = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 356.42 \n#\n"
+    assert device_query.nccl_bus_bandwidth(summary) == {"avg_bus_bandwidth_gbps": 356.42, "out_of_bounds": 0}
+    table = (
+        "| Deployment                | Pass                                           |\n"
+        "| PCIe                      | Fail - All                                     |\n"
+        "| Memory                    | Pass - All                                     |\n"
+    )
+    assert device_query.dcgm_diag_failures(table) == ["PCIe"]
+
+
+def test_apt_pinned_reads_madison_and_dpkg_against_the_sets():
+    sets = [{"set": "nccl", "packages": ["libnccl2", "libnccl-dev"], "version": "2.27.3-*+cuda12.8"}]
+    madison = [
+        " libnccl2 | 2.27.3-1+cuda13.0 | file:/srv ./ Packages",
+        " libnccl2 | 2.27.3-1+cuda12.8 | file:/srv ./ Packages",
+        " libnccl-dev | 2.27.3-1+cuda13.0 | file:/srv ./ Packages",
+    ]
+    assert apt_pinned.apt_pinned_missing(madison, sets) == [
+        "nccl: libnccl-dev not offered at version 2.27.3-*+cuda12.8 by the configured repositories "
+        "(offered: libnccl-dev: 2.27.3-1+cuda13.0)"
+    ]
+    lines = [
+        "libnccl2\t2.27.3-1+cuda12.8\thi ",
+        "libnccl-dev\t2.27.3-1+cuda13.0\tii ",
+        "--- pins",
+        "Package: libnccl2 libnccl-dev",
+        "Pin: version 2.27.3-*+cuda12.8",
+    ]
+    assert apt_pinned.apt_pinned_drift(lines, sets) == [
+        "nccl: libnccl-dev is 2.27.3-1+cuda13.0, expected 2.27.3-*+cuda12.8",
+        "nccl: libnccl-dev is not held",
+    ]
+
+
+def test_progress_view_prints_what_changed_and_summarises_each_host():
+    out = io.StringIO()
+    view = ProgressView(out=out, clock=iter(range(100)).__next__)
+    view({"event": "playbook_on_play_start", "event_data": {"play": "Install"}})
+    view(
+        {
+            "event": "runner_on_ok",
+            "event_data": {"host": "n1", "task": "Pin", "role": "apt_pinned", "res": {"changed": True}},
+        }
+    )
+    view(
+        {
+            "event": "runner_on_ok",
+            "event_data": {
+                "host": "n1",
+                "task": "Reboot",
+                "role": "node_reboot",
+                "res": {"ansible_facts": {"node_reboot_result": "rebooted"}},
+            },
+        }
+    )
+    view({"event": "runner_on_failed", "event_data": {"host": "n2", "task": "Validate", "res": {"msg": "drift"}}})
+    view(
+        {
+            "event": "playbook_on_stats",
+            "event_data": {"ok": {"n1": 5, "n2": 3}, "changed": {"n1": 1}, "failures": {"n2": 1}},
+        }
+    )
+    lines = out.getvalue().splitlines()
+    assert lines[0].endswith("== Install")
+    assert "n1" in lines[1] and "changed" in lines[1] and "apt_pinned : Pin" in lines[1]
+    assert "FAILED" in lines[2] and "drift" in lines[2]
+    summary = view.summary({"n1": "reports/n1.json"}).splitlines()
+    assert summary[1].split() == ["n1", "changed", "5", "1", "0", "rebooted", "reports/n1.json"]
+    assert summary[2].split()[:2] == ["n2", "failed"] and summary[-1] == "n2: drift"

@@ -1,0 +1,245 @@
+"""The lab's package sources: a flat apt repository of stand-in packages in several versions, the
+framework wheels and the EFA installer tarball. Built at test time (dpkg-deb, zip, tar).
+
+Versions are the real ones the lab profiles pin (stacks/Pulumi.lab.yaml) plus neighbours, so pins
+must pick the right one; `BROKEN_DRIVERS` build an nvidia-smi that fails like a driver that did not
+load (the rollback tests). Package names and version strings follow NVIDIA's, Docker's and AMD's
+repositories ("570.172.08-1", "2.27.3-1+cuda12.8", "1:6.12.12.60401-1").
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from pathlib import Path
+
+from tests.support.ansible.debs import StubPackage, build_deb, write_index
+from tests.support.ansible.wheels import build_wheel
+
+STANDINS = Path(__file__).parent / "standins"
+KERNEL = os.uname().release  # a chroot's `uname -r` is the host's: DKMS builds for it
+
+NVIDIA_DRIVERS = {"570.172.08": "12.8", "580.95.05": "13.0", "580.105.08": "13.0"}  # driver -> CUDA it reports
+BROKEN_DRIVERS = {"580.105.08"}
+CONTAINERD = ("1.7.27", "1.7.28")
+CONTAINER_TOOLKIT = ("1.17.8", "1.18.0")
+NCCL = ("2.27.3-1+cuda12.8", "2.27.3-1+cuda13.0", "2.28.9-1+cuda12.9", "2.28.9-1+cuda13.0")
+ROCM = {"6.4.1": {"amdgpu_kmd": "6.12.12", "rccl": "2.22.3", "smi": "7.5.0"}}
+EFA = {"1.43.2": "1.16.3"}  # installer -> aws-ofi-nccl it ships
+WHEELS = {
+    "2.8.0+cu128": ("12.8", ""),
+    "2.9.0+cu130": ("13.0", ""),
+    "2.8.0+rocm6.4": ("", "6.4.43483"),
+}
+NCCL_WHEELS = {"nvidia-nccl-cu12": "2.27.3", "nvidia-nccl-cu13": "2.28.9"}
+
+
+def _standin(name: str, **values: str) -> str:
+    text = (STANDINS / name).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", value)
+    return text
+
+
+def _unit(name: str, description: str) -> tuple[str, int]:
+    return (
+        f"[Unit]\nDescription={description}\n\n[Service]\nExecStart=/usr/bin/{name}\n\n"
+        "[Install]\nWantedBy=multi-user.target\n",
+        0o644,
+    )
+
+
+def _exe(text: str) -> tuple[str, int]:
+    return (text, 0o755)
+
+
+def nvidia_packages() -> list[StubPackage]:
+    packages = []
+    for driver, cuda in NVIDIA_DRIVERS.items():
+        version = f"{driver}-1"
+        branch = driver.split(".")[0]
+        kernel_packages = ("nvidia-kernel-open-dkms", "nvidia-kernel-dkms")
+        packages += [
+            StubPackage(
+                "nvidia-driver-cuda",
+                version,
+                depends=(
+                    f"nvidia-smi (= {version})",
+                    f"libcuda1 (= {version})",
+                    f"libnvidia-ml1 (= {version})",
+                    f"nvidia-persistenced (= {version})",
+                    " | ".join(f"{name} (= {version})" for name in kernel_packages),
+                ),
+            ),
+            StubPackage(
+                "nvidia-smi",
+                version,
+                files={
+                    "/usr/bin/nvidia-smi": _exe(
+                        _standin(
+                            "nvidia-smi", DRIVER=driver, CUDA=cuda, BROKEN="yes" if driver in BROKEN_DRIVERS else "no"
+                        )
+                    )
+                },
+            ),
+            StubPackage("libcuda1", version, files={f"/usr/lib/x86_64-linux-gnu/libcuda.so.{driver}": ("", 0o644)}),
+            StubPackage(
+                "libnvidia-ml1", version, files={f"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.{driver}": ("", 0o644)}
+            ),
+            StubPackage(
+                "nvidia-persistenced",
+                version,
+                files={
+                    "/usr/bin/nvidia-persistenced": _exe("#!/bin/sh\nexit 0\n"),
+                    "/lib/systemd/system/nvidia-persistenced.service": _unit(
+                        "nvidia-persistenced", "NVIDIA Persistence Daemon"
+                    ),
+                },
+            ),
+            StubPackage(
+                f"nvidia-fabricmanager-{branch}",
+                version,
+                # One branch at a time, as NVIDIA's branch packages declare.
+                control={
+                    "Provides": "nvidia-fabricmanager",
+                    "Conflicts": "nvidia-fabricmanager",
+                    "Replaces": "nvidia-fabricmanager",
+                },
+                files={
+                    "/usr/bin/nv-fabricmanager": _exe(
+                        f"#!/bin/sh\n# Stand-in for nv-fabricmanager.\necho 'Fabric Manager version is : {driver}'\n"
+                    ),
+                    "/lib/systemd/system/nvidia-fabricmanager.service": _unit(
+                        "nv-fabricmanager", "NVIDIA fabric manager service"
+                    ),
+                },
+            ),
+            StubPackage(
+                f"libnvidia-nscq-{branch}",
+                version,
+                control={"Provides": "libnvidia-nscq", "Conflicts": "libnvidia-nscq", "Replaces": "libnvidia-nscq"},
+                files={f"/usr/lib/x86_64-linux-gnu/libnvidia-nscq.so.{driver}": ("", 0o644)},
+            ),
+        ]
+        for name in kernel_packages:
+            packages.append(
+                StubPackage(
+                    name,
+                    version,
+                    depends=("dkms",),
+                    postinst=f'dkms install -m nvidia -v {driver} -k "$(uname -r)"',
+                    prerm=f"dkms remove -m nvidia -v {driver} --all",
+                )
+            )
+    return packages
+
+
+def runtime_packages() -> list[StubPackage]:
+    packages = [
+        StubPackage("dkms", "3.0.10-8+deb12u1", files={"/usr/sbin/dkms": _exe(_standin("dkms"))}),
+        StubPackage(
+            f"linux-headers-{KERNEL}", "1.0-1", files={f"/usr/src/linux-headers-{KERNEL}/Makefile": ("", 0o644)}
+        ),
+    ]
+    for version in CONTAINERD:
+        packages.append(
+            StubPackage(
+                "containerd.io",
+                f"{version}-1",
+                files={
+                    "/usr/bin/containerd": _exe(
+                        "#!/bin/sh\n# Stand-in for containerd.\n"
+                        f"echo 'containerd containerd.io {version} 05044ec0a9a75232cad458027ca83437aae3f4da'\n"
+                    ),
+                    "/lib/systemd/system/containerd.service": _unit("containerd", "containerd container runtime"),
+                },
+            )
+        )
+    for version in CONTAINER_TOOLKIT:
+        deb = f"{version}-1"
+        packages += [
+            StubPackage(
+                "nvidia-container-toolkit",
+                deb,
+                depends=(f"nvidia-container-toolkit-base (= {deb})", f"libnvidia-container-tools (= {deb})"),
+            ),
+            StubPackage(
+                "nvidia-container-toolkit-base",
+                deb,
+                files={
+                    "/usr/bin/nvidia-ctk": _exe(
+                        "#!/bin/sh\n# Stand-in for nvidia-ctk.\n"
+                        f"echo 'NVIDIA Container Toolkit CLI version {version}'\n"
+                    ),
+                    "/usr/bin/nvidia-container-runtime": _exe('#!/bin/sh\nexec runc "$@"\n'),
+                },
+            ),
+            StubPackage("libnvidia-container-tools", deb, depends=(f"libnvidia-container1 (= {deb})",)),
+            StubPackage("libnvidia-container1", deb),
+        ]
+    for version in NCCL:
+        packages += [
+            StubPackage("libnccl2", version, files={"/usr/lib/x86_64-linux-gnu/libnccl.so.2": ("", 0o644)}),
+            StubPackage("libnccl-dev", version, depends=(f"libnccl2 (= {version})",)),
+        ]
+    return packages
+
+
+def amd_packages() -> list[StubPackage]:
+    packages = []
+    for rocm, parts in ROCM.items():
+        number = "".join(f"{int(p):02d}" for p in rocm.split(".")).lstrip("0")
+        packages += [
+            StubPackage(
+                "amdgpu-dkms",
+                f"1:{parts['amdgpu_kmd']}.{number}-1",
+                depends=("dkms",),
+                postinst=f'dkms install -m amdgpu -v {parts["amdgpu_kmd"]} -k "$(uname -r)"',
+                prerm=f"dkms remove -m amdgpu -v {parts['amdgpu_kmd']} --all",
+            ),
+            StubPackage("rocm-core", f"{rocm}.{number}-1"),
+            StubPackage(
+                "rocm-smi-lib", f"{parts['smi']}.{number}-1", files={"/usr/bin/rocm-smi": _exe(_standin("rocm-smi"))}
+            ),
+            StubPackage("rocm-hip-runtime", f"{rocm}.{number}-1", depends=(f"rocm-core (= {rocm}.{number}-1)",)),
+            StubPackage("rccl", f"{parts['rccl']}.{number}-1"),
+        ]
+    return packages
+
+
+def _efa_tarball(version: str, ofi: str, out: Path, scratch: Path) -> None:
+    deb = build_deb(
+        StubPackage("libnccl-ofi", f"{ofi}-1", files={"/opt/amazon/ofi-nccl/lib/libnccl-net.so": ("", 0o644)}),
+        scratch,
+    )
+    with tarfile.open(out / f"aws-efa-installer-{version}.tar.gz", "w:gz") as archive:
+        script = _standin("efa_installer.sh", VERSION=version).encode()
+        info = tarfile.TarInfo("aws-efa-installer/efa_installer.sh")
+        info.size, info.mode = len(script), 0o755
+        archive.addfile(info, io.BytesIO(script))
+        archive.add(deb, arcname=f"aws-efa-installer/DEBS/{deb.name}")
+
+
+def build_lab(dest: Path) -> Path:
+    """apt/, wheels/ and efa/ under `dest` (mounted at /srv/accelplane-lab on every node)."""
+    apt, wheels, efa = dest / "apt", dest / "wheels", dest / "efa"
+    for directory in (apt, wheels, efa, dest / "scratch"):
+        directory.mkdir(parents=True, exist_ok=True)
+    for package in nvidia_packages() + runtime_packages() + amd_packages():
+        build_deb(package, apt)
+    write_index(apt)
+    for version, (cuda, hip) in WHEELS.items():
+        build_wheel(
+            "torch",
+            version,
+            {"torch/__init__.py": _standin("torch_init.py", VERSION=version, CUDA=cuda, HIP=hip)},
+            wheels,
+        )
+    for name, version in NCCL_WHEELS.items():
+        build_wheel(name, version, {f"{name.replace('-', '_')}/__init__.py": ""}, wheels)
+    for version, ofi in EFA.items():
+        _efa_tarball(version, ofi, efa, dest / "scratch")
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)  # apt's _apt user reads the repository
+    return dest

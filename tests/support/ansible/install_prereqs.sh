@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Debian packages the Ansible tests (tests/ansible) need; idempotent, for CI and developers.
+#   debootstrap      builds the cached Debian root of the lab nodes (first run only)
+#   zstd             packs and unpacks the cached root
+#   dpkg-dev         dpkg-deb (stand-in packages) is in dpkg; dpkg-dev adds the tools a developer
+#                    uses to inspect them (dpkg-scanpackages)
+#   openssh-client   ssh and ssh-keygen for the node reached over SSH
+#   iproute2         network namespaces and veth pairs
+#   mount            overlayfs and bind mounts (util-linux)
+set -euo pipefail
+packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,68 @@
+"""Stack files for lab nodes, derived from stacks/Pulumi.lab.yaml (its profiles and settings),
+and playbook runs through accelplane's own runner."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from accelplane.nodes.runner import RunResult, run_playbook
+
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
+LAB_STACK = PROJECT_ROOT / "stacks" / "Pulumi.lab.yaml"
+
+
+def lab_document() -> dict[str, Any]:
+    return yaml.safe_load(LAB_STACK.read_text())
+
+
+def platform_of(document: dict[str, Any]) -> dict[str, Any]:
+    return document["config"]["accelplane:platform"]
+
+
+def write_stack(
+    directory: Path,
+    groups: dict[str, list[tuple[str, Path]]],
+    *,
+    name: str = "labtest",
+    profiles: dict[str, str] | None = None,
+    extra_profiles: dict[str, dict[str, str]] | None = None,
+    rollout: dict[str, Any] | None = None,
+    group_settings: dict[str, dict[str, Any]] | None = None,
+) -> Path:
+    """Pulumi.<name>.yaml with the lab stack's groups limited to `groups` (group -> [(host, root)])."""
+    document = copy.deepcopy(lab_document())
+    platform = platform_of(document)
+    platform["software_profiles"].update(extra_profiles or {})
+    bare_metal = platform["bare_metal"]
+    bare_metal["rollout"].update(rollout or {})
+    kept = []
+    for group in bare_metal["groups"]:
+        if group["name"] not in groups:
+            continue
+        group["hosts"] = [{"name": host, "address": str(root)} for host, root in groups[group["name"]]]
+        if profiles and group["name"] in profiles:
+            group["software_profile"] = profiles[group["name"]]
+        group.update((group_settings or {}).get(group["name"], {}))
+        kept.append(group)
+    bare_metal["groups"] = kept
+    path = directory / f"Pulumi.{name}.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    return path
+
+
+def run(playbook: str, stack: Path, work: Path, **options: Any) -> RunResult:
+    """A playbook run with its own private data directory, reports and fact cache under `work`."""
+    index = len(list(work.glob("run-*")))
+    private = work / f"run-{index:02d}-{playbook.removesuffix('.yml')}"
+    return run_playbook(playbook, stack, private_data_dir=private, fact_cache=work / "facts", **options)
+
+
+def failure(result: RunResult) -> str:
+    """A failed run's summary and the end of Ansible's output, for assertion messages."""
+    from accelplane.nodes.runner import stdout_of
+
+    return result.view.summary(result.reports()) + "\n" + "\n".join(stdout_of(result).splitlines()[-40:])
