@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pulumi_aws as aws
 import pytest
@@ -367,3 +368,40 @@ def test_every_resource_has_a_component_parent(stack: tuple[str, Graph]) -> None
             assert resource.parent in components, f"{resource.name} is not inside a component"
         else:
             assert resource.type.startswith(("accelplane:aws:", "accelplane:k8s:")), resource.type
+
+
+def test_existing_vpc_is_used_not_created(tmp_path: Path) -> None:
+    from accelplane.config.loader import load_stack_file
+    from accelplane.engine.offline import run_offline
+    from tests.support.stack_files import write_variant
+
+    existing = (
+        "existing_vpc:\n"
+        "        vpc_id: vpc-0abc1234def567890\n"
+        "        cidr: 10.40.0.0/16\n"
+        "        private_subnet_ids: [subnet-0aaa1111bbbb2222c, subnet-0ddd3333eeee4444f]\n"
+        "        public_subnet_ids: [subnet-0fff5555aaaa6666b]\n"
+    )
+    new_vpc = (
+        "new_vpc:\n        cidr: 10.40.0.0/16\n        availability_zones: [us-east-1a, us-east-1b]\n"
+        "        private_subnets: [10.40.0.0/19, 10.40.32.0/19]\n"
+        "        public_subnets: [10.40.192.0/24, 10.40.193.0/24]\n        nat: single\n"
+    )
+    path, _ = write_variant(tmp_path, new_vpc, existing)
+    graph = run_offline(load_stack_file(path))
+    created = {r.type for r in graph.resources}
+    assert not created & {"aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/natGateway:NatGateway"}
+    [cluster] = graph.by_type("aws:eks/cluster:Cluster")
+    assert cluster.inputs["vpcConfig"]["subnetIds"] == ["subnet-0aaa1111bbbb2222c", "subnet-0ddd3333eeee4444f"]
+    assert graph.named("acme-ml-dev-inference-alb").inputs["subnets"] == ["subnet-0fff5555aaaa6666b"]
+    for group in graph.by_type("aws:ec2/securityGroup:SecurityGroup"):
+        assert group.inputs["vpcId"] == "vpc-0abc1234def567890", group.name
+    policy = next(
+        r
+        for r in graph.resources
+        if r.type.endswith(":NetworkPolicy")
+        and r.inputs["metadata"]["name"] == "allow-load-balancer-and-metrics"
+        and r.inputs["metadata"]["namespace"] == "inference"
+    )
+    # Without declared public subnets the ALB's traffic can come from anywhere in the VPC.
+    assert policy.inputs["spec"]["ingress"][1]["from"] == [{"ipBlock": {"cidr": "10.40.0.0/16"}}]
