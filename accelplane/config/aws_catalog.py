@@ -78,10 +78,6 @@ def instance_facts(instance_type: str) -> InstanceFacts | None:
     )
 
 
-def catalog_source(kind: str) -> str:
-    return _catalog()["source"][kind]
-
-
 def architecture(instance_type: str) -> str:
     """`x86_64` or `arm64` (the first architecture EC2 lists for the type)."""
     architectures = _catalog()["instance_types"].get(instance_type, {}).get("architectures", [])

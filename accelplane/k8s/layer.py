@@ -85,6 +85,7 @@ def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
     )
     opts = pulumi.ResourceOptions(providers={"kubernetes": provider})
     pools = {pool.name: pool for pool in platform.node_pools}
+    workloads = {w.name: w for w in platform.workloads}
     accelerator_pools = [p for p in platform.node_pools if p.accelerator and node_facts(p.accelerator)]
 
     PriorityClasses(f"{name}-priorities", opts=opts)
@@ -100,7 +101,7 @@ def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
     training_ns |= {team.namespace for team in layer.teams}
     service_ports: dict[str, list[int]] = defaultdict(list)
     for service in layer.inference_services:
-        service_ports[platform_namespace(platform, service.workload)].append(service.port)
+        service_ports[workloads[service.workload].namespace].append(service.port)
     namespaces = {}
     for ns in sorted({w.namespace for w in platform.workloads} | {t.namespace for t in layer.teams}):
         namespaces[ns] = WorkloadNamespace(
@@ -169,7 +170,6 @@ def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
         opts=opts,
     )
 
-    workloads = {w.name: w for w in platform.workloads}
     for service in layer.inference_services:
         pool = pools[service.node_pool]
         workload = workloads[service.workload]
@@ -235,10 +235,6 @@ def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
         ),
         opts=opts,
     )
-
-
-def platform_namespace(platform: Platform, workload: str) -> str:
-    return next(w.namespace for w in platform.workloads if w.name == workload)
 
 
 def _facts(pool: NodePool) -> VendorNodeFacts:
