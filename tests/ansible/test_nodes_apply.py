@@ -13,6 +13,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.support.ansible import lab
 
 H100_PINNED = {
@@ -138,6 +140,36 @@ def test_unavailable_version_fails_before_anything_is_written(make_node, tmp_pat
     assert tree_digest(node.upper) == before
     assert not node.path("etc/apt/preferences.d").exists() or not list(node.path("etc/apt/preferences.d").iterdir())
     assert not node.path("etc/apt/sources.list.d/accelplane.sources").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        # The EFA installer is a tarball fetched by the node, not an apt package.
+        (
+            {"efa_installer": "1.44.0"},
+            "comms: EFA installer 1.44.0 not found at file:///srv/accelplane-lab/efa/aws-efa-installer-1.44.0.tar.gz",
+        ),
+        # The framework comes from a wheel directory: a build it does not carry.
+        ({"torch": "2.8.1"}, "framework: no wheel of torch 2.8.1+cu128 for Python 3.11 on x86_64"),
+    ],
+    ids=["efa-installer", "framework-wheel"],
+)
+def test_missing_installer_or_wheel_fails_before_anything_is_written(make_node, tmp_path, change, expected):
+    node = make_node("h100-01")
+    before = tree_digest(node.upper)
+    missing = dict(lab.platform_of(lab.lab_document())["software_profiles"]["h100-r570"], **change)
+    stack = lab.write_stack(
+        tmp_path,
+        {"h100-train": [("h100-01", node.root)]},
+        extra_profiles={"h100-missing": missing},
+        profiles={"h100-train": "h100-missing"},
+    )
+    result = lab.run("site.yml", stack, tmp_path)
+    assert result.rc != 0
+    message = result.view.hosts["h100-01"].message
+    assert expected in message and "nothing was changed" in message, message
+    assert tree_digest(node.upper) == before
 
 
 def test_fabric_manager_other_than_the_driver_is_refused_before_any_node_is_touched(make_node, tmp_path):

@@ -20,8 +20,10 @@ from accelplane.nodes.progress import ProgressView
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "roles/node_validation/filter_plugins"))
 sys.path.insert(0, str(ROOT / "roles/apt_pinned/filter_plugins"))
+sys.path.insert(0, str(ROOT / "roles/framework_env/filter_plugins"))
 import apt_pinned  # noqa: E402
 import device_query  # noqa: E402
+import framework_env  # noqa: E402
 
 
 def run_role(tmp_path: Path, role: str, variables: dict) -> subprocess.CompletedProcess[str]:
@@ -154,6 +156,32 @@ def test_nccl_tests_summary_and_dcgm_failures_are_read():
         "| Memory                    | Pass - All                                     |\n"
     )
     assert device_query.dcgm_diag_failures(table) == ["PCIe"]
+
+
+def test_framework_wheels_are_matched_on_exact_version_python_and_cpu():
+    """The index page format of download.pytorch.org (percent-encoded local versions, hashes in
+    the fragment) and a find-links directory give the same answer."""
+    page = (
+        '<a href="/whl/cu128/torch-2.8.0%2Bcu128-cp311-cp311-manylinux_2_28_x86_64.whl#sha256=ab">t</a>\n'
+        '<a href="/whl/cu128/torch-2.8.0%2Bcu128-cp312-cp312-manylinux_2_28_aarch64.whl#sha256=cd">t</a>\n'
+        "<a href='nvidia_nccl_cu12-2.27.3-py3-none-manylinux2014_x86_64.whl'>n</a>"
+    )
+    names = framework_env.framework_env_wheel_names(page)
+    assert names[0] == "torch-2.8.0+cu128-cp311-cp311-manylinux_2_28_x86_64.whl"
+    requirements = ["torch==2.8.0+cu128", "nvidia-nccl-cu12==2.27.3"]
+    assert framework_env.framework_env_missing_wheels(names, requirements, "3.11", "x86_64") == []
+    assert framework_env.framework_env_missing_wheels(names, requirements, "3.12", "x86_64") == [
+        "framework: no wheel of torch 2.8.0+cu128 for Python 3.12 on x86_64 (offered: 2.8.0+cu128)"
+    ]
+    assert framework_env.framework_env_missing_wheels(names, ["torch==2.8.1+cu128"], "3.11", "x86_64") == [
+        "framework: no wheel of torch 2.8.1+cu128 for Python 3.11 on x86_64 (offered: 2.8.0+cu128)"
+    ]
+    assert framework_env.framework_env_missing_wheels(names, ["Nvidia_NCCL.cu12==2.27.3"], "3.11", "aarch64") == [
+        "framework: no wheel of nvidia-nccl-cu12 2.27.3 for Python 3.11 on aarch64 (offered: 2.27.3)"
+    ]
+    stable_abi = ["triton-3.4.0-cp39-abi3-manylinux_2_28_x86_64.whl"]
+    assert framework_env.framework_env_missing_wheels(stable_abi, ["triton==3.4.0"], "3.11", "x86_64") == []
+    assert framework_env.framework_env_index_name("Nvidia_NCCL.cu12==2.27.3") == "nvidia-nccl-cu12"
 
 
 def test_apt_pinned_reads_madison_and_dpkg_against_the_sets():
