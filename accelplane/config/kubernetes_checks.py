@@ -11,8 +11,13 @@ Issue = tuple[tuple[str | int, ...], str]
 
 # Chart versions the cluster-wide add-ons need, read from `kubernetes.addons_profile`.
 ADDON_FIELDS = ("aws_load_balancer_controller", "kueue", "jobset", "kube_prometheus_stack")
-# Chart versions each accelerator vendor's pools need from their own profile.
-VENDOR_PLUGIN_FIELDS = {"nvidia": ("nvidia_device_plugin", "dcgm_exporter"), "aws": ("neuron_helm_chart",)}
+# Chart versions (and images of node agents the program runs itself) each accelerator vendor's pools
+# need from their own profile. The Neuron chart deploys no exporter: without neuron-monitor the
+# Neuron PodMonitor and alerts would watch nothing, so its image is required like a chart version.
+VENDOR_PLUGIN_FIELDS = {
+    "nvidia": ("nvidia_device_plugin", "dcgm_exporter"),
+    "aws": ("neuron_helm_chart", "neuron_monitor_image"),
+}
 EFA_PLUGIN_FIELD = "efa_device_plugin"
 
 

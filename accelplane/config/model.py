@@ -28,6 +28,11 @@ Version = Annotated[
     Field(description='An exact version string, written as a YAML string (quote it: "12.8").'),
 ]
 Cidr = Annotated[str, Field(description="An IPv4 or IPv6 network in CIDR notation, e.g. 10.0.0.0/16.")]
+ImageDigest = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9.-]+(:[0-9]+)?/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$"),
+    Field(description="Container image by digest: registry/repository@sha256:<64 hex>."),
+]
 
 
 class Model(BaseModel):
@@ -202,6 +207,11 @@ class SoftwareProfile(Model):
     neuron_helm_chart: Version | None = Field(
         default=None, description="AWS neuron-helm-chart version (device plugin and scheduler extension)."
     )
+    neuron_monitor_image: ImageDigest | None = Field(
+        default=None,
+        description="AWS neuron-monitor exporter image by digest (public.ecr.aws/neuron/neuron-monitor or a mirror), "
+        "run on Neuron pools so Prometheus scrapes their device metrics.",
+    )
     efa_device_plugin: Version | None = Field(default=None, description="aws-efa-k8s-device-plugin chart version.")
     aws_load_balancer_controller: Version | None = Field(
         default=None, description="aws-load-balancer-controller chart version."
@@ -215,15 +225,18 @@ class SoftwareProfile(Model):
         {
             "description", "container_toolkit", "containerd", "ami_release_version", "nvidia_device_plugin",
             "dcgm_exporter", "neuron_helm_chart", "efa_device_plugin", "aws_load_balancer_controller", "kueue",
-            "jobset", "kube_prometheus_stack",
+            "jobset", "kube_prometheus_stack", "neuron_monitor_image",
         }
     )
+    # Container images by digest: pinned here like versions, but not versions. They do not fit a node
+    # label (63 characters) and no node or host runs them, so `versions()` leaves them out.
+    IMAGE_FIELDS: ClassVar[frozenset[str]] = frozenset({"neuron_monitor_image"})
 
     def versions(self) -> dict[str, str]:
-        """Every pinned value that is set, as plain strings keyed by field name."""
+        """Every pinned version that is set (images excluded), as plain strings keyed by field name."""
         return {
             key: str(value)
-            for key, value in self.model_dump(exclude_none=True, exclude={"description"}).items()
+            for key, value in self.model_dump(exclude_none=True, exclude={"description", *self.IMAGE_FIELDS}).items()
             if value != ""
         }
 
@@ -375,13 +388,6 @@ class Waiver(Model):
     reason: str = Field(min_length=10, description="Why the finding is accepted (required).")
     owner: str = Field(min_length=1, description="Who accepted it.")
     expires: date = Field(description="Date the waiver stops applying (YYYY-MM-DD).")
-
-
-ImageDigest = Annotated[
-    str,
-    StringConstraints(pattern=r"^[a-z0-9.-]+(:[0-9]+)?/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$"),
-    Field(description="Container image by digest: registry/repository@sha256:<64 hex>."),
-]
 
 
 class Autoscaling(Model):

@@ -18,6 +18,7 @@ from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.inference_service import InferenceService, InferenceServiceArgs
 from accelplane.k8s.load_balancer_controller import LoadBalancerController, LoadBalancerControllerArgs
 from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitoringArgs
+from accelplane.k8s.neuron_monitor import NeuronMonitor, NeuronMonitorArgs
 from accelplane.k8s.priority_classes import PriorityClasses
 from accelplane.k8s.provider import cluster_provider
 from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flavor, local_queue_name
@@ -169,6 +170,18 @@ def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
         AcceleratorMonitoringArgs(version=versions["kube_prometheus_stack"], neuron="aws" in by_vendor),
         opts=opts,
     )
+    # The Neuron chart ships no exporter: neuron-monitor runs on the Neuron pools for the PodMonitor above.
+    neuron = next((v for v in vendors if v.vendor == "aws"), None)
+    if neuron is not None:
+        NeuronMonitor(
+            f"{name}-neuron-monitor",
+            NeuronMonitorArgs(
+                image=neuron.versions["neuron_monitor_image"],
+                accelerators=neuron.accelerators,
+                tolerations=neuron.tolerations,
+            ),
+            opts=opts,
+        )
 
     for service in layer.inference_services:
         pool = pools[service.node_pool]

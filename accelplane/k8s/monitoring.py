@@ -1,9 +1,10 @@
 """`AcceleratorMonitoring`: the Prometheus operator stack, accelerator scraping and alert rules.
 
 DCGM exporter metrics are scraped through the ServiceMonitor its chart creates; Neuron metrics
-through a PodMonitor on the neuron-monitor pods. Alerts cover the failure modes that cost the most
-accelerator hours: XID errors, memory exhaustion, idle accelerators, Neuron hardware errors,
-inference p99 latency and nodes that are not ready.
+through a PodMonitor on the neuron-monitor pods (`NeuronMonitor`, whose labels and port name it
+reuses). Alerts cover the failure modes that cost the most accelerator hours: XID errors, memory
+exhaustion, idle accelerators, Neuron hardware errors, inference p99 latency and nodes that are not
+ready.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
+from accelplane.k8s import neuron_monitor
 from accelplane.k8s.pinned_release import pinned_release
 from accelplane.k8s.workload_namespace import MONITORING_NAMESPACE
 
@@ -39,11 +41,18 @@ ALERTS = [
         "GPUs on {{ $labels.Hostname }} under 20% busy for 30 minutes: input pipeline or communication bound.",
     ),
     (
+        # neuron-monitor-prometheus.py names the counter hardware_ecc_events_total (no neuron_ prefix),
+        # one series per device and event_type (mem_/sram_ecc_corrected, mem_/sram_ecc_uncorrected);
+        # only uncorrected events mean a failing device. Sources: the exported names,
+        # https://github.com/aws/amazon-cloudwatch-agent/blob/c95b4fcdfbb3d43a5ca6e98b1b2495f20e26ea12/translator/translate/otel/processor/metricstransformprocessor/translator.go
+        # and the neuron_hw_counters group,
+        # https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-sys-tools/neuron-monitor-user-guide.html
         "NeuronHardwareError",
-        "increase(neuron_hardware_ecc_events_total[5m]) > 0",
+        'increase(hardware_ecc_events_total{event_type=~".*_uncorrected"}[5m]) > 0',
         "1m",
         "critical",
-        "Neuron device ECC events on {{ $labels.instance_id }}; replace the instance.",
+        "Neuron device {{ $labels.neuron_device_index }} on {{ $labels.instance_id }} reported uncorrected "
+        "ECC events; replace the instance.",
     ),
     (
         "InferenceP99LatencyHigh",
@@ -100,9 +109,9 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
                 kind="PodMonitor",
                 metadata={"name": "neuron-monitor", "namespace": MONITORING_NAMESPACE},
                 spec={
-                    "namespaceSelector": {"matchNames": ["kube-system"]},
-                    "selector": {"matchLabels": {"app.kubernetes.io/name": "neuron-monitor"}},
-                    "podMetricsEndpoints": [{"port": "metrics", "interval": "15s"}],
+                    "namespaceSelector": {"matchNames": [neuron_monitor.NAMESPACE]},
+                    "selector": {"matchLabels": dict(neuron_monitor.POD_LABELS)},
+                    "podMetricsEndpoints": [{"port": neuron_monitor.METRICS_PORT_NAME, "interval": "15s"}],
                 },
                 opts=after,
             )

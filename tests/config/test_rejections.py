@@ -9,7 +9,7 @@ import pytest
 from accelplane.cli import main
 from accelplane.config.loader import load_stack_file
 from accelplane.errors import InputError
-from tests.support.stack_files import line_of, write_variant
+from tests.support.stack_files import line_of, stack_text, write_variant
 
 
 def _error(path: Path) -> InputError:
@@ -200,3 +200,34 @@ def test_one_device_plugin_version_per_cluster(tmp_path: Path) -> None:
         "accelplane:platform.node_pools[2].software_profile: nvidia_device_plugin 0.18.0 differs from 0.17.1" in message
         and "one version runs per cluster" in message
     )
+
+
+def test_neuron_profile_without_the_exporter_image_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = stack_text("prod")
+    start = text.index("        neuron_monitor_image: ")
+    (tmp_path / "Pulumi.prod.yaml").write_text(text[:start] + text[text.index("\n", start) + 1 :])
+    path = tmp_path / "Pulumi.prod.yaml"
+    line = line_of(path, "      trn1-neuron:\n") + 1  # the profile's first key
+    message = _single(path)
+    assert f"{path}:{line}: accelplane:platform.software_profiles.trn1-neuron.neuron_monitor_image:" in message
+    assert "pool train-trn1 (aws-trainium) runs on this profile, which must pin neuron_monitor_image" in message
+    monkeypatch.setattr(
+        "accelplane.cli.preview.load_stack", lambda name: load_stack_file(tmp_path / f"Pulumi.{name}.yaml", stack=name)
+    )
+    assert main(["preview", "--stack", "prod"]) == 2
+    err = capsys.readouterr().err
+    assert "trn1-neuron.neuron_monitor_image" in err and "Traceback" not in err
+
+
+def test_exporter_image_must_be_pinned_by_digest(tmp_path: Path) -> None:
+    path, line = write_variant(
+        tmp_path,
+        "neuron_monitor_image: 444455556666.dkr.ecr.us-west-2.amazonaws.com/neuron/neuron-monitor@sha256:",
+        "neuron_monitor_image: public.ecr.aws/neuron/neuron-monitor:1.3.0 #",
+        stack="prod",
+    )
+    message = _single(path)
+    assert f":{line}: accelplane:platform.software_profiles.trn1-neuron.neuron_monitor_image:" in message
+    assert "String should match pattern" in message

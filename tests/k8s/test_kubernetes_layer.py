@@ -89,7 +89,7 @@ def test_inference_deployment_probes_requests_tolerations_and_spread(stack: tupl
     assert spread["topologyKey"] == "topology.kubernetes.io/zone"
     workload = next(w for w in platform.workloads if w.name == service.workload)
     assert pod["serviceAccountName"] == workload.name
-    [account] = _k8s(graph, "ServiceAccount")
+    [account] = [a for a in _k8s(graph, "ServiceAccount") if a.inputs["metadata"]["namespace"] == workload.namespace]
     role = graph.named(f"{platform.name}-{workload.name}-role")
     assert role.inputs["tags"]["accelplane.io/workload"] == workload.name
     assert account.inputs["metadata"]["annotations"]["eks.amazonaws.com/role-arn"].startswith(

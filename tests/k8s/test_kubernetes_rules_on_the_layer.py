@@ -5,7 +5,9 @@ paths, and accelerator requests different from limits."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from accelplane.engine.offline import Graph
 from accelplane.rules.engine import evaluate
@@ -42,3 +44,57 @@ def test_a_badly_declared_service_trips_the_kubernetes_rules(prod_graph: Graph) 
     bad = Graph(stack="prod", resources=resources)
     found = _kubernetes_findings(bad, "prod")
     assert {"AP-K8S-001", "AP-K8S-002", "AP-K8S-003", "AP-K8S-004", "AP-K8S-005", "AP-K8S-006"} <= found, found
+
+
+def _with_daemon_set(graph: Graph, edit: Callable[[dict[str, Any]], None]) -> Graph:
+    """The graph with the neuron-monitor DaemonSet's inputs changed by `edit`."""
+    resources = []
+    for resource in graph.resources:
+        if resource.type == "kubernetes:apps/v1:DaemonSet" and resource.inputs["metadata"]["name"] == "neuron-monitor":
+            inputs = copy.deepcopy(resource.inputs)
+            edit(inputs)
+            resource = replace(resource, inputs=inputs)
+        resources.append(resource)
+    return Graph(stack=graph.stack, resources=resources)
+
+
+def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(inputs: dict[str, Any]) -> None:
+        target = inputs
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return edit
+
+
+TEMPLATE = ("spec", "template")
+COMPONENT = "app.kubernetes.io/component"
+
+
+def test_privileged_exporter_is_exempt_only_as_a_kube_system_device_monitor(prod_graph: Graph) -> None:
+    """The neuron-monitor DaemonSet passes AP-K8S-001 because it is a device monitor in kube-system;
+    the same privileged pod anywhere else, or unlabelled, is still a finding."""
+
+    def move(inputs: dict[str, Any]) -> None:
+        inputs["metadata"]["namespace"] = "training"
+
+    def unlabel(inputs: dict[str, Any]) -> None:
+        for metadata in (inputs["metadata"], inputs["spec"]["template"]["metadata"]):
+            metadata["labels"].pop(COMPONENT)
+
+    def relabel_as_workload(inputs: dict[str, Any]) -> None:
+        for metadata in (inputs["metadata"], inputs["spec"]["template"]["metadata"]):
+            metadata["labels"][COMPONENT] = "server"
+
+    assert "AP-K8S-001" not in _kubernetes_findings(prod_graph, "prod")
+    for edit in (move, unlabel, relabel_as_workload):
+        found = _kubernetes_findings(_with_daemon_set(prod_graph, edit), "prod")
+        assert "AP-K8S-001" in found, edit.__name__
+
+
+def test_device_monitor_exemption_does_not_cover_host_paths_or_namespaces(prod_graph: Graph) -> None:
+    host_path = _set((*TEMPLATE, "spec", "volumes"), [{"name": "dev", "hostPath": {"path": "/dev"}}])
+    host_network = _set((*TEMPLATE, "spec", "hostNetwork"), True)
+    assert "AP-K8S-003" in _kubernetes_findings(_with_daemon_set(prod_graph, host_path), "prod")
+    assert "AP-K8S-002" in _kubernetes_findings(_with_daemon_set(prod_graph, host_network), "prod")

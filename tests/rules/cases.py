@@ -426,9 +426,15 @@ CASES: dict[str, Case] = {
     "AP-K8S-001": Case(
         passing=[deployment("trainer"),
                  deployment("nvidia-device-plugin", container(securityContext={"privileged": True}),
-                            kind=t.K8S_DAEMON_SET, labels={"app.kubernetes.io/component": "device-plugin"})],
-        failing=[deployment("trainer", container(securityContext={"privileged": True}))], expect="privileged",
-        target="trainer"),
+                            kind=t.K8S_DAEMON_SET, labels={"app.kubernetes.io/component": "device-plugin"}),
+                 deployment("neuron-monitor", container(securityContext={"privileged": True}),
+                            kind=t.K8S_DAEMON_SET, namespace="kube-system",
+                            labels={"app.kubernetes.io/component": "device-monitor"})],
+        # A device monitor outside kube-system claims the exemption in vain.
+        failing=[deployment("trainer", container(securityContext={"privileged": True})),
+                 deployment("monitor", container(securityContext={"privileged": True}), kind=t.K8S_DAEMON_SET,
+                            labels={"app.kubernetes.io/component": "device-monitor"})], expect="privileged",
+        target="trainer", also=("monitor",)),
     "AP-K8S-002": Case(
         passing=[deployment("trainer")],
         failing=[deployment("trainer", container(), hostNetwork=True)], expect="hostNetwork", target="trainer"),

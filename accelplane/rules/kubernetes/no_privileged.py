@@ -1,4 +1,7 @@
-"""AP-K8S-001: no privileged containers outside device plugins and drivers."""
+"""AP-K8S-001: no privileged containers outside device plugins, drivers and device monitors.
+
+Device monitors are exempt only as DaemonSets in kube-system (`pods.is_device_monitor`).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +9,13 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.kubernetes.pods import containers, is_node_agent
+from accelplane.rules.kubernetes.pods import containers, is_device_monitor, is_node_agent
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_list, as_str, get
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
-    if is_node_agent(resource):
+    if is_node_agent(resource) or is_device_monitor(resource):
         return
     for container in containers(resource):
         name = as_str(get(container, "name"), "?")
@@ -27,7 +30,7 @@ RULE = Rule(
     id="AP-K8S-001",
     name="k8s-no-privileged-containers",
     description="Checks whether a workload runs privileged containers (or adds SYS_ADMIN) outside device "
-    "plugins and drivers.",
+    "plugins, drivers and kube-system device monitors.",
     family=Family.kubernetes,
     severity=Severity.critical,
     enforcement=Enforcement.mandatory,
