@@ -7,9 +7,12 @@ connection pipes modules over stdin), fact caching (jsonfile, gathering=smart).
 
 Lab nodes run on the controller's own CPUs: every module a node runs competes with Ansible for
 the same cores, so node-side work does not overlap the way it does on real hosts, each with its
-own CPUs. The table reports the CPU seconds of each run next to the wall time for that reason.
+own CPUs. To show which side a figure belongs to, every command a node runs is accounted in a
+cgroup of its own (cgroup v2 `cpu.stat`; the connection's `chroot_exe` is a wrapper that joins
+the node's cgroup before it execs chroot). The table splits the CPU seconds of each run into
+the nodes' share and the controller's (Ansible, ansible-runner, the connection plumbing).
 
-    sudo .venv/bin/python bench/bench_nodes.py [--sizes 1,4,16] [--keep-going]
+    sudo .venv/bin/python bench/bench_nodes.py [--sizes 1,4,16]
 """
 
 from __future__ import annotations
@@ -29,25 +32,82 @@ from accelplane.nodes.progress import ProgressView  # noqa: E402
 from tests.support.ansible import lab, nodes, rootfs  # noqa: E402
 from tests.support.ansible.catalog import build_lab  # noqa: E402
 
+# Joins the cgroup named after the node's root directory (chroot's first argument), then execs
+# chroot: everything the node runs is accounted there.
+_WRAPPER = """#!/bin/sh
+echo $$ > "{cgroups}/$(basename "$1")/cgroup.procs"
+exec chroot "$@"
+"""
+
+
+def _cgroup2_mount() -> Path | None:
+    for line in Path("/proc/mounts").read_text().splitlines():
+        _, mount_point, kind, *_ = line.split()
+        if kind == "cgroup2":
+            return Path(mount_point)
+    return None
+
+
+class NodeAccounting:
+    """One cgroup per lab node under a cgroup of this run; CPU seconds per node from cpu.stat."""
+
+    def __init__(self, scratch: Path) -> None:
+        mount = _cgroup2_mount()
+        if mount is None:
+            raise SystemExit("bench_nodes: no cgroup v2 mount to account the nodes' CPU in")
+        self.base = mount / f"accelplane-bench-{os.getpid()}"
+        self.base.mkdir()
+        self.wrapper = scratch / "chroot-accounted"
+        self.wrapper.write_text(_WRAPPER.format(cgroups=self.base))
+        self.wrapper.chmod(0o755)
+
+    def add(self, node: str) -> None:
+        (self.base / node).mkdir(exist_ok=True)
+
+    def cpu(self) -> float:
+        total = 0
+        for group in self.base.iterdir():
+            if group.is_dir():
+                for line in (group / "cpu.stat").read_text().splitlines():
+                    key, value = line.split()
+                    if key == "usage_usec":
+                        total += int(value)
+        return total / 1e6
+
+    def close(self) -> None:
+        for group in self.base.iterdir():
+            if group.is_dir():
+                group.rmdir()
+        self.base.rmdir()
+
 
 def _cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(size: int, work: Path, lower: Path, repo: Path) -> dict[str, float]:
+def measure(size: int, work: Path, lower: Path, repo: Path, accounting: NodeAccounting) -> dict[str, float]:
     started = []
     try:
         for index in range(size):
-            started.append(nodes.start_node(f"h100-{index + 1:02d}", work / "nodes", lower, repo, "nvidia"))
+            node = nodes.start_node(f"h100-{index + 1:02d}", work / "nodes", lower, repo, "nvidia")
+            accounting.add(node.root.name)
+            started.append(node)
         stack = lab.write_stack(work, {"h100-train": [(node.name, node.root) for node in started]})
         figures: dict[str, float] = {}
         for run in ("apply", "converged"):
-            cpu, start = _cpu(), time.perf_counter()
+            cpu, node_cpu, start = _cpu(), accounting.cpu(), time.perf_counter()
             with open(os.devnull, "w") as quiet:
-                result = lab.run("site.yml", stack, work, view=ProgressView(out=quiet))
+                result = lab.run(
+                    "site.yml",
+                    stack,
+                    work,
+                    view=ProgressView(out=quiet),
+                    extravars={"ansible_chroot_exe": str(accounting.wrapper)},
+                )
             figures[run] = time.perf_counter() - start
             figures[f"{run}_cpu"] = _cpu() - cpu
+            figures[f"{run}_node_cpu"] = accounting.cpu() - node_cpu
             if result.rc != 0:
                 raise RuntimeError(f"site.yml failed on {size} nodes:\n{lab.failure(result)}")
             changed = sum(host.changed for host in result.view.hosts.values())
@@ -59,33 +119,47 @@ def measure(size: int, work: Path, lower: Path, repo: Path) -> dict[str, float]:
             nodes.stop_node(node)
 
 
+def _rows(results: dict[int, dict[str, float]], sizes: list[int], run: str) -> None:
+    base = results[sizes[0]]
+    cpus = os.cpu_count() or 1
+    print(
+        f"{run}: {'nodes':>5}  {'wall s':>7}  {'x one':>6}  {'cpu s':>6}  {'nodes':>6}  {'ctl':>6}  "
+        f"{'ctl/host':>8}  {'node/host':>9}  {'own-CPU est. x one':>18}"
+    )
+    for size in sizes:
+        row = results[size]
+        wall, cpu, node = row[run], row[f"{run}_cpu"], row[f"{run}_node_cpu"]
+        controller = cpu - node
+        # With each node's work on its own CPUs (real hosts), what remains shared is the
+        # controller's extra CPU over the one-node run, spread over the controller's cores.
+        extra = max(controller - (base[f"{run}_cpu"] - base[f"{run}_node_cpu"]), 0.0)
+        estimate = (base[run] + extra / cpus) / base[run]
+        print(
+            f"{'':{len(run) + 1}} {size:>5}  {wall:>7.1f}  {wall / base[run]:>6.2f}  {cpu:>6.1f}  {node:>6.1f}  "
+            f"{controller:>6.1f}  {controller / size:>8.2f}  {node / size:>9.2f}  {estimate:>18.2f}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,4,16")
     args = parser.parse_args()
     if os.geteuid() != 0:
-        print("bench_nodes: needs root (overlay mounts, chroot)", file=sys.stderr)
+        print("bench_nodes: needs root (overlay mounts, chroot, cgroups)", file=sys.stderr)
         return 2
     sizes = [int(size) for size in args.sizes.split(",")]
     lower = rootfs.ensure_rootfs()
     with tempfile.TemporaryDirectory(prefix="bench-nodes-") as scratch:
-        repo = build_lab(Path(scratch) / "lab")
-        results = {size: measure(size, Path(scratch) / f"n{size}", lower, repo) for size in sizes}
-    base = results[sizes[0]]
+        accounting = NodeAccounting(Path(scratch))
+        try:
+            repo = build_lab(Path(scratch) / "lab")
+            results = {size: measure(size, Path(scratch) / f"n{size}", lower, repo, accounting) for size in sizes}
+        finally:
+            accounting.close()
     print(f"site.yml on lab nodes ({os.cpu_count()} CPUs shared by the controller and every node)")
-    print(
-        f"{'nodes':>5}  {'apply s':>8}  {'cpu s':>7}  {'x one':>6}  {'per host s':>10}  "
-        f"{'converged s':>11}  {'cpu s':>7}  {'x one':>6}  {'per host s':>10}"
-    )
-    for size in sizes:
-        row = results[size]
-        extra = max(size - sizes[0], 1)
-        print(
-            f"{size:>5}  {row['apply']:>8.1f}  {row['apply_cpu']:>7.1f}  {row['apply'] / base['apply']:>6.2f}  "
-            f"{(row['apply'] - base['apply']) / extra if size != sizes[0] else 0:>10.2f}  "
-            f"{row['converged']:>11.1f}  {row['converged_cpu']:>7.1f}  {row['converged'] / base['converged']:>6.2f}  "
-            f"{(row['converged'] - base['converged']) / extra if size != sizes[0] else 0:>10.2f}"
-        )
+    print("cpu s = all CPU of the run; nodes = what the nodes ran (cgroups); ctl = the rest (controller)")
+    _rows(results, sizes, "apply")
+    _rows(results, sizes, "converged")
     return 0
 
 
