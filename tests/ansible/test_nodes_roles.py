@@ -19,11 +19,11 @@ from accelplane.nodes.progress import ProgressView
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "roles/node_validation/filter_plugins"))
-sys.path.insert(0, str(ROOT / "roles/apt_pinned/filter_plugins"))
+sys.path.insert(0, str(ROOT / "plugins/modules"))
 sys.path.insert(0, str(ROOT / "roles/framework_env/filter_plugins"))
-import apt_pinned  # noqa: E402
 import device_query  # noqa: E402
 import framework_env  # noqa: E402
+import pinned_packages  # noqa: E402
 
 
 def run_role(tmp_path: Path, role: str, variables: dict) -> subprocess.CompletedProcess[str]:
@@ -75,11 +75,6 @@ def run_role(tmp_path: Path, role: str, variables: dict) -> subprocess.Completed
             "node_validation",
             {"node_validation_vendor": "nvidia", "node_validation_devices": "eight"},
             "node_validation_devices",
-        ),
-        (
-            "apt_pinned",
-            {"apt_pinned_name": "x", "apt_pinned_sets": [{"set": "x", "packages": ["a"]}]},
-            "missing required arguments: version found in apt_pinned_sets",
         ),
     ],
 )
@@ -184,28 +179,48 @@ def test_framework_wheels_are_matched_on_exact_version_python_and_cpu():
     assert framework_env.framework_env_index_name("Nvidia_NCCL.cu12==2.27.3") == "nvidia-nccl-cu12"
 
 
-def test_apt_pinned_reads_madison_and_dpkg_against_the_sets():
+def test_pinned_packages_module_rejects_a_set_without_a_version_before_running(tmp_path):
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "ansible"),
+            "localhost",
+            "-m",
+            "pinned_packages",
+            "-a",
+            '{"name": "x", "sets": [{"set": "x", "packages": ["a"]}], "state": "verified"}',
+        ],
+        cwd=ROOT,
+        env={**os.environ, "ANSIBLE_CONFIG": str(ROOT / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path), "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "missing required arguments: version found in sets" in result.stdout, result.stdout + result.stderr
+
+
+def test_pinned_packages_reads_madison_and_dpkg_against_the_sets():
     sets = [{"set": "nccl", "packages": ["libnccl2", "libnccl-dev"], "version": "2.27.3-*+cuda12.8"}]
     madison = [
         " libnccl2 | 2.27.3-1+cuda13.0 | file:/srv ./ Packages",
         " libnccl2 | 2.27.3-1+cuda12.8 | file:/srv ./ Packages",
         " libnccl-dev | 2.27.3-1+cuda13.0 | file:/srv ./ Packages",
     ]
-    assert apt_pinned.apt_pinned_missing(madison, sets) == [
+    offered = pinned_packages.offered_versions(madison)
+    assert pinned_packages.missing_messages(offered, sets) == [
         "nccl: libnccl-dev not offered at version 2.27.3-*+cuda12.8 by the configured repositories "
         "(offered: libnccl-dev: 2.27.3-1+cuda13.0)"
     ]
-    lines = [
-        "libnccl2\t2.27.3-1+cuda12.8\thi ",
-        "libnccl-dev\t2.27.3-1+cuda13.0\tii ",
-        "--- pins",
-        "Package: libnccl2 libnccl-dev",
-        "Pin: version 2.27.3-*+cuda12.8",
-    ]
-    assert apt_pinned.apt_pinned_drift(lines, sets) == [
+    state = pinned_packages.installed_state(["libnccl2\t2.27.3-1+cuda12.8\thi ", "libnccl-dev\t2.27.3-1+cuda13.0\tii "])
+    pins = pinned_packages.pinned_in(pinned_packages.pin_file_text("comms_stack", sets))
+    assert pins == {"libnccl2": "2.27.3-*+cuda12.8", "libnccl-dev": "2.27.3-*+cuda12.8"}
+    assert pinned_packages.drift_messages(state, pins, sets) == [
         "nccl: libnccl-dev is 2.27.3-1+cuda13.0, expected 2.27.3-*+cuda12.8",
         "nccl: libnccl-dev is not held",
     ]
+    # What an install moves: only the package off its pattern, to the highest offered match.
+    offered = {"libnccl2": ["2.27.3-1+cuda12.8"], "libnccl-dev": ["2.27.3-2+cuda12.8", "2.27.3-1+cuda12.8"]}
+    assert pinned_packages.install_specs(state, offered, sets) == ["libnccl-dev=2.27.3-2+cuda12.8"]
 
 
 def test_progress_view_prints_what_changed_and_summarises_each_host():
@@ -215,7 +230,7 @@ def test_progress_view_prints_what_changed_and_summarises_each_host():
     view(
         {
             "event": "runner_on_ok",
-            "event_data": {"host": "n1", "task": "Pin", "role": "apt_pinned", "res": {"changed": True}},
+            "event_data": {"host": "n1", "task": "Pin", "role": "comms_stack", "res": {"changed": True}},
         }
     )
     view(
@@ -238,7 +253,7 @@ def test_progress_view_prints_what_changed_and_summarises_each_host():
     )
     lines = out.getvalue().splitlines()
     assert lines[0].endswith("== Install")
-    assert "n1" in lines[1] and "changed" in lines[1] and "apt_pinned : Pin" in lines[1]
+    assert "n1" in lines[1] and "changed" in lines[1] and "comms_stack : Pin" in lines[1]
     assert "FAILED" in lines[2] and "drift" in lines[2]
     summary = view.summary({"n1": "reports/n1.json"}).splitlines()
     assert summary[1].split() == ["n1", "changed", "5", "1", "0", "rebooted", "reports/n1.json"]
