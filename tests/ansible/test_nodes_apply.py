@@ -120,20 +120,27 @@ def test_check_mode_changes_nothing(applied, make_node, tmp_path):
     assert node.installed()["nvidia-driver-cuda"] == ("570.172.08-1", "hi")
 
 
-def test_unavailable_version_fails_before_anything_is_written(make_node, tmp_path):
+def site_on_a_changed_profile(make_node, tmp_path, **change: str):
+    """site.yml on a fresh node whose group runs h100-r570 with `change`; the node's upper layer
+    digest from before the run, the run's result and the node's failure message."""
     node = make_node("h100-01")
     before = tree_digest(node.upper)
-    missing = dict(lab.platform_of(lab.lab_document())["software_profiles"]["h100-r570"])
-    missing.update(driver="570.195.03", fabric_manager="570.195.03")
+    changed = dict(lab.platform_of(lab.lab_document())["software_profiles"]["h100-r570"], **change)
     stack = lab.write_stack(
         tmp_path,
         {"h100-train": [("h100-01", node.root)]},
-        extra_profiles={"h100-missing": missing},
-        profiles={"h100-train": "h100-missing"},
+        extra_profiles={"h100-changed": changed},
+        profiles={"h100-train": "h100-changed"},
     )
     result = lab.run("site.yml", stack, tmp_path)
     assert result.rc != 0
-    message = result.view.hosts["h100-01"].message
+    return node, before, result.view.hosts["h100-01"].message
+
+
+def test_unavailable_version_fails_before_anything_is_written(make_node, tmp_path):
+    node, before, message = site_on_a_changed_profile(
+        make_node, tmp_path, driver="570.195.03", fabric_manager="570.195.03"
+    )
     assert "nvidia-driver: nvidia-driver-cuda" in message and "not offered at version 570.195.03-*" in message, message
     assert "570.172.08-1" in message  # says what the repository has instead
     assert "nothing was changed" in message
@@ -156,37 +163,13 @@ def test_unavailable_version_fails_before_anything_is_written(make_node, tmp_pat
     ids=["efa-installer", "framework-wheel"],
 )
 def test_missing_installer_or_wheel_fails_before_anything_is_written(make_node, tmp_path, change, expected):
-    node = make_node("h100-01")
-    before = tree_digest(node.upper)
-    missing = dict(lab.platform_of(lab.lab_document())["software_profiles"]["h100-r570"], **change)
-    stack = lab.write_stack(
-        tmp_path,
-        {"h100-train": [("h100-01", node.root)]},
-        extra_profiles={"h100-missing": missing},
-        profiles={"h100-train": "h100-missing"},
-    )
-    result = lab.run("site.yml", stack, tmp_path)
-    assert result.rc != 0
-    message = result.view.hosts["h100-01"].message
+    node, before, message = site_on_a_changed_profile(make_node, tmp_path, **change)
     assert expected in message and "nothing was changed" in message, message
     assert tree_digest(node.upper) == before
 
 
 def test_fabric_manager_other_than_the_driver_is_refused_before_any_node_is_touched(make_node, tmp_path):
-    node = make_node("h100-01")
-    before = tree_digest(node.upper)
-    mismatched = dict(
-        lab.platform_of(lab.lab_document())["software_profiles"]["h100-r570"], fabric_manager="570.172.09"
-    )
-    stack = lab.write_stack(
-        tmp_path,
-        {"h100-train": [("h100-01", node.root)]},
-        extra_profiles={"h100-mismatch": mismatched},
-        profiles={"h100-train": "h100-mismatch"},
-    )
-    result = lab.run("site.yml", stack, tmp_path)
-    assert result.rc != 0
-    message = result.view.hosts["h100-01"].message
+    node, before, message = site_on_a_changed_profile(make_node, tmp_path, fabric_manager="570.172.09")
     assert "is incompatible" in message and "Fabric Manager 570.172.09 differs from driver 570.172.08" in message
     assert "no node was touched" in message
     assert tree_digest(node.upper) == before
