@@ -119,6 +119,15 @@ def measure(size: int, work: Path, lower: Path, repo: Path, accounting: NodeAcco
             nodes.stop_node(node)
 
 
+def _own_cpu_estimate(results: dict[int, dict[str, float]], base_size: int, size: int, run: str, cpus: int) -> float:
+    """With each node's work on its own CPUs (real hosts), what remains shared is the controller's
+    extra CPU over the one-node run, spread over the controller's cores; no overlap with the
+    nodes' work is assumed, so this errs high."""
+    base, row = results[base_size], results[size]
+    extra = (row[f"{run}_cpu"] - row[f"{run}_node_cpu"]) - (base[f"{run}_cpu"] - base[f"{run}_node_cpu"])
+    return (base[run] + max(extra, 0.0) / cpus) / base[run]
+
+
 def _rows(results: dict[int, dict[str, float]], sizes: list[int], run: str) -> None:
     base = results[sizes[0]]
     cpus = os.cpu_count() or 1
@@ -130,10 +139,7 @@ def _rows(results: dict[int, dict[str, float]], sizes: list[int], run: str) -> N
         row = results[size]
         wall, cpu, node = row[run], row[f"{run}_cpu"], row[f"{run}_node_cpu"]
         controller = cpu - node
-        # With each node's work on its own CPUs (real hosts), what remains shared is the
-        # controller's extra CPU over the one-node run, spread over the controller's cores.
-        extra = max(controller - (base[f"{run}_cpu"] - base[f"{run}_node_cpu"]), 0.0)
-        estimate = (base[run] + extra / cpus) / base[run]
+        estimate = _own_cpu_estimate(results, sizes[0], size, run, cpus)
         print(
             f"{'':{len(run) + 1}} {size:>5}  {wall:>7.1f}  {wall / base[run]:>6.2f}  {cpu:>6.1f}  {node:>6.1f}  "
             f"{controller:>6.1f}  {controller / size:>8.2f}  {node / size:>9.2f}  {estimate:>18.2f}"
@@ -160,6 +166,12 @@ def main() -> int:
     print("cpu s = all CPU of the run; nodes = what the nodes ran (cgroups); ctl = the rest (controller)")
     _rows(results, sizes, "apply")
     _rows(results, sizes, "converged")
+    largest = sizes[-1]
+    estimates = {cores: _own_cpu_estimate(results, sizes[0], largest, "apply", cores) for cores in (2, 4, 8)}
+    print(
+        f"own-CPU estimate for {largest} nodes' apply by controller cores: "
+        + ", ".join(f"{cores}: {estimate:.2f}x" for cores, estimate in estimates.items())
+    )
     return 0
 
 
