@@ -266,15 +266,14 @@ def main():
     if params["state"] == "available":
         module.exit_json(changed=False, offered=offered)
 
-    state = node.state(packages)
     old_text = _read(pin_file)
     new_text = pin_file_text(params["name"], sets)
-    held = {name for name, (_, status) in state.items() if status.startswith("h")}
-    # Held packages the old pin file listed that no set lists now (nvidia-fabricmanager-570 after a
-    # move to 580): released first, or apt refuses to replace them.
+    # Packages the old pin file listed that no set lists now (nvidia-fabricmanager-570 after a move
+    # to 580): released from their hold first, or apt refuses to replace them.
     leaving = [name for name in pinned_in(old_text or "") if name not in packages]
-    leaving_held = node.state(leaving) if leaving else {}
-    released = [name for name, (_, status) in leaving_held.items() if status.startswith("h")]
+    state = node.state(packages + leaving)
+    held = {name for name, (_, status) in state.items() if status.startswith("h")}
+    released = [name for name in leaving if name in held]
     specs = install_specs(state, offered, sets)
     # apt drops the hold of a held package it moves to another version: hold those again too.
     moving = {spec.split("=", 1)[0] for spec in specs}
