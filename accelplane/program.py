@@ -78,6 +78,7 @@ def build(platform: Platform) -> dict[str, Any]:
             vpc_id=network.vpc_id,
             load_balancer_cidrs=endpoint_spec.allowed_cidrs if endpoint_spec else [],
             listener_port=endpoint_spec.listener_port if endpoint_spec else 443,
+            http_redirect=endpoint_spec.http_redirect if endpoint_spec else False,
             target_port=endpoint_spec.target_port if endpoint_spec else 8000,
             training=any(pool.purpose is Purpose.training for pool in platform.node_pools),
             tags=tags,

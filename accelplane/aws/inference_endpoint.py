@@ -1,4 +1,4 @@
-"""`InferenceEndpoint`: a public ALB with an HTTPS listener, an HTTP redirect and an IP target group.
+"""`InferenceEndpoint`: a public ALB with an HTTPS listener, an optional HTTP redirect and an IP target group.
 
 Pods are registered as IP targets by the AWS Load Balancer Controller through a
 TargetGroupBinding (Kubernetes layer), so the ALB itself stays declared here, in one place.
@@ -77,20 +77,23 @@ class InferenceEndpoint(pulumi.ComponentResource):
             tags=tags,
             opts=child,
         )
-        aws.lb.Listener(
-            f"{name}-http-redirect",
-            load_balancer_arn=alb.arn,
-            port=80,
-            protocol="HTTP",
-            default_actions=[
-                {
-                    "type": "redirect",
-                    "redirect": {"port": str(spec.listener_port), "protocol": "HTTPS", "status_code": "HTTP_301"},
-                }
-            ],
-            tags=tags,
-            opts=child,
-        )
+        if spec.http_redirect:
+            # Port 80 only ever answers with a redirect: AP-LB-002 requires it, and it is the one condition
+            # on which AP-NET-001 lets port 80 be open to the internet.
+            aws.lb.Listener(
+                f"{name}-http-redirect",
+                load_balancer_arn=alb.arn,
+                port=80,
+                protocol="HTTP",
+                default_actions=[
+                    {
+                        "type": "redirect",
+                        "redirect": {"port": str(spec.listener_port), "protocol": "HTTPS", "status_code": "HTTP_301"},
+                    }
+                ],
+                tags=tags,
+                opts=child,
+            )
         self.dns_name = alb.dns_name
         self.target_group_arn = target_group.arn
         self.register_outputs({"dnsName": alb.dns_name, "targetGroupArn": target_group.arn})

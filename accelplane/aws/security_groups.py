@@ -1,7 +1,7 @@
 """`PlatformSecurityGroups`: least-privilege groups for the load balancer and the node pools.
 
-- load balancer: HTTPS (and the HTTP redirect) from the allowed CIDRs only; egress only to the
-  inference nodes on the service port;
+- load balancer: the HTTPS listener port (and port 80 when the endpoint declares the HTTP redirect)
+  from the allowed CIDRs only; egress only to the inference nodes on the service port;
 - inference nodes: the service port from the load balancer's group only;
 - training nodes: all traffic to and from their own group, what EFA and NCCL need, nothing else in;
 - no SSH or RDP from anywhere; node egress leaves through NAT for images and AWS APIs.
@@ -22,6 +22,7 @@ class SecurityGroupsArgs:
     vpc_id: pulumi.Input[str]
     load_balancer_cidrs: Sequence[str]  # empty: no load balancer group
     listener_port: int
+    http_redirect: bool  # also admit port 80, where the endpoint's listener only redirects to HTTPS
     target_port: int
     training: bool
     tags: Mapping[str, str]
@@ -43,7 +44,8 @@ class PlatformSecurityGroups(pulumi.ComponentResource):
             lb = self._group(name, "lb", "Inference load balancer: HTTPS from allowed CIDRs", args)
             self.load_balancer_id = lb.id
             for index, cidr in enumerate(args.load_balancer_cidrs):
-                for port in sorted({args.listener_port, 80}):
+                ports = {args.listener_port, *([80] if args.http_redirect else [])}
+                for port in sorted(ports):
                     aws.vpc.SecurityGroupIngressRule(
                         f"{name}-lb-in-{port}-{index}",
                         security_group_id=lb.id,

@@ -341,6 +341,11 @@ class InferenceEndpoint(Model):
         default="ELBSecurityPolicy-TLS13-1-2-2021-06", description="ELB security policy (TLS 1.2 or newer only)."
     )
     listener_port: int = Field(default=443, ge=1, le=65535, description="HTTPS listener port.")
+    http_redirect: bool = Field(
+        default=True,
+        description="Also listen on port 80 and answer every plain-HTTP request with a 301 redirect to HTTPS on "
+        "listener_port; port 80 is then open to allowed_cidrs too. false: no port-80 listener and no port-80 ingress.",
+    )
     target_port: int = Field(default=8000, ge=1, le=65535, description="Port the inference pods listen on.")
     health_check: HealthCheck = Field(default_factory=HealthCheck, description="Target group health check.")
     allowed_cidrs: list[Cidr] = Field(min_length=1, description="Client CIDRs allowed to reach the endpoint.")
@@ -350,6 +355,12 @@ class InferenceEndpoint(Model):
     @classmethod
     def _cidrs(cls, value: list[str]) -> list[str]:
         return [_check_cidr(v) for v in value]
+
+    @model_validator(mode="after")
+    def _redirect_port_free(self) -> InferenceEndpoint:
+        if self.http_redirect and self.listener_port == 80:
+            raise ValueError("listener_port 80 is the HTTP redirect's port: set http_redirect: false or another port")
+        return self
 
 
 class Secret(Model):

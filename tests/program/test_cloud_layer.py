@@ -190,7 +190,74 @@ def test_load_balancer_admits_https_and_redirect_from_allowed_cidrs_only(stack: 
     allowed = set(platform.inference_endpoint.allowed_cidrs)
     rules = _rules(graph, lb.id, "Ingress")
     assert {r.inputs["cidrIpv4"] for r in rules} == allowed
-    assert {r.inputs["fromPort"] for r in rules} == {443, 80}
+    endpoint = platform.inference_endpoint
+    assert endpoint.http_redirect, "dev and prod keep the HTTP redirect"
+    assert {(r.inputs["fromPort"], r.inputs["toPort"]) for r in rules} == {(endpoint.listener_port,) * 2, (80, 80)}
+
+
+ENDPOINT_CIDRS = "\n      allowed_cidrs: [203.0.113.0/24]"  # the endpoint's, not network.api_allowed_cidrs
+REDIRECT = "\n      http_redirect: true"
+
+
+def _endpoint_variant(tmp_path: Path, cidrs: str, redirect: str = REDIRECT) -> Path:
+    from tests.support.stack_files import stack_text
+
+    text = stack_text("dev")
+    assert text.count(ENDPOINT_CIDRS) == 1 and text.count(REDIRECT) == 1
+    path = tmp_path / "Pulumi.dev.yaml"
+    path.write_text(text.replace(ENDPOINT_CIDRS, cidrs).replace(REDIRECT, redirect))
+    return path
+
+
+def _public_variant(tmp_path: Path, redirect: str = REDIRECT) -> Graph:
+    from accelplane.config.loader import load_stack_file
+    from accelplane.engine.offline import run_offline
+
+    return run_offline(load_stack_file(_endpoint_variant(tmp_path, "\n      allowed_cidrs: [0.0.0.0/0]", redirect)))
+
+
+def _rule_findings(graph: Graph) -> list[str]:
+    from accelplane.rules.engine import evaluate
+    from accelplane.rules.graph import Graph as RuleGraph
+    from accelplane.rules.sources import from_offline_graph
+
+    evaluation = evaluate(RuleGraph(from_offline_graph(graph), stack=graph.stack, environment="dev"))
+    return [f"{f.rule.id} {f.name}: {f.message}" for f in evaluation.findings]
+
+
+def _listener_ports(graph: Graph) -> dict[int, str]:
+    return {r.inputs["port"]: r.inputs["protocol"] for r in graph.by_type("aws:lb/listener:Listener")}
+
+
+def test_a_public_endpoint_with_its_redirect_passes_every_rule_without_a_waiver(tmp_path: Path) -> None:
+    graph = _public_variant(tmp_path)
+    lb = graph.named("acme-ml-dev-sg-lb")
+    world = {r.inputs["fromPort"] for r in _rules(graph, lb.id, "Ingress") if r.inputs.get("cidrIpv4") == "0.0.0.0/0"}
+    assert world == {443, 80}
+    assert _listener_ports(graph) == {443: "HTTPS", 80: "HTTP"}
+    assert _rule_findings(graph) == []
+
+
+def test_without_the_redirect_port_80_is_neither_listened_on_nor_open(tmp_path: Path) -> None:
+    graph = _public_variant(tmp_path, "\n      http_redirect: false\n      listener_port: 8443")
+    lb = graph.named("acme-ml-dev-sg-lb")
+    assert {(r.inputs["fromPort"], r.inputs["toPort"]) for r in _rules(graph, lb.id, "Ingress")} == {(8443, 8443)}
+    assert _listener_ports(graph) == {8443: "HTTPS"}
+    assert not [r for r in graph.resources if r.name.endswith("-http-redirect")]
+    # The declared HTTPS port, not 443, is what a public endpoint may open.
+    assert _rule_findings(graph) == []
+
+
+def test_the_redirect_on_the_https_port_is_refused(tmp_path: Path) -> None:
+    from accelplane.config.loader import load_stack_file
+    from accelplane.errors import InputError
+
+    path = _endpoint_variant(tmp_path, ENDPOINT_CIDRS, REDIRECT + "\n      listener_port: 80")
+    with pytest.raises(InputError) as caught:
+        load_stack_file(path)
+    [problem] = caught.value.problems
+    assert f"{path}:" in str(problem) and "inference_endpoint" in str(problem), str(problem)
+    assert "http_redirect: false" in str(problem), str(problem)
 
 
 def _all_ingress(graph: Graph) -> Iterator[RecordedResource]:

@@ -188,6 +188,28 @@ def listener(name: str, **props: Any) -> Resource:
     return res(t.LISTENER, name, {"loadBalancerArn": "arn:lb", "tags": TAGS, **props})
 
 
+REDIRECT = {"type": "redirect", "redirect": {"protocol": "HTTPS", "port": "443", "statusCode": "HTTP_301"}}
+FORWARD = {"type": "forward", "targetGroupArn": "arn:tg"}
+
+
+def public_endpoint(*, https_port: int = 443, http_action: Mapping[str, Any] | None = REDIRECT,
+                    cidr: Mapping[str, str] | None = None, alb: str = "alb", group_name: str = "sg-lb",
+                    ) -> list[Resource]:
+    """An internet-facing ALB as the program declares it: its group open to `cidr` (default the whole
+    IPv4 internet) on the HTTPS listener port and, with `http_action`, port 80 with that listener action."""
+    source = dict(cidr or {"cidrIpv4": "0.0.0.0/0"})
+    found = [group(group_name), load_balancer(alb, group_name),
+             ingress(f"lb-in-{https_port}", group_name, fromPort=https_port, toPort=https_port, **source),
+             listener(f"{alb}-https", loadBalancerArn=f"id-{alb}", protocol="HTTPS", port=https_port,
+                      sslPolicy="ELBSecurityPolicy-TLS13-1-2-2021-06",
+                      certificateArn="arn:aws:acm:us-west-2:1:certificate/x", defaultActions=[FORWARD])]
+    if http_action is not None:
+        found += [ingress("lb-in-80", group_name, fromPort=80, toPort=80, **source),
+                  listener(f"{alb}-http", loadBalancerArn=f"id-{alb}", protocol="HTTP", port=80,
+                           defaultActions=[dict(http_action)])]
+    return found
+
+
 def cluster(**vpc: Any) -> dict[str, Any]:
     return {"name": "acme", "version": "1.33", "tags": TAGS,
             "vpcConfig": {"endpointPrivateAccess": True, "endpointPublicAccess": True,
@@ -353,13 +375,15 @@ CASES: dict[str, Case] = {
         expect="WANDB_API_KEY", target="trainer"),
     # ---------------------------------------------------------------- Network and compute
     "AP-NET-001": Case(
-        passing=[group("sg-lb"), load_balancer(), ingress("lb-443", "sg-lb", fromPort=443, toPort=443,
-                                                          cidrIpv4="0.0.0.0/0"),
+        # A public endpoint: HTTPS and the redirect-only port 80 open to the world on the ALB's group.
+        passing=[*public_endpoint(),
                  group("sg-nodes"), ingress("nodes-8000", "sg-nodes", fromPort=8000, toPort=8000,
                                             referencedSecurityGroupId="id-sg-lb")],
-        failing=[group("sg-nodes"), ingress("nodes-8000", "sg-nodes", fromPort=8000, toPort=8000,
+        # Port 80 open to the world where the listener forwards plain HTTP; nodes open to the world.
+        failing=[*public_endpoint(http_action=FORWARD),
+                 group("sg-nodes"), ingress("nodes-8000", "sg-nodes", fromPort=8000, toPort=8000,
                                             cidrIpv4="0.0.0.0/0")],
-        expect="only HTTPS (443)", target="nodes-8000"),
+        expect="HTTPS listener port", target="lb-in-80", also=("nodes-8000",)),
     "AP-NET-002": Case(
         passing=[group("sg"), ingress("ssh-office", "sg", fromPort=22, toPort=22, cidrIpv4="198.51.100.0/24")],
         failing=[group("sg", ingress=[{"protocol": "tcp", "fromPort": 0, "toPort": 65535,

@@ -6,22 +6,14 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
+from accelplane.rules.load_balancer.listeners import protocol, redirect_problems
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
-from accelplane.rules.view import Resource, as_list, as_str, get
+from accelplane.rules.view import Resource
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
-    if as_str(resource.get("protocol")).upper() != "HTTP":
-        return
-    actions = as_list(resource.get("defaultActions"))
-    if not actions:
-        yield "HTTP listener has no default action"
-    for action in actions:
-        kind = as_str(get(action, "type"))
-        if kind != "redirect":
-            yield f"HTTP listener serves traffic ({kind or 'unknown action'}) instead of redirecting to HTTPS"
-        elif as_str(get(action, "redirect", "protocol")).upper() != "HTTPS":
-            yield "HTTP listener redirects, but not to HTTPS"
+    if protocol(resource) == "HTTP":
+        yield from redirect_problems(resource)
 
 
 RULE = Rule(
