@@ -26,8 +26,11 @@ Least privilege: AWS runs the container privileged in both manifests and mounts 
 privileged container sees the node's /dev/neuron* devices without the device plugin allocating them,
 while requesting them (`aws.amazon.com/neuron`) would take them away from training pods. Not yet
 verified on a Neuron node here that less would do. Privileged is the only privilege it gets:
-no hostPath, no host network/PID/IPC, no Kubernetes API token (AP-K8S-001 exempts kube-system device
-monitors from the privileged rule only). Requests equal limits (Guaranteed QoS), probes watch the
+no hostPath, no host network/PID/IPC, no Kubernetes API token. AP-K8S-001 exempts it from the
+privileged rule only, and by identity (`accelplane/rules/kubernetes/platform_components.py`): a
+DaemonSet named `neuron-monitor` in kube-system whose every container runs a `neuron-monitor` image
+pinned by digest; keep NAMESPACE, NAME and the image's repository name in step with that table (a
+test compares them). Requests equal limits (Guaranteed QoS), probes watch the
 metrics port, and `system-node-critical` keeps it from being the first pod evicted on a busy node:
 losing it silently hides the ECC alert of a failing device.
 """
@@ -49,7 +52,7 @@ NAME = "neuron-monitor"
 POD_LABELS = {"app.kubernetes.io/name": NAME}
 METRICS_PORT_NAME = "metrics"
 METRICS_PORT = 8000  # neuron-monitor-prometheus.py's default (--port), as in AWS's manifest
-COMPONENT = "device-monitor"  # app.kubernetes.io/component: the rules' narrow exemption (pods.py)
+COMPONENT = "device-monitor"  # app.kubernetes.io/component: describes it; exempts nothing
 # Built-in class, allowed in kube-system only; the project's own classes are for workloads.
 PRIORITY_CLASS = "system-node-critical"
 _RESOURCES = {"cpu": "500m", "memory": "256Mi"}  # AWS's limits; requests raised to equal them

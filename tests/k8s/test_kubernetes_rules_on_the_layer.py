@@ -72,25 +72,64 @@ TEMPLATE = ("spec", "template")
 COMPONENT = "app.kubernetes.io/component"
 
 
-def test_privileged_exporter_is_exempt_only_as_a_kube_system_device_monitor(prod_graph: Graph) -> None:
-    """The neuron-monitor DaemonSet passes AP-K8S-001 because it is a device monitor in kube-system;
-    the same privileged pod anywhere else, or unlabelled, is still a finding."""
+def test_privileged_exporter_is_exempt_only_by_its_identity(prod_graph: Graph) -> None:
+    """The neuron-monitor DaemonSet passes AP-K8S-001 because it is the platform's: kube-system, its name,
+    the profile's image by digest. The same privileged pod anywhere else, under another name or on another
+    image is still a finding; its labels neither grant nor lose the exemption."""
+    containers = (*TEMPLATE, "spec", "containers")
 
     def move(inputs: dict[str, Any]) -> None:
         inputs["metadata"]["namespace"] = "training"
+
+    def rename(inputs: dict[str, Any]) -> None:
+        inputs["metadata"]["name"] = "gpu-exporter"
+
+    def float_the_tag(inputs: dict[str, Any]) -> None:
+        container = _get(inputs, containers)[0]
+        container["image"] = container["image"].split("@")[0].rsplit("/", 1)[0] + "/neuron-monitor:1.3.0"
+
+    def swap_the_image(inputs: dict[str, Any]) -> None:
+        _get(inputs, containers)[0]["image"] = "registry.example.com/miner@sha256:" + "f" * 64
+
+    def add_a_sidecar(inputs: dict[str, Any]) -> None:
+        _get(inputs, containers).append({"name": "sidecar", "image": "registry.example.com/sidecar:latest"})
 
     def unlabel(inputs: dict[str, Any]) -> None:
         for metadata in (inputs["metadata"], inputs["spec"]["template"]["metadata"]):
             metadata["labels"].pop(COMPONENT)
 
-    def relabel_as_workload(inputs: dict[str, Any]) -> None:
+    def relabel_as_device_plugin(inputs: dict[str, Any]) -> None:
         for metadata in (inputs["metadata"], inputs["spec"]["template"]["metadata"]):
-            metadata["labels"][COMPONENT] = "server"
+            metadata["labels"][COMPONENT] = "device-plugin"
 
     assert "AP-K8S-001" not in _kubernetes_findings(prod_graph, "prod")
-    for edit in (move, unlabel, relabel_as_workload):
+    for edit in (move, rename, float_the_tag, swap_the_image, add_a_sidecar):
         found = _kubernetes_findings(_with_daemon_set(prod_graph, edit), "prod")
         assert "AP-K8S-001" in found, edit.__name__
+    for edit in (unlabel, relabel_as_device_plugin):
+        found = _kubernetes_findings(_with_daemon_set(prod_graph, edit), "prod")
+        assert "AP-K8S-001" not in found, edit.__name__
+
+
+def _get(inputs: dict[str, Any], path: tuple[str, ...]) -> Any:
+    for key in path:
+        inputs = inputs[key]
+    return inputs
+
+
+def test_exemption_table_matches_what_the_layer_deploys(prod_graph: Graph) -> None:
+    """The rules' identity of neuron-monitor (plain data, no import of the components) and the component
+    agree: namespace, name, and the repository of the image the stacks' profiles pin."""
+    from accelplane.config.loader import load_stack
+    from accelplane.k8s import neuron_monitor
+    from accelplane.rules.kubernetes.platform_components import NEURON_MONITOR, repository_name
+
+    assert (NEURON_MONITOR.namespace, NEURON_MONITOR.name) == (neuron_monitor.NAMESPACE, neuron_monitor.NAME)
+    profiles = load_stack("prod").platform.software_profiles.values()
+    images = {p.neuron_monitor_image for p in profiles if getattr(p, NEURON_MONITOR.profile_field)}
+    assert images and {repository_name(i) for i in images} == {NEURON_MONITOR.repository}
+    [daemon_set] = [r for r in prod_graph.by_type("kubernetes:apps/v1:DaemonSet")]
+    assert [c["image"] for c in daemon_set.inputs["spec"]["template"]["spec"]["containers"]] == sorted(images)
 
 
 def test_device_monitor_exemption_does_not_cover_host_paths_or_namespaces(prod_graph: Graph) -> None:

@@ -116,17 +116,34 @@ def container(name: str = "main", **props: Any) -> dict[str, Any]:
 
 def deployment(name: str, *containers_: Mapping[str, Any], kind: str = t.K8S_DEPLOYMENT,
                labels: Mapping[str, str] | None = None, namespace: str = "training",
-               annotations: Mapping[str, str] | None = None,
+               annotations: Mapping[str, str] | None = None, object_name: str | None = None,
                **pod: Any) -> Resource:
+    """A workload named `name` in the graph; `object_name` (default `name`) is its metadata.name."""
     pod_spec = {"serviceAccountName": name, "containers": list(containers_ or [container()]), **pod}
     template = {"metadata": {"labels": dict(labels or {"app": name}), "annotations": dict(annotations or {})},
                 "spec": pod_spec}
     spec: dict[str, Any] = {"selector": {"matchLabels": {"app": name}}, "template": template}
+    metadata = {"name": object_name or name, "namespace": namespace, "labels": dict(labels or {})}
     if kind == t.K8S_POD:
-        return res(kind, name, {"metadata": {"name": name, "namespace": namespace, "labels": dict(labels or {})},
-                                "spec": pod_spec})
-    return res(kind, name, {"metadata": {"name": name, "namespace": namespace, "labels": dict(labels or {})},
-                            "spec": spec})
+        return res(kind, name, {"metadata": metadata, "spec": pod_spec})
+    return res(kind, name, {"metadata": metadata, "spec": spec})
+
+
+PRIVILEGED = {"securityContext": {"privileged": True}}
+DEVICE_PLUGIN = {"app.kubernetes.io/component": "device-plugin"}
+NEURON_MONITOR_IMAGE = "public.ecr.aws/neuron/neuron-monitor@sha256:" + "b" * 64
+
+
+MONITOR_LABELS = {"app.kubernetes.io/name": "neuron-monitor", "app.kubernetes.io/component": "device-monitor"}
+
+
+def neuron_monitor(name: str = "neuron-monitor", *containers_: Mapping[str, Any], namespace: str = "kube-system",
+                   image: str = NEURON_MONITOR_IMAGE, labels: Mapping[str, str] | None = MONITOR_LABELS,
+                   **pod: Any) -> Resource:
+    """The platform's neuron-monitor DaemonSet as `accelplane/k8s/neuron_monitor.py` declares it (privileged)."""
+    main = {"name": "neuron-monitor", "image": image, **PRIVILEGED}
+    return deployment(name, *(containers_ or [main]), kind=t.K8S_DAEMON_SET, namespace=namespace,
+                      object_name="neuron-monitor", labels=labels, **pod)
 
 
 GPU = {"requests": {"nvidia.com/gpu": "8"}, "limits": {"nvidia.com/gpu": "8"}}
@@ -448,24 +465,28 @@ CASES: dict[str, Case] = {
         expect="dropInvalidHeaderFields", target="alb"),
     # ---------------------------------------------------------------- Kubernetes
     "AP-K8S-001": Case(
-        passing=[deployment("trainer"),
-                 deployment("nvidia-device-plugin", container(securityContext={"privileged": True}),
-                            kind=t.K8S_DAEMON_SET, labels={"app.kubernetes.io/component": "device-plugin"}),
-                 deployment("neuron-monitor", container(securityContext={"privileged": True}),
-                            kind=t.K8S_DAEMON_SET, namespace="kube-system",
-                            labels={"app.kubernetes.io/component": "device-monitor"})],
-        # A device monitor outside kube-system claims the exemption in vain.
-        failing=[deployment("trainer", container(securityContext={"privileged": True})),
-                 deployment("monitor", container(securityContext={"privileged": True}), kind=t.K8S_DAEMON_SET,
-                            labels={"app.kubernetes.io/component": "device-monitor"})], expect="privileged",
-        target="trainer", also=("monitor",)),
+        # The platform's own device monitor, by identity: kube-system, its name, its image by digest.
+        passing=[deployment("trainer"), neuron_monitor()],
+        # A workload-namespace DaemonSet labelled as a device plugin; a kube-system one labelled so but
+        # running a foreign image; the monitor's name and place on a floating tag.
+        failing=[deployment("trainer", container(**PRIVILEGED)),
+                 deployment("gpu-plugin", container(**PRIVILEGED), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN),
+                 deployment("system-plugin", container(**PRIVILEGED), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN,
+                            namespace="kube-system"),
+                 neuron_monitor("floating-monitor", image="public.ecr.aws/neuron/neuron-monitor:1.3.0")],
+        expect="privileged", target="trainer", also=("gpu-plugin", "system-plugin", "floating-monitor")),
     "AP-K8S-002": Case(
         passing=[deployment("trainer")],
-        failing=[deployment("trainer", container(), hostNetwork=True)], expect="hostNetwork", target="trainer"),
+        # A device-plugin label exempts nothing.
+        failing=[deployment("trainer", container(), hostNetwork=True),
+                 deployment("gpu-plugin", container(), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN, hostPID=True)],
+        expect="host", target="trainer", also=("gpu-plugin",)),
     "AP-K8S-003": Case(
         passing=[deployment("trainer", container(), volumes=[{"name": "scratch", "emptyDir": {}}])],
-        failing=[deployment("trainer", container(), volumes=[{"name": "dev", "hostPath": {"path": "/dev"}}])],
-        expect="/dev", target="trainer"),
+        failing=[deployment("trainer", container(), volumes=[{"name": "dev", "hostPath": {"path": "/dev"}}]),
+                 deployment("gpu-plugin", container(), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN, volumes=[
+                     {"name": "plugins", "hostPath": {"path": "/var/lib/kubelet/device-plugins"}}])],
+        expect="/dev", target="trainer", also=("gpu-plugin",)),
     "AP-K8S-004": Case(
         passing=[deployment("trainer", container(resources=GPU))],
         failing=[deployment("trainer", container(resources={"requests": {"nvidia.com/gpu": "8"},

@@ -1,6 +1,8 @@
-"""AP-K8S-002: no host network, PID or IPC namespace outside device plugins and drivers.
+"""AP-K8S-002: no host network, PID or IPC namespace, for any workload.
 
-NCCL over EFA does not need `hostNetwork`: the EFA device plugin hands the interface to the pod.
+NCCL over EFA does not need `hostNetwork`: the EFA device plugin hands the interface to the pod. The
+platform's device plugins run inside pinned Helm releases, which the rules do not see as workloads;
+no label exempts a workload (`platform_components`).
 """
 
 from __future__ import annotations
@@ -9,14 +11,12 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.kubernetes.pods import is_node_agent, pod_spec
+from accelplane.rules.kubernetes.pods import pod_spec
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, get
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
-    if is_node_agent(resource):
-        return
     spec = pod_spec(resource)
     for key in ("hostNetwork", "hostPID", "hostIPC"):
         if as_bool(get(spec, key)):

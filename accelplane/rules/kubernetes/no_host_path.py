@@ -1,4 +1,8 @@
-"""AP-K8S-003: no hostPath volumes outside device plugins and drivers."""
+"""AP-K8S-003: no hostPath volumes, for any workload.
+
+The platform's device plugins mount the kubelet's device-plugin directory inside pinned Helm
+releases, which the rules do not see as workloads; no label exempts a workload (`platform_components`).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,12 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.kubernetes.pods import is_node_agent, pod_spec
+from accelplane.rules.kubernetes.pods import pod_spec
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_list, as_str, get
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
-    if is_node_agent(resource):
-        return
     for volume in as_list(get(pod_spec(resource), "volumes")):
         path = get(volume, "hostPath", "path")
         if path is not None:
@@ -23,7 +25,7 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
 RULE = Rule(
     id="AP-K8S-003",
     name="k8s-no-host-path",
-    description="Checks whether a workload mounts hostPath volumes outside device plugins and drivers.",
+    description="Checks whether a workload mounts hostPath volumes.",
     family=Family.kubernetes,
     severity=Severity.high,
     enforcement=Enforcement.mandatory,

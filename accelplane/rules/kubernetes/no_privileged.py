@@ -1,6 +1,7 @@
-"""AP-K8S-001: no privileged containers outside device plugins, drivers and device monitors.
+"""AP-K8S-001: no privileged containers outside the platform's own device monitor.
 
-Device monitors are exempt only as DaemonSets in kube-system (`pods.is_device_monitor`).
+The one exemption is by identity (`platform_components`): the neuron-monitor DaemonSet in
+kube-system running its profile-pinned image by digest. No label exempts anything.
 """
 
 from __future__ import annotations
@@ -9,32 +10,38 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.kubernetes.pods import containers, is_device_monitor, is_node_agent
+from accelplane.rules.kubernetes.platform_components import not_exempt_because, privileged_component
+from accelplane.rules.kubernetes.pods import containers
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_list, as_str, get
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
-    if is_node_agent(resource) or is_device_monitor(resource):
+    if privileged_component(resource) is not None:
         return
+    problems = []
     for container in containers(resource):
         name = as_str(get(container, "name"), "?")
         if as_bool(get(container, "securityContext", "privileged")):
-            yield f"container {name} is privileged"
+            problems.append(f"container {name} is privileged")
         added = {as_str(c) for c in as_list(get(container, "securityContext", "capabilities", "add"))}
         if added & {"SYS_ADMIN", "ALL"}:
-            yield f"container {name} adds {', '.join(sorted(added & {'SYS_ADMIN', 'ALL'}))}"
+            problems.append(f"container {name} adds {', '.join(sorted(added & {'SYS_ADMIN', 'ALL'}))}")
+    note = not_exempt_because(resource) if problems else None
+    for problem in problems:
+        yield f"{problem} ({note})" if note else problem
 
 
 RULE = Rule(
     id="AP-K8S-001",
     name="k8s-no-privileged-containers",
-    description="Checks whether a workload runs privileged containers (or adds SYS_ADMIN) outside device "
-    "plugins, drivers and kube-system device monitors.",
+    description="Checks whether a workload runs privileged containers (or adds SYS_ADMIN) other than the "
+    "platform's own device monitor (neuron-monitor in kube-system, its image pinned by digest).",
     family=Family.kubernetes,
     severity=Severity.critical,
     enforcement=Enforcement.mandatory,
-    remediation="Drop privileged; request accelerators through the device plugin's extended resource.",
+    remediation="Drop privileged; request accelerators through the device plugin's extended resource. Device "
+    "plugins belong in the platform's pinned Helm releases, not in workload namespaces.",
     resource_types=t.K8S_WORKLOAD_TYPES,
     check=check,
     categories=("kubernetes", "isolation"),

@@ -1,12 +1,7 @@
 """Where the pod spec and containers of each Kubernetes workload kind live, and what marks a pod.
 
-Node agents (device plugins and drivers) legitimately need privileged access to the host: a
-DaemonSet labelled `app.kubernetes.io/component` = `device-plugin` or `driver` (the recommended
-Kubernetes label, on the object or its pod template) is exempt from the host-access rules.
-A device monitor (`app.kubernetes.io/component: device-monitor`, e.g. neuron-monitor) is exempt from
-the privileged rule only, and only as a DaemonSet in kube-system: it must see every accelerator
-device of its node without taking any from workloads, which Kubernetes grants only to privileged
-containers; host paths and host namespaces stay forbidden to it.
+Labels mark what a pod is for (inference, a pool), never what it may do: the one exemption from a
+host-access rule is by identity (`platform_components`).
 A pod is an inference pod when its template is labelled `accelplane.io/purpose: inference`, its
 node selector asks for `accelplane.io/purpose: inference` nodes, or it selects (`accelplane.io/pool`)
 a node pool whose purpose label is inference.
@@ -21,11 +16,6 @@ from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
 from accelplane.rules.view import Resource, as_list, get, mapping
 
-NODE_AGENT_COMPONENTS = frozenset({"device-plugin", "driver"})
-DEVICE_MONITOR_COMPONENT = "device-monitor"
-# Only cluster administrators create pods here; a workload namespace cannot claim the exemption.
-SYSTEM_NAMESPACE = "kube-system"
-COMPONENT_LABEL = "app.kubernetes.io/component"
 PURPOSE_LABEL = "accelplane.io/purpose"
 POOL_LABEL = "accelplane.io/pool"
 ACCELERATOR_LABEL = "accelplane.io/accelerator"
@@ -62,19 +52,6 @@ def containers(resource: Resource) -> list[Mapping[str, Any]]:
     for key in ("initContainers", "containers"):
         found.extend(c for c in as_list(get(spec, key)) if isinstance(c, Mapping))
     return found
-
-
-def is_node_agent(resource: Resource) -> bool:
-    return resource.type == t.K8S_DAEMON_SET and labels(resource).get(COMPONENT_LABEL) in NODE_AGENT_COMPONENTS
-
-
-def is_device_monitor(resource: Resource) -> bool:
-    """A DaemonSet in kube-system labelled as a device monitor (privileged, nothing more)."""
-    return (
-        resource.type == t.K8S_DAEMON_SET
-        and namespace(resource) == SYSTEM_NAMESPACE
-        and labels(resource).get(COMPONENT_LABEL) == DEVICE_MONITOR_COMPONENT
-    )
 
 
 def node_selector(resource: Resource) -> Mapping[str, Any]:
