@@ -12,14 +12,18 @@ It turns every rule of `accelplane.rules.registry` into a CrossGuard policy name
 - enforcement levels: each policy starts at its rule's default; `ACCELPLANE_POLICY_CONFIG` may name
   a JSON file in the `--policy-pack-config` format (`"all"` then per-rule levels) to change the
   defaults, and the Pulumi CLI's own `--policy-pack-config` overrides per policy at run time. The
-  same file works with `accelplane check --policy-config`.
+  same file works with `accelplane check --policy-config`;
+- findings are judged by `accelplane.rules.judgement.judge`, the function behind `check`, `verify`
+  and `diff`: the stack's declaration (found from the URNs' stack name in the project this pack
+  lives in) supplies the environment and the waivers, so a finding waived for `accelplane check` is
+  not reported here either, and an expired waiver stops covering it on the same day.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +39,11 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
-from accelplane.rules.enforcement import resolve_levels
-from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Rule, Scope
+from accelplane.config.project import find_project
+from accelplane.rules.judgement import Policy, judge, load_policy_config
+from accelplane.rules.model import Rule, Scope
 from accelplane.rules.registry import RULES
-from accelplane.rules.view import UNKNOWN, UNKNOWN_SENTINELS, Resource, UnknownValue
+from accelplane.rules.view import UNKNOWN, UNKNOWN_SENTINELS, Resource
 
 PACK_NAME = "accelplane"
 CONFIG_ENV = "ACCELPLANE_POLICY_CONFIG"
@@ -102,17 +105,42 @@ def resource_from_stack(resource: PolicyResource) -> Resource:
     )
 
 
+@lru_cache(maxsize=16)
+def stack_context(urn: str) -> tuple[str | None, str | None, tuple[Any, ...]]:
+    """(stack, environment, waivers) for the stack a URN belongs to, from its declaration in the
+    project around this pack; a stack without a declaration file gets no waivers."""
+    from accelplane.config.loader import load_stack
+
+    parts = urn.removeprefix("urn:pulumi:").split("::")
+    stack = parts[0] if len(parts) > 1 and parts[0] else None
+    if stack is None:
+        return None, None, ()
+    project = find_project(Path(__file__).resolve().parent)
+    if not project.stack_file(stack).is_file():
+        return stack, None, ()
+    declared = load_stack(stack, project)
+    return stack, declared.platform.environment.value, tuple(declared.platform.waivers)
+
+
+def _violations(rule: Rule, resources: list[Resource], scope: Scope) -> tuple[list[tuple[str, str]], int]:
+    """(message, URN) of each unwaived finding of `rule`, and how many resources it could not judge."""
+    stack, environment, waivers = stack_context(resources[0].urn) if resources else (None, None, ())
+    judgement = judge(resources, policy=Policy(waivers=waivers), stack=stack, environment=environment,
+                      rules=(rule,), scopes=(scope,))
+    found = [(f.message if scope is Scope.resource else f"{f.name}: {f.message}", f.urn)
+             for f in judgement.findings if not f.waived]
+    return found, sum(judgement.not_applicable.values())
+
+
 def _resource_policy(rule: Rule, level: str) -> ResourceValidationPolicy:
     def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
         if args.resource_type not in rule.resource_types:
             return
-        resource = resource_from_args(args)
-        try:
-            messages = list(rule.check(resource, Graph([resource])))
-        except UnknownValue:
+        found, unknown = _violations(rule, [resource_from_args(args)], Scope.resource)
+        if unknown:
             args.not_applicable("a value this rule reads is not known until the resource is created")
             return
-        for message in messages:
+        for message, _ in found:
             report_violation(message, None)
 
     return ResourceValidationPolicy(name=rule.id, description=rule.description, validate=validate,
@@ -121,10 +149,9 @@ def _resource_policy(rule: Rule, level: str) -> ResourceValidationPolicy:
 
 def _stack_policy(rule: Rule, level: str) -> StackValidationPolicy:
     def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
-        graph = Graph([resource_from_stack(r) for r in args.resources])
-        findings, _ = run_rule(rule, graph, Enforcement.mandatory)
-        for finding in findings:
-            report_violation(f"{finding.name}: {finding.message}", finding.urn)
+        found, _ = _violations(rule, [resource_from_stack(r) for r in args.resources], Scope.stack)
+        for message, urn in found:
+            report_violation(message, urn)
 
     return StackValidationPolicy(name=rule.id, description=rule.description, validate=validate,
                                  **_metadata(rule, level))
@@ -145,13 +172,13 @@ def pack_config() -> Mapping[str, Any] | None:
     path = os.environ.get(CONFIG_ENV)
     if not path:
         return None
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    return load_policy_config(Path(path), option=CONFIG_ENV)
 
 
 def policies(config: Mapping[str, Any] | None = None) -> list[ResourceValidationPolicy | StackValidationPolicy]:
     """One CrossGuard policy per rule, at the level `config` (`"all"` + per-rule) resolves to."""
     source = os.environ.get(CONFIG_ENV, "<pack>")
-    levels = resolve_levels(RULES, config if config is not None else pack_config(), source)
+    levels = Policy.of(config=config if config is not None else pack_config(), config_source=source).levels
     return [
         (_resource_policy if rule.scope is Scope.resource else _stack_policy)(rule, levels[rule.id])
         for rule in RULES

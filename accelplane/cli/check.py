@@ -2,12 +2,15 @@
 account or the Pulumi CLI.
 
 What is judged:
-- `--stack NAME`: the offline graph of `stacks/Pulumi.<NAME>.yaml` (the program run under mocks);
+- `--stack NAME` (or `--stack-file PATH`): the offline graph of the stack (the program run under
+  mocks) and its bare-metal host groups;
 - `--state FILE`: a `pulumi stack export` document;
 - `--plan FILE`: a `pulumi preview --json` document (or `accelplane preview --json` output).
-With `--state`/`--plan`, `--stack NAME` may be given as well: the file is judged, and the stack's
-declaration supplies the environment and the waivers. Without it the environment comes from the
-resources' `accelplane:environment` tags and no waivers apply.
+With `--state`/`--plan`, a stack may be given as well: the file is judged, it must be that stack's
+(its URNs name stack and project), and the declaration supplies the environment, the waivers and
+the bare-metal host groups. Without one the environment comes from the resources'
+`accelplane:environment` tags and no waivers apply. A file that is not a state export or plan, or
+holds no resources, is refused (exit 2): a gate must never pass because it judged nothing.
 
 Exit codes: 0 when no unwaived mandatory finding remains, 1 when one does or a waiver has expired,
 2 on bad input. `--strict` makes unwaived advisory findings block too (the way `matrix check
@@ -20,21 +23,21 @@ against and lifecycle facts are judged at (default: today).
 from __future__ import annotations
 
 import argparse
-import contextlib
-from datetime import date
+import time
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
 
+from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
+from accelplane.config.loader import PLATFORM_KEY, StackConfig
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.report import FORMATS, render
 from accelplane.report.findings import build_report
 from accelplane.report.output import emit
-from accelplane.rules.enforcement import resolve_levels
-from accelplane.rules.engine import evaluate
-from accelplane.rules.graph import Graph
-from accelplane.rules.registry import RULES
-from accelplane.rules.sources import from_offline_graph, load_file, read_json
-from accelplane.rules.waivers import apply_waivers
+from accelplane.rules.bare_metal_groups import host_group_resources
+from accelplane.rules.judgement import Policy, judge, load_policy_config
+from accelplane.rules.registry import rule_by_id
+from accelplane.rules.sources import from_offline_graph, load_file, stack_of
+from accelplane.rules.view import Resource
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,11 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="evaluate the policy rules on a stack, a state export or a plan",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    parser.add_argument(
-        "--stack",
-        help="stack name (stacks/Pulumi.<stack>.yaml): its offline graph, or the "
-        "declaration (environment, waivers) for --state/--plan",
-    )
+    add_stack_arguments(parser, required=False,
+                        purpose=": its offline graph, or the declaration (environment, waivers) for --state/--plan")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--state", type=Path, help="a `pulumi stack export` JSON file")
     source.add_argument("--plan", type=Path, help="a `pulumi preview --json` (or `accelplane preview --json`) file")
@@ -69,59 +69,41 @@ def _date(text: str) -> date:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not (args.stack or args.state or args.plan):
-        raise InputError.single("give --stack NAME, --state FILE or --plan FILE", file="accelplane check")
-    today = args.as_of or date.today()
-    levels = resolve_levels(RULES, _policy_config(args.policy_config), str(args.policy_config or "<policy config>"))
-
-    stack = None
-    if args.stack:
-        from accelplane.config.loader import load_stack
-
-        stack = load_stack(args.stack)
-        _check_waiver_rules(stack)
+    started, clock = datetime.now(UTC), time.perf_counter()
     file_path: Path | None = args.state or args.plan
+    if file_path is None and args.stack is None and args.stack_file is None:
+        raise InputError.single("give --stack NAME, --stack-file PATH, --state FILE or --plan FILE",
+                                file="accelplane check")
+    config = load_policy_config(args.policy_config) if args.policy_config else None
+    stack = stack_from_args(args)
+    if stack is not None:
+        _check_waiver_rules(stack)
+    policy = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>"),
+                       waivers=stack.platform.waivers if stack else (), as_of=args.as_of)
+
     if file_path is not None:
-        resources = load_file(file_path, "state" if args.state else "plan")
-        subject = f"{'state' if args.state else 'plan'} {file_path}"
-        artifact = str(file_path)
+        kind = "state" if args.state else "plan"
+        resources = load_file(file_path, kind)
+        _check_document(resources, file_path, kind, stack)
+        subject = f"{kind} {file_path}"
     else:
         from accelplane.engine.offline import run_offline
 
         assert stack is not None
         resources = from_offline_graph(run_offline(stack))
         subject = f"stack {stack.stack}"
-        artifact = _relative(stack.path)
-    environment = stack.platform.environment.value if stack else None
-    graph = Graph(resources, stack=stack.stack if stack else None, environment=environment, as_of=args.as_of)
-    evaluation = evaluate(graph, RULES, levels=levels)
-    waivers = list(stack.platform.waivers) if stack else []
-    findings, statuses = apply_waivers(evaluation.findings, waivers, today)
+    if stack is not None:  # bare metal is in no Pulumi graph: the declaration is its source
+        resources += host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project)
+    judgement = judge(resources, policy=policy, stack=stack.stack if stack else None,
+                      environment=stack.platform.environment.value if stack else None)
 
-    report = build_report(
-        subject=subject,
-        findings=findings,
-        rules=RULES,
-        levels=levels,
-        resources=len(graph),
-        strict=args.strict,
-        artifact=artifact,
-    )
-    report.waivers = [s.to_json() for s in statuses]
-    for status in statuses:
-        where = f"waivers[{status.index}] ({status.rule} on {status.resource}, owner {status.owner})"
-        if status.state == "expired":
-            report.failures.append(
-                f"{where} expired on {status.expires.isoformat()}: renew it with a new reason or fix the finding"
-            )
-        elif status.state == "unused":
-            report.notes.append(f"{where} matches no finding: remove it")
-    skipped = sum(evaluation.not_applicable.values())
-    if skipped:
-        report.notes.append(
-            f"{skipped} rule evaluations skipped: values unknown until apply "
-            f"({', '.join(sorted(evaluation.not_applicable))})"
-        )
+    report = build_report(judgement, subject=subject, strict=args.strict,
+                          artifact=_relative(stack.path if stack else file_path))
+    if stack is not None:
+        from accelplane.engine.provenance import finding_lines
+
+        report.lines = finding_lines(stack.platform, stack.line_of, resources)
+    report.started, report.seconds = started, time.perf_counter() - clock
     summary = report.summary()
     emit(
         render(report, args.format),
@@ -131,35 +113,32 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if report.passed else EXIT_FINDINGS
 
 
-def _policy_config(path: Path | None) -> dict[str, Any] | None:
-    if path is None:
-        return None
-    data = read_json(path)
-    if not isinstance(data, dict):
-        raise InputError.single('expected an object mapping rule ids (or "all") to enforcement levels', file=str(path))
-    return data
+def _check_document(resources: list[Resource], path: Path, kind: str, stack: StackConfig | None) -> None:
+    """A state or plan must hold resources, of one stack, and of the stack named with it."""
+    owner = stack_of(resources, str(path))
+    if owner is None:
+        raise InputError.single(f"the {kind} holds no resources: nothing to judge (is this the right file?)",
+                                file=str(path), field=f"--{kind}")
+    if stack is not None and owner != (stack.stack, stack.project):
+        raise InputError.single(
+            f"the {kind} is of stack {owner[0]!r} (project {owner[1]!r}), not of the stack given "
+            f"({stack.stack!r}, project {stack.project!r}): its waivers and environment would judge the wrong "
+            "resources", file=str(path), field=f"--{kind}",
+        )
 
 
-def _check_waiver_rules(stack: Any) -> None:
+def _check_waiver_rules(stack: StackConfig) -> None:
     """A waiver naming no rule is a typo that silently waives nothing: reject it (exit 2)."""
-    from accelplane.config.loader import PLATFORM_KEY
-    from accelplane.config.yaml_source import read_yaml
-    from accelplane.rules.registry import rule_by_id
-
-    problems = []
-    for index, waiver in enumerate(stack.platform.waivers):
-        if rule_by_id(waiver.rule) is None:
-            line = None
-            with contextlib.suppress(InputError, OSError):
-                line = read_yaml(stack.path).line_of(["config", PLATFORM_KEY, "waivers", index, "rule"])
-            problems.append(
-                Problem(
-                    file=str(stack.path),
-                    line=line,
-                    field=f"{PLATFORM_KEY}.waivers[{index}].rule",
-                    message=f"no rule with id {waiver.rule!r} (see `accelplane check` output for ids)",
-                )
-            )
+    problems = [
+        Problem(
+            file=str(stack.path),
+            line=stack.line_of("waivers", index, "rule"),
+            field=f"{PLATFORM_KEY}.waivers[{index}].rule",
+            message=f"no rule with id {waiver.rule!r} (see `accelplane check` output for ids)",
+        )
+        for index, waiver in enumerate(stack.platform.waivers)
+        if rule_by_id(waiver.rule) is None
+    ]
     if problems:
         raise InputError(problems)
 

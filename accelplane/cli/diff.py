@@ -20,6 +20,7 @@ from datetime import date
 from pathlib import Path
 from types import FrameType
 
+from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 
 
@@ -28,16 +29,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "diff", help="what a change does to a stack: resources, findings, versions (offline, against a git revision)",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
+    add_stack_arguments(parser)
     parser.add_argument("--base", required=True, metavar="GIT_REF",
                         help="revision to compare the working tree with, e.g. origin/main, HEAD~1, a tag or a sha")
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table",
                         help="output format (default: table; markdown is a pull-request comment)")
     parser.add_argument("--output", type=Path, help="write the result here instead of standard output")
     parser.add_argument("--as-of", type=_date, help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
+    parser.add_argument("--policy-config", type=Path,
+                        help="enforcement levels for both revisions, as for `pulumi preview --policy-pack-config`")
     parser.add_argument("--project-dir", type=Path, default=None,
-                        help="the project (holding stacks/ and accelplane/) inside a git repository "
-                             "(default: the project this accelplane runs from)")
+                        help="the project (the directory holding Pulumi.yaml) inside a git repository "
+                             "(default: found from the current directory, or the stack file's, upwards)")
     parser.set_defaults(handler=run)
 
 
@@ -49,14 +52,21 @@ def _date(text: str) -> date:
 
 
 def run(args: argparse.Namespace) -> int:
-    from accelplane.config.loader import PROJECT_ROOT
+    from accelplane.config.loader import load_stack, load_stack_file
+    from accelplane.config.project import find_project
     from accelplane.diff import diff_stack, render
+    from accelplane.rules.judgement import Policy, load_policy_config
 
-    project_dir = args.project_dir or PROJECT_ROOT
-    if not project_dir.is_dir():
-        raise InputError.single("not a directory", file=str(project_dir), field="--project-dir")
+    if args.project_dir is not None and not args.project_dir.is_dir():
+        raise InputError.single("not a directory", file=str(args.project_dir), field="--project-dir")
+    start = args.project_dir or (args.stack_file.parent if args.stack_file else None)
+    project = find_project(start, fallback=start is None)
+    stack = (load_stack_file(args.stack_file, project=project.name) if args.stack_file
+             else load_stack(args.stack, project))
+    config = load_policy_config(args.policy_config) if args.policy_config else None
+    levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
     with _terminate_cleanly():
-        diff = diff_stack(args.stack, args.base, project_dir=project_dir, as_of=args.as_of)
+        diff = diff_stack(stack, args.base, project=project, as_of=args.as_of, levels=levels)
     text = render(diff, args.format)
     if args.output:
         try:

@@ -72,20 +72,12 @@ def _date(text: str) -> dt.date:
 # ---- check ---------------------------------------------------------------------------------------
 def read_stack_file(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """The mapping in `path` and the line of each key (1-based), from the YAML node tree.
-    JSON is read by the same parser (YAML 1.1 accepts it)."""
+    JSON is read by the same parser (YAML 1.1 accepts it); reading is bounded like every input."""
+    from accelplane.config.yaml_source import read_yaml
+
     origin = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError.single(f"cannot read: {error.strerror or error}", file=origin) from None
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        node = yaml.compose(text, Loader=loader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(error, "problem", None) or str(error)
-        raise InputError.single(f"not valid YAML/JSON: {problem}", file=origin, line=line) from None
+    document = read_yaml(path)
+    node = document.root
     if node is None:
         raise InputError.single(
             "empty file: expected a mapping of matrix keys (accelerator: ...)", file=origin
@@ -99,24 +91,19 @@ def read_stack_file(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     lines: dict[str, int] = {}
     problems: list[Problem] = []
     for key_node, value_node in node.value:
-        key = key_node.value
-        line = key_node.start_mark.line + 1
-        if key in lines:
-            problems.append(Problem(origin, line, str(key), f"duplicate key (first on line {lines[key]})"))
-        lines[str(key)] = line
+        lines[str(key_node.value)] = key_node.start_mark.line + 1
         if isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)):
             problems.append(
                 Problem(
                     origin,
                     value_node.start_mark.line + 1,
-                    str(key),
+                    str(key_node.value),
                     "expected a single value (the matrix takes a flat mapping)",
                 )
             )
     if problems:
         raise InputError(problems)
-    data = yaml.load(text, Loader=loader)
-    return data, lines
+    return document.data, lines
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""`accelplane preview --stack NAME [--json FILE]`: the plan of `pulumi up`, offline.
+"""`accelplane preview --stack NAME | --stack-file PATH [--json FILE]`: the plan of `pulumi up`, offline.
 
 Runs the Pulumi program with mocks as the engine, prints the plan (tree, counts by type) and the
 version-matrix verdict of every node pool's software profile, and validates every Kubernetes
@@ -13,8 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from accelplane.config.loader import load_stack
-from accelplane.engine.offline import PROJECT, run_offline
+from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.engine.offline import run_offline
 from accelplane.engine.plan import render_plan
 from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
@@ -23,16 +23,16 @@ from accelplane.k8s.manifests import render_manifest_report, validate_graph
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("preview", help="offline plan of a stack (no cloud, no Pulumi CLI)")
-    parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
+    add_stack_arguments(parser)
     parser.add_argument("--json", dest="json_file", type=Path, help="write the resource graph as JSON here")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    stack = load_stack(args.stack)
+    stack = require_stack(args)
     pool_checks = check_pool_profiles(stack.platform)
     graph = run_offline(stack)
-    print(render_plan(graph, PROJECT))
+    print(render_plan(graph, graph.project))
     print()
     print(render_profile_checks(pool_checks))
     manifests = validate_graph(graph, stack.platform.kubernetes_version)

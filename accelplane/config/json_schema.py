@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accelplane.config.loader import PLATFORM_KEY, PROJECT_ROOT
+from accelplane.config.loader import PLATFORM_KEY
 from accelplane.config.model import Platform
+from accelplane.config.project import SOURCE_CHECKOUT
 
-SCHEMA_PATH = PROJECT_ROOT / "schema" / "stack.schema.json"
+SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"
 
 
 def stack_file_schema() -> dict[str, Any]:

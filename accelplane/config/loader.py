@@ -7,7 +7,7 @@ Every problem is reported at once, each with file, line and field path, as an `I
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +16,20 @@ from pydantic_core import ErrorDetails
 
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.model import Platform
+from accelplane.config.project import (
+    DEFAULT_PROJECT,
+    Project,
+    find_project,
+    project_name_around,
+    short_stack_name,
+    stack_name_of_file,
+)
 from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, read_yaml
 from accelplane.errors import InputError, Problem
 
 NAMESPACE = "accelplane"
 PLATFORM_KEY = f"{NAMESPACE}:platform"
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-STACKS_DIR = PROJECT_ROOT / "stacks"
+AWS_REGION_KEY = "aws:region"
 
 
 @dataclass(frozen=True)
@@ -33,34 +40,39 @@ class StackConfig:
     path: Path
     platform: Platform
     config: dict[str, Any]  # the file's whole `config:` block, for engines that need other keys
+    project: str = DEFAULT_PROJECT  # the Pulumi project name: the second part of every URN
+    # The parsed file, to point a finding at the line that declares it (None: not from a file).
+    document: YamlDocument | None = field(default=None, compare=False, repr=False)
+
+    def line_of(self, *parts: PathPart) -> int | None:
+        """Line of `accelplane:platform.<parts>` in the stack file (the nearest declared parent)."""
+        return self.document.line_of(["config", PLATFORM_KEY, *parts]) if self.document else None
 
 
-def stack_file(stack: str, stacks_dir: Path = STACKS_DIR) -> Path:
-    return stacks_dir / f"Pulumi.{stack}.yaml"
+def load_stack(stack: str, project: Project | None = None) -> StackConfig:
+    """`--stack NAME`: the stack file of the project around the current directory (`find_project`)."""
+    project = project or find_project()
+    path = project.stack_file(stack)
+    if not path.is_file():
+        known = ", ".join(project.stacks()) or "none"
+        raise InputError.single(f"no stack {stack!r} (expected {path}; stacks here: {known})", file=str(path),
+                                field="--stack")
+    return load_stack_file(path, stack=short_stack_name(stack), project=project.name)
 
 
-def available_stacks(stacks_dir: Path = STACKS_DIR) -> list[str]:
-    return sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in stacks_dir.glob("Pulumi.*.yaml"))
-
-
-def load_stack(stack: str, stacks_dir: Path = STACKS_DIR) -> StackConfig:
-    path = stack_file(stack, stacks_dir)
-    if not path.exists():
-        known = ", ".join(available_stacks(stacks_dir)) or "none"
-        raise InputError.single(f"no stack {stack!r} (expected {path}; stacks here: {known})", file=str(path))
-    return load_stack_file(path, stack=stack)
-
-
-def load_stack_file(path: Path, stack: str | None = None) -> StackConfig:
-    document = read_yaml(path)
-    return _from_document(document, stack or path.name.removeprefix("Pulumi.").removesuffix(".yaml"), path)
+def load_stack_file(path: Path, stack: str | None = None, project: str | None = None) -> StackConfig:
+    """`--stack-file PATH`: a stack file anywhere; the stack's name comes from the file name, the
+    project's from the `Pulumi.yaml` above it (default: accelplane)."""
+    document = read_yaml(path, option="--stack-file")
+    return _from_document(document, stack or stack_name_of_file(path), path,
+                          project or project_name_around(path) or DEFAULT_PROJECT)
 
 
 def load_stack_text(text: str, path: str = "<stack>", stack: str = "test") -> StackConfig:
-    return _from_document(parse_yaml(text, path), stack, Path(path))
+    return _from_document(parse_yaml(text, path), stack, Path(path), DEFAULT_PROJECT)
 
 
-def _from_document(document: YamlDocument, stack: str, path: Path) -> StackConfig:
+def _from_document(document: YamlDocument, stack: str, path: Path, project: str) -> StackConfig:
     data = document.data
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         raise InputError.single(
@@ -77,7 +89,16 @@ def _from_document(document: YamlDocument, stack: str, path: Path) -> StackConfi
             field=f"config.{PLATFORM_KEY}",
         )
     platform = validate_platform(config[PLATFORM_KEY], document, ("config", PLATFORM_KEY))
-    return StackConfig(stack=stack, path=path, platform=platform, config=config)
+    region = config.get(AWS_REGION_KEY)
+    if region is not None and region != platform.region:
+        # The program deploys through a provider for the declared region; a different ambient
+        # `aws:region` would make `pulumi` commands and people reading the file disagree about it.
+        raise InputError.single(
+            f"{region!r} differs from {PLATFORM_KEY}.region {platform.region!r}: remove `{AWS_REGION_KEY}` or "
+            "make the two agree", file=document.path, line=document.line_of(["config", AWS_REGION_KEY]),
+            field=f"config.{AWS_REGION_KEY}",
+        )
+    return StackConfig(stack=stack, path=path, platform=platform, config=config, project=project, document=document)
 
 
 def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[PathPart] = ()) -> Platform:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pulumi
 
-from accelplane.config.loader import PLATFORM_KEY, stack_file, validate_platform
+from accelplane.config.loader import PLATFORM_KEY, validate_platform
 from accelplane.config.model import Platform
+from accelplane.config.project import find_project
 from accelplane.config.yaml_source import read_yaml
 from accelplane.errors import InputError
 
@@ -25,6 +26,6 @@ def platform_from_pulumi() -> Platform:
             field="accelplane:schemaVersion",
         )
     raw = config.require_object("platform")
-    path = stack_file(pulumi.get_stack())
-    document = read_yaml(path) if path.exists() else None
+    path = find_project().stack_file(pulumi.get_stack())  # the engine runs the program in the project
+    document = read_yaml(path) if path.is_file() else None
     return validate_platform(raw, document, ("config", PLATFORM_KEY) if document else ())

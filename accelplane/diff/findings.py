@@ -12,9 +12,8 @@ A finding's identity is (rule, resource URN, message), the same triple the SARIF
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from datetime import date
 from typing import Any
 
 from pydantic import ValidationError
@@ -22,23 +21,32 @@ from pydantic import ValidationError
 from accelplane.config.model import Waiver
 from accelplane.report.findings import item
 from accelplane.report.model import Item
-from accelplane.rules.engine import evaluate
-from accelplane.rules.graph import Graph
+from accelplane.rules.bare_metal_groups import host_group_resources
+from accelplane.rules.judgement import Judgement, Policy, judge
 from accelplane.rules.model import Finding
-from accelplane.rules.registry import RULES
 from accelplane.rules.sources import from_plan
-from accelplane.rules.waivers import apply_waivers
 
 
-def judge(
-    document: Mapping[str, Any], *, stack: str, environment: str | None, waivers: Iterable[Any], as_of: date | None,
-    origin: str,
-) -> list[Finding]:
-    """Every rule on one `preview --json` graph, with that revision's waivers applied."""
+def judge_revision(
+    document: Mapping[str, Any], platform: Mapping[str, Any], *, stack: str, environment: str | None,
+    policy: Policy, origin: str,
+) -> Judgement:
+    """Every rule on one revision: its `preview --json` graph plus its declared bare-metal host groups
+    (which no Pulumi graph holds), with that revision's waivers applied."""
     resources = from_plan(dict(document), origin)
-    graph = Graph(resources, stack=stack, environment=environment, as_of=as_of)
-    findings, _ = apply_waivers(evaluate(graph, RULES).findings, list(waivers), as_of or date.today())
-    return findings
+    project = document.get("project") if isinstance(document.get("project"), str) else None
+    resources += host_group_resources(platform, stack=stack, project=project or _project_of(resources))
+    return judge(resources, policy=policy, stack=stack, environment=environment)
+
+
+def _project_of(resources: list[Any]) -> str:
+    from accelplane.config.project import DEFAULT_PROJECT
+
+    for resource in resources:
+        parts = resource.urn.split("::")
+        if len(parts) > 1:
+            return parts[1]
+    return DEFAULT_PROJECT
 
 
 def raw_waivers(platform: Mapping[str, Any]) -> list[Waiver]:

@@ -12,7 +12,6 @@ When one fails, the other is stopped at once; whatever happens, no child outlive
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.errors import EXIT_BAD_INPUT, InputError
+from accelplane.input_files import read_json
 
 # `preview` exits 1 when a profile is incompatible or a manifest invalid; the graph is written anyway.
 _GRAPH_WRITTEN = (0, 1)
@@ -39,9 +39,11 @@ class PreviewJob:
     # How messages should name `project_dir`: a temporary copy is gone when the user reads them,
     # so the base's files are named the way git does, `<rev>:<path>`.
     shown_as: str | None = None
+    stack_file: str | None = None  # relative to `project_dir`, when the stack file is not where --stack looks
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "accelplane", "preview", "--stack", self.stack, "--json", str(self.graph_file)]
+        target = ["--stack-file", self.stack_file] if self.stack_file else ["--stack", self.stack]
+        return [sys.executable, "-m", "accelplane", "preview", *target, "--json", str(self.graph_file)]
 
     def env(self) -> dict[str, str]:
         path = os.environ.get("PYTHONPATH")
@@ -104,9 +106,9 @@ def _failure(job: PreviewJob, code: int) -> InputError:
 
 def _read_graph(job: PreviewJob) -> dict[str, Any]:
     try:
-        data = json.loads(job.graph_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise InputError.single(f"the {job.label} wrote no readable preview graph ({error})",
+        data = read_json(job.graph_file)
+    except InputError as error:
+        raise InputError.single(f"the {job.label} wrote no readable preview graph ({error.problems[0].message})",
                                 file=str(job.graph_file)) from None
     if not isinstance(data, dict) or not isinstance(data.get("resources"), list):
         raise InputError.single(f"the {job.label}'s preview graph has no `resources` list", file=str(job.graph_file))

@@ -13,59 +13,75 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from accelplane.config.loader import PLATFORM_KEY, PROJECT_ROOT, available_stacks, load_stack_file, stack_file
+from accelplane.config.loader import PLATFORM_KEY, StackConfig
+from accelplane.config.project import Project
 from accelplane.config.yaml_source import read_yaml
-from accelplane.diff.findings import compare, judge, raw_waivers
+from accelplane.diff.findings import compare, judge_revision, raw_waivers
 from accelplane.diff.git import Repository
 from accelplane.diff.model import PlanDiff
 from accelplane.diff.preview_runner import PreviewJob, run_previews
 from accelplane.diff.resources import diff_graphs
 from accelplane.diff.software import software_changes
 from accelplane.errors import InputError
+from accelplane.rules.judgement import Policy
 
 TEMP_PREFIX = "accelplane-diff-"
 
 
-def diff_stack(stack: str, base_ref: str, *, project_dir: Path = PROJECT_ROOT, as_of: date | None = None) -> PlanDiff:
-    project_dir = project_dir.resolve()
-    stacks_dir = project_dir / "stacks"
-    head_file = stack_file(stack, stacks_dir)
-    if not head_file.exists():
-        known = ", ".join(available_stacks(stacks_dir)) or "none"
-        raise InputError.single(f"no stack {stack!r} in the working tree (stacks here: {known})", file=str(head_file))
-    head_stack = load_stack_file(head_file, stack=stack)
-    head_platform_data = _platform_data(head_file)
+def diff_stack(
+    head_stack: StackConfig, base_ref: str, *, project: Project, as_of: date | None = None,
+    levels: Mapping[str, str] | None = None,
+) -> PlanDiff:
+    """`head_stack` is the working tree's validated stack file, inside `project` (its git repository)."""
+    stack = head_stack.stack
+    project_dir = project.root.resolve()
+    head_file = head_stack.path.resolve()
+    try:
+        relative_stack_file = head_file.relative_to(project_dir).as_posix()
+    except ValueError:
+        raise InputError.single(f"the stack file is outside the project {project_dir}: diff compares a file "
+                                "of the project's git repository", file=str(head_stack.path)) from None
+    head_platform_data = head_stack.config[PLATFORM_KEY]
+    levels = levels or {}
+    standard = head_file == project.stack_file(stack).resolve()
 
     repository = Repository.around(project_dir)
     commit = repository.resolve(base_ref)
-    relative_stack_file = head_file.relative_to(project_dir).as_posix()
     base_exists = repository.has_file(commit, relative_stack_file)
     base_label = f"base revision {base_ref} ({commit[:7]})"
 
     workspace = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
     try:
-        jobs = [PreviewJob("working tree", project_dir, stack, workspace / "head.json", workspace / "head.log")]
+        # A stack file where `--stack NAME` finds it is previewed by name (every revision's CLI knows
+        # that); one elsewhere by path, which needs a revision that knows `--stack-file`.
+        target = None if standard else relative_stack_file
+        jobs = [PreviewJob("working tree", project_dir, stack, workspace / "head.json", workspace / "head.log",
+                           stack_file=target)]
         base_platform_data: dict[str, Any] = {}
         if base_exists:
             base_dir = repository.export(commit, workspace / "base")
             base_platform_data = _platform_data(base_dir / relative_stack_file)
             jobs.append(PreviewJob(base_label, base_dir, stack, workspace / "base.json", workspace / "base.log",
-                                   shown_as=f"{base_ref}:{repository.prefix}"))
+                                   shown_as=f"{base_ref}:{repository.prefix}", stack_file=target))
         documents = run_previews(jobs)
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
     head_document = documents[0]
     base_document = documents[1] if base_exists else {"stack": stack, "resources": []}
 
-    base_findings = judge(base_document, stack=stack, environment=_str(base_platform_data.get("environment")),
-                          waivers=raw_waivers(base_platform_data), as_of=as_of, origin=base_label)
-    head_findings = judge(head_document, stack=stack, environment=head_stack.platform.environment.value,
-                          waivers=head_stack.platform.waivers, as_of=as_of, origin="working tree")
-    introduced, resolved = compare(base_findings, head_findings)
+    # Each side with its own waivers, under the same enforcement levels (`--policy-config`).
+    base = judge_revision(base_document, base_platform_data, stack=stack,
+                          environment=_str(base_platform_data.get("environment")), origin=base_label,
+                          policy=Policy(levels=levels, waivers=tuple(raw_waivers(base_platform_data)), as_of=as_of))
+    head = judge_revision(head_document, head_platform_data, stack=stack,
+                          environment=head_stack.platform.environment.value, origin="working tree",
+                          policy=Policy(levels=levels, waivers=tuple(head_stack.platform.waivers), as_of=as_of))
+    introduced, resolved = compare(base.findings, head.findings)
     notes = [] if base_exists else [f"stack {stack} does not exist at {base_ref}: everything is new"]
     return PlanDiff(
         stack=stack,

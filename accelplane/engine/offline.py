@@ -2,7 +2,9 @@
 
 `run_offline()` validates nothing itself; it executes `program.build()` exactly as `pulumi
 preview` would (same resource registrations, same wire-format inputs), records every
-registration with its parent and dependencies, and returns the graph.
+registration with its parent, dependencies (per property too) and the outputs the mocks answered
+with, and returns the graph. The rules follow references through those ids, ARNs and property
+dependencies exactly as they do in a state export.
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.config.loader import StackConfig
+from accelplane.config.project import DEFAULT_PROJECT
 from accelplane.engine.mocks import AwsLikeMocks
-
-PROJECT = "accelplane"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class RecordedResource:
     protect: bool = False
     id: str | None = None  # the mock's physical id, so references between inputs can be followed
     provider: str | None = None  # "<provider urn>::<id>" when an explicit provider is used
+    outputs: dict[str, Any] = field(default_factory=dict)  # what the mock answered: ids, ARNs, names
+    property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,21 +46,25 @@ class RecordedResource:
             "name": self.name,
             "parent": self.parent,
             "inputs": self.inputs,
+            "outputs": self.outputs,
             "custom": self.custom,
             "protect": self.protect,
             "id": self.id,
+            "provider": self.provider,
             "dependencies": list(self.dependencies),
+            "propertyDependencies": {k: list(v) for k, v in self.property_dependencies.items()},
         }
 
 
 @dataclass
 class Graph:
     stack: str
+    project: str = DEFAULT_PROJECT
     resources: list[RecordedResource] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"stack": self.stack, "resources": [r.to_json() for r in self.resources]}
+        return {"stack": self.stack, "project": self.project, "resources": [r.to_json() for r in self.resources]}
 
     def by_type(self, type_token: str) -> list[RecordedResource]:
         return [r for r in self.resources if r.type == type_token]
@@ -89,6 +96,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
             self.stack_urn = response.urn
             return response
         inputs = pulumi.runtime.rpc.deserialize_properties(request.object)
+        registration = self.resources.get(response.urn)
         self.graph.resources.append(
             RecordedResource(
                 urn=response.urn,
@@ -101,6 +109,10 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                 protect=bool(request.protect),
                 id=response.id or None,
                 provider=request.provider or None,
+                outputs=_plain(dict(registration.state)) if registration is not None and registration.state else {},
+                property_dependencies={
+                    key: tuple(value.urns) for key, value in request.propertyDependencies.items() if value.urns
+                },
             )
         )
         return response
@@ -135,7 +147,7 @@ def run_offline(stack: StackConfig) -> Graph:
     """Execute `build()` for the stack under mocks and return the recorded graph."""
     from accelplane.program import build
 
-    graph = Graph(stack=stack.stack)
+    graph = Graph(stack=stack.stack, project=stack.project)
     mocks = AwsLikeMocks(region=stack.platform.region)
     monitor = _RecordingMonitor(mocks, graph)
     loop = asyncio.new_event_loop()
@@ -149,7 +161,7 @@ def run_offline(stack: StackConfig) -> Graph:
     try:
         pulumi.runtime.settings.reset_options()
         pulumi.runtime.set_all_config(_config_values(stack.config))
-        pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack.stack, preview=True, monitor=monitor)
+        pulumi.runtime.set_mocks(mocks, project=stack.project, stack=stack.stack, preview=True, monitor=monitor)
 
         outputs: dict[str, Any] = {}
 

@@ -1,10 +1,9 @@
-"""Build a `Report` from rule findings (what `accelplane check` renders)."""
+"""Build a `Report` from a judgement (what `accelplane check` renders)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
 from accelplane.report.model import Item, Report, RuleInfo
+from accelplane.rules.judgement import Judgement
 from accelplane.rules.model import Enforcement, Finding, Rule
 
 
@@ -23,11 +22,12 @@ def item(finding: Finding, strict: bool) -> Item:
 
 
 def build_report(
-    *, subject: str, findings: Iterable[Finding], rules: Iterable[Rule], levels: Mapping[str, str], resources: int,
-    strict: bool, artifact: str | None, tool: str = "accelplane check",
+    judgement: Judgement, *, subject: str, strict: bool, artifact: str | None, tool: str = "accelplane check",
 ) -> Report:
     return Report(
-        tool=tool, subject=subject, items=[item(f, strict) for f in findings],
-        rules=[rule_info(r, levels.get(r.id)) for r in rules if levels.get(r.id) != "disabled"],
-        resources=resources, strict=strict, artifact=artifact,
+        tool=tool, subject=subject, items=[item(f, strict) for f in judgement.findings],
+        rules=[rule_info(r, judgement.levels.get(r.id)) for r in judgement.rules],
+        resources=judgement.resources, strict=strict, artifact=artifact,
+        failures=judgement.failures, notes=judgement.notes, waivers=[s.to_json() for s in judgement.waivers],
+        rule_seconds=dict(judgement.seconds),
     )

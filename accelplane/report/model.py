@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 SEVERITIES = ("critical", "high", "medium", "low")
@@ -55,6 +56,11 @@ class Report:
     failures: list[str] = field(default_factory=list)  # blocking problems that are not findings (expired waivers)
     notes: list[str] = field(default_factory=list)  # shown, never blocking (unused waivers, skipped rules)
     waivers: list[dict[str, Any]] = field(default_factory=list)
+    # URN -> line of `artifact` that declares the resource (SARIF regions); 1 when unknown.
+    lines: dict[str, int] = field(default_factory=dict)
+    started: datetime | None = None  # when the run began (JUnit `timestamp`)
+    seconds: float | None = None  # how long it took (JUnit `time`)
+    rule_seconds: dict[str, float] = field(default_factory=dict)  # rule id -> its share of `seconds`
     version: str = "0.1.0"
 
     @property

@@ -1,7 +1,10 @@
 """SARIF 2.1.0 for GitHub code scanning.
 
-Every result has a physical location (GitHub requires one): the artifact judged (the stack file,
-state or plan), line 1, plus a logical location naming the resource URN. Levels: blocking →
+Every result has a physical location (GitHub requires one): the stack file, at the line that
+declares the element the resource is built from (a node pool, a bucket, the endpoint's allowed
+CIDRs; `accelplane.engine.provenance`), so a code-scanning annotation lands where the fix goes; a
+state or plan judged without a stack points at its file's first line. A logical location names
+the resource URN. Levels: blocking →
 error, other open findings → warning, waived → note with an external suppression. Each rule
 carries `security-severity` so code scanning shows critical/high/medium/low.
 """
@@ -40,7 +43,7 @@ def _level(item: Item) -> str:
     return "error" if item.blocking else "warning"
 
 
-def _result(item: Item, index: dict[str, int], artifact: str) -> dict[str, Any]:
+def _result(item: Item, index: dict[str, int], artifact: str, line: int) -> dict[str, Any]:
     fingerprint = hashlib.sha256(f"{item.rule}\0{item.urn}\0{item.message}".encode()).hexdigest()
     result: dict[str, Any] = {
         "ruleId": item.rule,
@@ -48,7 +51,7 @@ def _result(item: Item, index: dict[str, int], artifact: str) -> dict[str, Any]:
         "message": {"text": f"{item.name}: {item.message}"},
         "locations": [
             {
-                "physicalLocation": {"artifactLocation": {"uri": artifact}, "region": {"startLine": 1}},
+                "physicalLocation": {"artifactLocation": {"uri": artifact}, "region": {"startLine": line}},
                 "logicalLocations": [{"name": item.name, "fullyQualifiedName": item.urn, "kind": "resource"}],
             }
         ],
@@ -79,7 +82,7 @@ def render_sarif(report: Report) -> str:
                     }
                 },
                 "automationDetails": {"id": f"{report.tool}/{report.subject}"},
-                "results": [_result(item, index, artifact) for item in report.items],
+                "results": [_result(item, index, artifact, report.lines.get(item.urn, 1)) for item in report.items],
                 "invocations": [
                     {"executionSuccessful": True,
                      "toolExecutionNotifications": [

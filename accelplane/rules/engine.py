@@ -6,6 +6,7 @@ as CrossGuard does during a preview.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ class Evaluation:
     resources: int
     not_applicable: Counter[str] = field(default_factory=Counter)  # rule id -> resources skipped (unknowns)
     disabled: tuple[str, ...] = ()
+    seconds: dict[str, float] = field(default_factory=dict)  # rule id -> time it took (JUnit `time`)
 
 
 def run_rule(rule: Rule, graph: Graph, enforcement: Enforcement | None = None) -> tuple[list[Finding], int]:
@@ -62,6 +64,7 @@ def evaluate(
     findings: list[Finding] = []
     not_applicable: Counter[str] = Counter()
     disabled = []
+    seconds: dict[str, float] = {}
     for rule in rules:
         level = levels.get(rule.id, rule.enforcement.value)
         if level == "disabled":
@@ -69,13 +72,15 @@ def evaluate(
             continue
         if rule.scope not in wanted:
             continue
+        started = time.perf_counter()
         found, skipped = run_rule(rule, graph, Enforcement(level))
+        seconds[rule.id] = time.perf_counter() - started
         findings.extend(found)
         if skipped:
             not_applicable[rule.id] += skipped
     findings.sort(key=sort_key)
     return Evaluation(findings=findings, rules=rules, resources=len(graph), not_applicable=not_applicable,
-                      disabled=tuple(disabled))
+                      disabled=tuple(disabled), seconds=seconds)
 
 
 def sort_key(finding: Finding) -> tuple[int, int, str, str, str]:

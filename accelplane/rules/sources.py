@@ -11,10 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from accelplane.errors import InputError
+from accelplane.input_files import DOCUMENT_LIMIT, read_json
 from accelplane.rules.view import SECRET_PLACEHOLDER, UNKNOWN, UNKNOWN_SENTINELS, Resource
+
+if TYPE_CHECKING:  # the rules never import the engine (or Pulumi) at run time
+    from accelplane.engine.offline import Graph as OfflineGraph
 
 _SIG_KEY = "4dabf18193072939515e22adb298388d"
 _SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"
@@ -59,13 +63,12 @@ def _name_of(urn: str) -> str:
     return urn.rsplit("::", 1)[-1]
 
 
-def from_offline_graph(graph: Any) -> list[Resource]:
-    """Resources of `accelplane.engine.offline.Graph` (read by attribute, not imported)."""
+def from_offline_graph(graph: OfflineGraph) -> list[Resource]:
+    """Resources of the offline engine's graph, with the outputs and property dependencies it recorded."""
     out = []
     for recorded in graph.resources:
         if _skipped(recorded.type):
             continue
-        property_dependencies = getattr(recorded, "property_dependencies", None) or {}
         out.append(
             Resource(
                 urn=recorded.urn,
@@ -74,24 +77,13 @@ def from_offline_graph(graph: Any) -> list[Resource]:
                 props=recorded.inputs,
                 parent=recorded.parent,
                 dependencies=tuple(recorded.dependencies),
-                property_dependencies={k: tuple(v) for k, v in property_dependencies.items()},
-                protect=bool(recorded.protect),
-                id=getattr(recorded, "id", None) or None,
-                outputs=getattr(recorded, "outputs", None) or {},
+                property_dependencies=recorded.property_dependencies,
+                protect=recorded.protect,
+                id=recorded.id,
+                outputs=recorded.outputs,
             )
         )
     return out
-
-
-def read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError.single(f"cannot read: {error.strerror or error}", file=str(path)) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError.single(f"not valid JSON: {error.msg}", file=str(path), line=error.lineno) from None
 
 
 def from_state(data: Any, path: str = "<state>") -> list[Resource]:
@@ -101,11 +93,10 @@ def from_state(data: Any, path: str = "<state>") -> list[Resource]:
             "expected a `pulumi stack export` document with a top-level `deployment` object", file=path,
             field="deployment",
         )
-    resources = data["deployment"].get("resources", [])
-    if resources is None:
-        resources = []
+    resources = data["deployment"].get("resources")
     if not isinstance(resources, list):
-        raise InputError.single("expected a list of resources", file=path, field="deployment.resources")
+        raise InputError.single("expected the list of the stack's resources (`pulumi stack export` writes one)",
+                                file=path, field="deployment.resources")
     out = []
     for index, raw in enumerate(resources):
         where = f"deployment.resources[{index}]"
@@ -121,9 +112,15 @@ def from_state(data: Any, path: str = "<state>") -> list[Resource]:
 def from_plan(data: Any, path: str = "<plan>") -> list[Resource]:
     """Resources a plan leaves in place: `pulumi preview --json` (`steps[].newState`) or the
     `accelplane preview --json` graph (`resources[]` with `inputs`)."""
-    if isinstance(data, dict) and isinstance(data.get("resources"), list) and "steps" not in data:
+    if isinstance(data, dict) and "resources" in data and "steps" not in data:
+        if not isinstance(data["resources"], list):
+            raise InputError.single("expected the list of resources `accelplane preview --json` writes", file=path,
+                                    field="resources")
         return _from_offline_json(data["resources"], path)
-    if not isinstance(data, dict) or not isinstance(data.get("steps", []), list):
+    # `pulumi preview --json` always writes its `changeSummary`; `steps` is left out when nothing changes.
+    if not isinstance(data, dict) or not isinstance(data.get("steps", []), list) or not (
+        "steps" in data or isinstance(data.get("changeSummary"), dict)
+    ):
         raise InputError.single(
             "expected `pulumi preview --json` output (a `steps` list) or `accelplane preview --json` output "
             "(a `resources` list)", file=path, field="steps",
@@ -204,6 +201,22 @@ def _strings(values: Any) -> Iterable[str]:
 
 
 def load_file(path: Path, kind: str) -> list[Resource]:
-    """`kind` is `state` or `plan`."""
-    data = read_json(path)
+    """`kind` is `state` or `plan`; read bounded (`accelplane.input_files.DOCUMENT_LIMIT`)."""
+    data = read_json(path, limit=DOCUMENT_LIMIT, option=f"--{kind}")
     return from_state(data, str(path)) if kind == "state" else from_plan(data, str(path))
+
+
+def stack_of(resources: Iterable[Resource], path: str) -> tuple[str, str] | None:
+    """(stack, project) every URN of the document names (`urn:pulumi:<stack>::<project>::…`);
+    None for a document without resources. A document mixing stacks is refused."""
+    found: dict[tuple[str, str], str] = {}
+    for resource in resources:
+        parts = resource.urn.removeprefix("urn:pulumi:").split("::")
+        if len(parts) < 4:
+            raise InputError.single(f"malformed URN {resource.urn!r} (expected urn:pulumi:<stack>::<project>::"
+                                    "<type>::<name>)", file=path, field="urn")
+        found.setdefault((parts[0], parts[1]), resource.urn)
+    if len(found) > 1:
+        listed = "; ".join(f"stack {s} of project {p} ({urn})" for (s, p), urn in sorted(found.items())[:3])
+        raise InputError.single(f"resources of more than one stack in one document: {listed}", file=path)
+    return next(iter(found), None)

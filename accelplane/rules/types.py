@@ -104,3 +104,6 @@ TAGGABLE = frozenset(
         "aws:dynamodb/table:Table", "aws:sqs/queue:Queue", "aws:sns/topic:Topic",
     }
 )
+
+# Declared, not deployed by Pulumi: bare-metal host groups (Ansible), judged from the declaration.
+BARE_METAL_GROUP = "accelplane:bare-metal:HostGroup"

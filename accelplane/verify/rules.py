@@ -1,24 +1,23 @@
 """The policy rules of `accelplane check`, run on what is live.
 
 The live view has the same shape as the offline graph (type tokens, logical names and URNs of the
-declared resources, wire-format props), so the registry's rules run on it unchanged: drift that
-breaks a least-privilege or hygiene rule is reported with the rule's id, and the stack's waivers
-apply exactly as they do for `check`.
+declared resources, wire-format props), so the registry's rules run on it unchanged through the
+same `judge()` as `check`: drift that breaks a least-privilege or hygiene rule is reported with the
+rule's id, and the stack's waivers and the `--policy-config` levels apply exactly as they do there.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from accelplane.config.model import Platform
 from accelplane.report.findings import item
-from accelplane.rules.engine import evaluate
-from accelplane.rules.graph import Graph
+from accelplane.rules.judgement import Policy, judge
 from accelplane.rules.model import Enforcement, Finding
-from accelplane.rules.registry import RULES
 from accelplane.rules.view import Resource
-from accelplane.rules.waivers import WaiverStatus, apply_waivers
+from accelplane.rules.waivers import WaiverStatus
 from accelplane.verify.model import CheckId, CheckResult, Status
 
 
@@ -31,12 +30,13 @@ class RuleOutcome:
     skipped: int
 
 
-def rule_results(resources: list[Resource], platform: Platform, stack: str, today: date) -> RuleOutcome:
-    graph = Graph(resources, stack=stack, environment=platform.environment.value, as_of=today)
-    evaluation = evaluate(graph, RULES)
-    findings, statuses = apply_waivers(evaluation.findings, platform.waivers, today)
+def rule_results(
+    resources: list[Resource], platform: Platform, stack: str, today: date, levels: Mapping[str, str] | None = None
+) -> RuleOutcome:
+    judgement = judge(resources, policy=Policy(levels=levels or {}, waivers=tuple(platform.waivers), as_of=today),
+                      stack=stack, environment=platform.environment.value)
     results: list[CheckResult] = []
-    for finding in findings:
+    for finding in judgement.findings:
         if finding.waived:
             status = Status.skipped
         elif finding.enforcement is Enforcement.mandatory:
@@ -56,14 +56,16 @@ def rule_results(resources: list[Resource], platform: Platform, stack: str, toda
                 waiver_reason=finding.waiver_reason,
             )
         )
-    skipped = sum(evaluation.not_applicable.values())
+    for failure in judgement.failures:  # expired waivers fail verify as they fail check
+        results.append(CheckResult(CheckId.rules, Status.failed, failure))
+    skipped = sum(judgement.not_applicable.values())
     blocking = sum(1 for r in results if r.status is Status.failed)
     if not blocking:
         results.append(
             CheckResult(
                 CheckId.rules,
                 Status.passed,
-                f"{len(evaluation.rules)} policy rules on {len(resources)} live resources: no blocking finding",
+                f"{len(judgement.rules)} policy rules on {len(resources)} live resources: no blocking finding",
             )
         )
-    return RuleOutcome(results, findings, statuses, len(evaluation.rules), skipped)
+    return RuleOutcome(results, judgement.findings, judgement.waivers, len(judgement.rules), skipped)

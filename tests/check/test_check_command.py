@@ -4,7 +4,6 @@ strictness and enforcement configuration."""
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -13,7 +12,6 @@ from typing import Any
 import pytest
 
 from accelplane.cli import main
-from accelplane.config import loader
 from accelplane.rules.model import Family
 from accelplane.rules.registry import RULES
 from accelplane.rules.view import UNKNOWN_SENTINELS
@@ -138,7 +136,7 @@ def test_bad_plan_and_missing_files_exit_2(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "--plan", str(path))
     assert code == 2 and "steps[0].op" in err
     code, _, err = run(capsys, "--plan", str(tmp_path / "missing.json"))
-    assert code == 2 and "cannot read" in err
+    assert code == 2 and "file not found" in err
     code, _, err = run(capsys)
     assert code == 2 and "--stack" in err
 
@@ -163,8 +161,9 @@ def test_every_format_renders_the_same_findings(capsys, tmp_path: Path) -> None:
     for result in run_["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         assert result["level"] == "error"
-        assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == str(BAD_STATE)
-        assert result["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+        location = result["locations"][0]["physicalLocation"]
+        assert location["artifactLocation"]["uri"] == str(BAD_STATE.relative_to(Path.cwd()))
+        assert location["region"]["startLine"] >= 1
     assert all(float(rule["properties"]["security-severity"]) > 0 for rule in rules)
     junit = ET.fromstring(outputs["junit"])
     assert junit.tag == "testsuites" and int(junit.get("failures")) == count
@@ -179,12 +178,15 @@ def test_every_format_renders_the_same_findings(capsys, tmp_path: Path) -> None:
 
 @pytest.fixture
 def stacks_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """A stacks directory the CLI's `--stack` reads, for stack files with waivers."""
-    monkeypatch.setattr(loader, "load_stack", functools.partial(loader.load_stack, stacks_dir=tmp_path))
+    """A project of its own (Pulumi.yaml, stacks/) as the current directory, whose `--stack dev` has
+    the waivers a test writes."""
+    (tmp_path / "Pulumi.yaml").write_text("name: accelplane\nruntime: python\nstackConfigDir: stacks\n")
+    (tmp_path / "stacks").mkdir()
+    monkeypatch.chdir(tmp_path)
 
     def write(waivers: str) -> Path:
         text = stack_text("dev").rstrip("\n") + "\n    waivers:\n" + waivers
-        path = tmp_path / "Pulumi.dev.yaml"
+        path = tmp_path / "stacks" / "Pulumi.dev.yaml"
         path.write_text(text)
         return path
 

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from accelplane.cli import build_parser
-from accelplane.config.loader import available_stacks
+from accelplane.config.project import find_project
 from tests.ci_files.schema_check import check_jsonschema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,4 +153,4 @@ def test_what_the_workflows_rely_on_exists() -> None:
     result = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, check=False)
     if result.returncode != 0 and "jq" in result.stderr:
         pytest.skip("jq is not installed here (it is on GitHub's runners)")
-    assert result.stdout.strip() == "stacks=" + str(available_stacks()).replace("'", '"').replace(" ", "")
+    assert result.stdout.strip() == "stacks=" + str(find_project().stacks()).replace("'", '"').replace(" ", "")

@@ -40,16 +40,12 @@ def test_preview_prints_tree_counts_and_matrix_verdicts(capsys: pytest.CaptureFi
     assert "train-h100       h100-cuda12      nvidia-hgx-h100-8gpu     compatible" in text
 
 
-def test_preview_exits_1_when_a_profile_is_incompatible(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from accelplane.config.loader import load_stack_file
+def test_preview_exits_1_when_a_profile_is_incompatible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tests.support.stack_files import write_variant
 
     # Fabric manager one patch away from the driver on an NVSwitch system.
     path, _ = write_variant(tmp_path, 'fabric_manager: "570.172.08"', 'fabric_manager: "570.172.07"', stack="prod")
-    monkeypatch.setattr("accelplane.cli.preview.load_stack", lambda name: load_stack_file(path, stack=name))
-    assert main(["preview", "--stack", "prod"]) == 1
+    assert main(["preview", "--stack-file", str(path)]) == 1
     text = capsys.readouterr().out
     assert "train-h100" in text and "incompatible" in text and "570.172.07" in text
 

@@ -10,7 +10,7 @@ import yaml
 
 from accelplane.cli import main
 from accelplane.config.json_schema import SCHEMA_PATH, render
-from accelplane.config.loader import STACKS_DIR
+from tests.support.stack_files import STACKS_DIR
 
 
 def test_committed_schema_is_current() -> None:

@@ -156,14 +156,10 @@ def test_all_problems_are_reported_at_once(tmp_path: Path) -> None:
 
 
 def test_cli_exits_2_without_traceback(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, line = write_variant(tmp_path, "instance_type: g6.xlarge", "instance_type: g6.xlargee")
-    monkeypatch.setattr("accelplane.config.loader.STACKS_DIR", tmp_path)
-    monkeypatch.setattr(
-        "accelplane.cli.preview.load_stack", lambda name: load_stack_file(tmp_path / f"Pulumi.{name}.yaml", stack=name)
-    )
-    assert main(["preview", "--stack", "dev"]) == 2
+    path, line = write_variant(tmp_path, "instance_type: g6.xlarge", "instance_type: g6.xlargee")
+    assert main(["preview", "--stack-file", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"Pulumi.dev.yaml:{line}: accelplane:platform.node_pools[1].instance_type" in err
     assert "Traceback" not in err
@@ -203,7 +199,7 @@ def test_one_device_plugin_version_per_cluster(tmp_path: Path) -> None:
 
 
 def test_neuron_profile_without_the_exporter_image_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text = stack_text("prod")
     start = text.index("        neuron_monitor_image: ")
@@ -213,10 +209,7 @@ def test_neuron_profile_without_the_exporter_image_is_refused(
     message = _single(path)
     assert f"{path}:{line}: accelplane:platform.software_profiles.trn1-neuron.neuron_monitor_image:" in message
     assert "pool train-trn1 (aws-trainium) runs on this profile, which must pin neuron_monitor_image" in message
-    monkeypatch.setattr(
-        "accelplane.cli.preview.load_stack", lambda name: load_stack_file(tmp_path / f"Pulumi.{name}.yaml", stack=name)
-    )
-    assert main(["preview", "--stack", "prod"]) == 2
+    assert main(["preview", "--stack-file", str(path)]) == 2
     err = capsys.readouterr().err
     assert "trn1-neuron.neuron_monitor_image" in err and "Traceback" not in err
 

@@ -208,9 +208,12 @@ def test_cli_writes_each_format_and_sets_the_exit_code(
 
 
 def test_a_stack_new_in_the_change_is_all_creates(scenario: Scenario) -> None:
+    from accelplane.config.loader import load_stack
+    from accelplane.config.project import find_project
     from accelplane.diff import diff_stack
 
-    diff = diff_stack("qa", "HEAD~1", project_dir=scenario.repo, as_of=None)
+    project = find_project(scenario.repo, fallback=False)
+    diff = diff_stack(load_stack("qa", project), "HEAD~1", project=project, as_of=None)
     assert diff.base_resources == 0 and diff.of("update") == [] and diff.of("delete") == []
     assert len(diff.of("create")) == diff.head_resources > 0
     assert diff.notes == ["stack qa does not exist at HEAD~1: everything is new"]

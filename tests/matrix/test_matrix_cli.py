@@ -94,9 +94,9 @@ def test_as_of_from_the_file_is_used(tmp_path, capsys) -> None:
         ("accelerator: nvidia-h100\ncuda: [12.8]\n", ":2: cuda: expected a single value"),
         (
             'accelerator: nvidia-h100\ncuda: "12.8"\ncuda: "12.4"\n',
-            ":3: cuda: duplicate key (first on line 2)",
+            ":3: malformed YAML: duplicate key 'cuda' (first on line 2)",
         ),
-        ("accelerator: [nvidia-h100\n", ":2: not valid YAML/JSON"),
+        ("accelerator: [nvidia-h100\n", ":2: malformed YAML"),
         ("- accelerator: nvidia-h100\n", ":1: expected a flat mapping"),
         ("", ": empty file"),
     ],
@@ -111,7 +111,7 @@ def test_bad_input_exits_2_naming_file_line_and_key(tmp_path, capsys, text, expe
 
 def test_missing_file_exits_2(tmp_path, capsys) -> None:
     code, _, err = run(capsys, "matrix", "check", str(tmp_path / "nope.yaml"))
-    assert code == 2 and "nope.yaml: cannot read" in err
+    assert code == 2 and "nope.yaml: file not found" in err
 
 
 def test_bad_as_of_is_a_usage_error(tmp_path, capsys) -> None:

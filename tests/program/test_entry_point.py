@@ -13,9 +13,10 @@ import pytest
 import yaml
 from pulumi.runtime.stack import run_pulumi_func
 
-from accelplane.config.loader import PLATFORM_KEY, STACKS_DIR
+from accelplane.config.loader import PLATFORM_KEY
 from accelplane.engine.mocks import AwsLikeMocks
 from accelplane.engine.offline import Graph, _RecordingMonitor
+from tests.support.stack_files import STACKS_DIR
 
 ENTRY = Path(__file__).resolve().parents[2] / "__main__.py"
 

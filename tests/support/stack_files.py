@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from accelplane.config.loader import STACKS_DIR
+ROOT = Path(__file__).resolve().parents[2]
+STACKS_DIR = ROOT / "stacks"  # the example stacks of this checkout
 
 
 def stack_text(stack: str = "dev") -> str:

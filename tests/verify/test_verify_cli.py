@@ -18,8 +18,8 @@ import pytest
 from moto.server import ThreadedMotoServer
 
 from accelplane.cli import main
-from accelplane.config.loader import PROJECT_ROOT
 from accelplane.verify.declared import DeclaredPlatform
+from tests.support.stack_files import ROOT as PROJECT_ROOT
 from tests.verify.conftest import CHECKPOINT_FILES
 from tests.verify.moto_platform import MotoPlatform, honour_secure_transport
 

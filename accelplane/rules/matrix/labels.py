@@ -2,7 +2,8 @@
 
 The program labels every node group with `accelplane.io/accelerator`, `accelplane.io/profile`,
 `accelplane.io/pool` and `versions.accelplane.io/<key>` (each pinned version of the profile, `_`
-written `-`), so these rules judge a state or plan file exactly as the declaration.
+written `-`), so these rules judge a state or plan file exactly as the declaration. Bare-metal host
+groups (`accelplane.rules.bare_metal_groups`) carry the same facts as plain props.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
+from accelplane.errors import InputError
+from accelplane.matrix import check
+from accelplane.rules import types as t
 from accelplane.rules.view import Resource, as_list, as_str, mapping
 
 ACCELERATOR_LABEL = "accelplane.io/accelerator"
@@ -48,8 +52,27 @@ def versions(node_group: Resource) -> dict[str, str]:
     }
 
 
-def matrix_stack(node_group: Resource) -> dict[str, str] | None:
-    """The flat mapping `accelplane.matrix.check` judges, or None for a CPU pool."""
+def profile_name(target: Resource) -> str:
+    if target.type == t.BARE_METAL_GROUP:
+        return as_str(target.get("softwareProfile")) or "?"
+    return as_str(node_labels(target).get(PROFILE_LABEL)) or "?"
+
+
+def strict(target: Resource) -> bool:
+    """Whether the declaration asks for conditional verdicts to block too (`bare_metal.strict_matrix`)."""
+    return target.type == t.BARE_METAL_GROUP and target.get("strictMatrix") is True
+
+
+def matrix_stack(target: Resource) -> dict[str, str] | None:
+    """The flat mapping `accelplane.matrix.check` judges for a node group or a bare-metal host
+    group, or None for a CPU pool."""
+    if target.type == t.BARE_METAL_GROUP:
+        name = as_str(target.get("accelerator"))
+        if not name:
+            return None
+        pinned = {k: as_str(v) for k, v in mapping(target.get("versions")).items() if k in MATRIX_KEYS}
+        return {**pinned, "accelerator": name}
+    node_group = target
     name = accelerator(node_group)
     if name is None:
         return None
@@ -73,12 +96,14 @@ def judge(stack: Mapping[str, str], as_of: date | None) -> Judgment:
 @lru_cache(maxsize=2048)
 def _judge(items: tuple[tuple[str, str], ...], as_of: date | None) -> Judgment:
     try:
-        from accelplane.matrix import check
-    except ImportError as error:  # the matrix checker is another issue's; say so plainly
-        raise RuntimeError(f"the version matrix checker is not available: {error}") from error
-    report = check(dict(items), as_of=as_of, strict=False, origin="node pool labels")
+        report = check(dict(items), as_of=as_of, strict=False, origin="node pool labels")
+    except InputError as error:
+        # A label or profile value the matrix cannot even parse (a hand-edited state, an unknown
+        # accelerator) runs nowhere: the rule reports it instead of the command failing.
+        return "incompatible", tuple(("input", "incompatible", f"{p.field}: {p.message}" if p.field else p.message)
+                                     for p in error.problems)
     findings = tuple(
-        (str(f.rule), str(f.verdict), f"{f.message}" + (f" (source: {f.source})" if getattr(f, "source", None) else ""))
+        (str(f.rule), str(f.verdict), f.message + (f" (source: {f.source})" if f.source else ""))
         for f in report.findings
         if str(f.verdict) != "compatible"
     )

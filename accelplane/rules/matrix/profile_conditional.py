@@ -1,5 +1,6 @@
-"""AP-VER-002: node pools' software stacks that run only under a limitation, or carry a lifecycle
-flag (driver branch past end of life), are shown. With `--strict` they block like AP-VER-001."""
+"""AP-VER-002: node pools' and bare-metal host groups' software stacks that run only under a
+limitation, or carry a lifecycle flag (driver branch past end of life), are shown. With `--strict`
+they block like AP-VER-001."""
 
 from __future__ import annotations
 
@@ -7,20 +8,21 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.matrix.labels import PROFILE_LABEL, judge, matrix_stack, node_labels
+from accelplane.rules.matrix.labels import judge, matrix_stack, profile_name, strict
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
-from accelplane.rules.view import Resource, as_str
+from accelplane.rules.view import Resource
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
     stack = matrix_stack(resource)
     if stack is None:
         return
-    profile = as_str(node_labels(resource).get(PROFILE_LABEL)) or "?"
+    profile = profile_name(resource)
     verdict, findings = judge(stack, graph.as_of)
+    shown = ("warn",) if strict(resource) else ("conditional", "warn")  # strict groups: AP-VER-001 blocks
     if verdict in ("conditional", "warn"):
         for rule, finding_verdict, message in findings:
-            if finding_verdict in ("conditional", "warn"):
+            if finding_verdict in shown:
                 yield f"profile {profile} for {stack['accelerator']} is {finding_verdict}: {rule}: {message}"
 
 
@@ -33,7 +35,7 @@ RULE = Rule(
     severity=Severity.medium,
     enforcement=Enforcement.advisory,
     remediation="Move to versions the matrix lists as plainly compatible, or accept the limitation with a waiver.",
-    resource_types=frozenset({t.EKS_NODE_GROUP}),
+    resource_types=frozenset({t.EKS_NODE_GROUP, t.BARE_METAL_GROUP}),
     check=check,
     categories=("version-matrix",),
 )

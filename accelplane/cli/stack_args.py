@@ -1,0 +1,40 @@
+"""`--stack NAME | --stack-file PATH`, the same on every command that reads a declaration.
+
+`--stack NAME` is `<stackConfigDir>/Pulumi.<NAME>.yaml` of the project found from the current
+directory upwards (`accelplane.config.project`); `--stack-file PATH` is a stack file anywhere, its
+stack name taken from the file name (`Pulumi.<stack>.yaml`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from accelplane.config.loader import StackConfig
+
+
+def add_stack_arguments(parser: argparse.ArgumentParser, *, required: bool = True, purpose: str = "") -> None:
+    group = parser.add_mutually_exclusive_group(required=required)
+    group.add_argument("--stack", metavar="NAME",
+                       help=f"stack name: <stackConfigDir>/Pulumi.<NAME>.yaml of this project{purpose}")
+    group.add_argument("--stack-file", type=Path, metavar="PATH",
+                       help="a stack file anywhere (Pulumi.<stack>.yaml), instead of --stack")
+
+
+def stack_from_args(args: argparse.Namespace) -> StackConfig | None:
+    """The validated stack the arguments name, or None when neither option was given."""
+    from accelplane.config.loader import load_stack, load_stack_file
+
+    if args.stack_file is not None:
+        return load_stack_file(args.stack_file)
+    if args.stack is not None:
+        return load_stack(args.stack)
+    return None
+
+
+def require_stack(args: argparse.Namespace) -> StackConfig:
+    stack = stack_from_args(args)
+    assert stack is not None  # argparse requires one of the two
+    return stack

@@ -1,0 +1,110 @@
+"""Which part of the declaration each resource comes from, so a finding points at a line.
+
+`program.build()` and `k8s.layer.build_kubernetes()` name every top-level component after the
+declaration element it is built from (`<platform>-<pool>`, `<platform>-svc-<service>`, ...); every
+other resource is a descendant of one. `declaration_paths()` states that naming as a map from
+(component type, logical name) to the element's path under `accelplane:platform`, and
+`declaration_path()` walks a resource's parents up to its component. A test checks that every
+top-level component of the example stacks is in the map, so a new component cannot silently point
+at the top of the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from accelplane.config.model import Platform
+from accelplane.config.yaml_source import PathPart
+from accelplane.rules import types as t
+from accelplane.rules.view import Resource
+
+Path = tuple[PathPart, ...]
+_AWS = "accelplane:aws:"
+_K8S = "accelplane:k8s:"
+
+
+def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
+    """(component type token, logical name) → path of the declaration element it is built from."""
+    name = platform.name
+    kubernetes = platform.kubernetes
+    paths: dict[tuple[str, str], Path] = {
+        (f"{_AWS}EncryptionKey", f"{name}-eks"): ("kubernetes_version",),
+        (f"{_AWS}EncryptionKey", f"{name}-data"): ("buckets",),
+        (f"{_AWS}EncryptionKey", f"{name}-secrets"): ("secrets",),
+        (f"{_AWS}PlatformNetwork", f"{name}-network"): ("network",),
+        (f"{_AWS}EksCluster", f"{name}-eks"): ("kubernetes_version",),
+        # The groups' world-facing rules come from the endpoint's allowed CIDRs.
+        (f"{_AWS}PlatformSecurityGroups", f"{name}-sg"): (
+            ("inference_endpoint", "allowed_cidrs") if platform.inference_endpoint else ("network",)
+        ),
+        (f"{_AWS}NodeRole", f"{name}-node"): ("node_pools",),
+        (f"{_AWS}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
+        (f"{_AWS}SecretStore", f"{name}-secrets"): ("secrets",),
+        (f"{_AWS}SecretAccess", f"{name}-secret-access"): ("secrets",),
+        ("pulumi:providers:kubernetes", f"{name}-k8s"): ("kubernetes",),
+        (f"{_K8S}PriorityClasses", f"{name}-priorities"): ("kubernetes",),
+        (f"{_K8S}AcceleratorEnablement", f"{name}-accelerators"): ("node_pools",),
+        (f"{_K8S}LoadBalancerController", f"{name}-lbc"): ("kubernetes", "addons_profile"),
+        (f"{_K8S}BatchAddons", f"{name}-batch"): ("kubernetes", "addons_profile"),
+        (f"{_K8S}AcceleratorMonitoring", f"{name}-monitoring"): ("kubernetes", "addons_profile"),
+        (f"{_K8S}NeuronMonitor", f"{name}-neuron-monitor"): ("software_profiles",),
+        (f"{_K8S}AcceleratorQueues", f"{name}-queues"): ("kubernetes", "teams"),
+    }
+    for index, pool in enumerate(platform.node_pools):
+        paths[(f"{_AWS}AcceleratorNodePool", f"{name}-{pool.name}")] = ("node_pools", index)
+    for index, bucket in enumerate(platform.buckets):
+        paths[(f"{_AWS}SecureBucket", f"{name}-{bucket.role.value.replace('_', '-')}")] = ("buckets", index)
+    for index, workload in enumerate(platform.workloads):
+        paths[(f"{_AWS}WorkloadRole", f"{name}-{workload.name}")] = ("workloads", index)
+        paths.setdefault((f"{_K8S}WorkloadNamespace", f"{name}-ns-{workload.namespace}"), ("workloads", index))
+    if kubernetes is not None:
+        for index, team in enumerate(kubernetes.teams):
+            paths.setdefault((f"{_K8S}WorkloadNamespace", f"{name}-ns-{team.namespace}"),
+                             ("kubernetes", "teams", index))
+        for index, service in enumerate(kubernetes.inference_services):
+            paths[(f"{_K8S}InferenceService", f"{name}-svc-{service.name}")] = (
+                "kubernetes", "inference_services", index)
+        for index, template in enumerate(kubernetes.training_templates):
+            paths[(f"{_K8S}TrainingJobTemplate", f"{name}-train-{template.node_pool}")] = (
+                "kubernetes", "training_templates", index)
+    if platform.bare_metal is not None:
+        for index, group in enumerate(platform.bare_metal.groups):
+            paths[(t.BARE_METAL_GROUP, group.name)] = ("bare_metal", "groups", index)
+    return paths
+
+
+def declaration_path(
+    urn: str, parents: Mapping[str, tuple[str, str, str | None]], paths: Mapping[tuple[str, str], Path],
+) -> Path | None:
+    """The declaration path of the resource `urn`: its own entry, else its nearest ancestor's.
+    `parents` maps a URN to (type, name, parent URN)."""
+    seen: set[str] = set()
+    current: str | None = urn
+    while current is not None and current not in seen:
+        seen.add(current)
+        entry = parents.get(current)
+        if entry is None:
+            return None
+        type_token, name, parent = entry
+        found = paths.get((type_token, name))
+        if found is not None:
+            return found
+        current = parent
+    return None
+
+
+def finding_lines(
+    platform: Platform, line_of: Callable[..., int | None], resources: Iterable[Resource],
+) -> dict[str, int]:
+    """URN → line of the stack file declaring it, for every resource of `resources` (rule view
+    resources: `urn`, `type`, `name`, `parent`); `line_of(*path)` reads the stack file's node tree."""
+    resources = list(resources)
+    paths = declaration_paths(platform)
+    parents = {r.urn: (r.type, r.name, r.parent) for r in resources}
+    out: dict[str, int] = {}
+    for resource in resources:
+        path = declaration_path(resource.urn, parents, paths)
+        line = line_of(*path) if path is not None else line_of()
+        if line is not None:
+            out[resource.urn] = line
+    return out
