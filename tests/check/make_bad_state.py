@@ -1,11 +1,19 @@
 """Regenerate `fixtures/bad-stack-export.json`: the dev stack as `pulumi stack export` would write it,
-with one deliberate mistake per rule family. Run by hand (`python -m tests.check.make_bad_state`)
-when the export format or the families change; the committed file is the fixture."""
+with one deliberate mistake per rule family. Run `python -m tests.check.make_bad_state` after any
+change to the program, the dev stack or the export format; `test_bad_state_fixture.py` fails while
+the committed file differs from what this writes.
+
+The output is deterministic: the offline engine registers resources in whatever order its asyncio
+tasks finish, so resources are written in dependency order (parents and dependencies first, as
+`pulumi stack export` does) with ties broken by URN, and each resource's dependencies sorted.
+"""
 
 from __future__ import annotations
 
 import base64
+import heapq
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +27,37 @@ def _policy(statements: list[dict[str, Any]]) -> str:
     return json.dumps({"Version": "2012-10-17", "Statement": statements})
 
 
-def main() -> None:
+def _in_dependency_order(resources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Parents and dependencies before the resources that need them; otherwise by URN."""
+    by_urn = {r["urn"]: r for r in resources}
+    needs = {urn: {d for d in (r["parent"], *r["dependencies"]) if d in by_urn} for urn, r in by_urn.items()}
+    needed_by: dict[str, list[str]] = {urn: [] for urn in by_urn}
+    for urn, required in needs.items():
+        for other in required:
+            needed_by[other].append(urn)
+    ready = [urn for urn, required in needs.items() if not required]
+    heapq.heapify(ready)
+    ordered = []
+    while ready:
+        urn = heapq.heappop(ready)
+        ordered.append(by_urn[urn])
+        for dependent in needed_by[urn]:
+            needs[dependent].discard(urn)
+            if not needs[dependent]:
+                heapq.heappush(ready, dependent)
+    assert len(ordered) == len(resources), "dependency cycle in the offline graph"
+    return ordered
+
+
+def render() -> str:
+    """The fixture's text."""
     graph = run_offline(load_stack("dev"))
     resources: list[dict[str, Any]] = []
     for r in graph.resources:
         inputs = json.loads(json.dumps(r.inputs))
         resources.append({"urn": r.urn, "custom": r.custom, "id": getattr(r, "id", None) or "", "type": r.type,
                           "inputs": inputs, "outputs": {**inputs, "id": getattr(r, "id", None) or ""},
-                          "parent": r.parent or "", "protect": r.protect, "dependencies": list(r.dependencies)})
+                          "parent": r.parent or "", "protect": r.protect, "dependencies": sorted(r.dependencies)})
     by_name = {r["urn"].rsplit("::", 1)[-1]: r for r in resources}
 
     def inputs(name: str) -> dict[str, Any]:
@@ -34,7 +65,8 @@ def main() -> None:
 
     # iam: a workload policy allowing every action, and a CI user with a static key
     inputs("acme-ml-dev-trainer-access")["policy"] = _policy([{"Effect": "Allow", "Action": "*", "Resource": "*"}])
-    stack_urn = resources[0]["parent"] or resources[0]["urn"]
+    urns = {r["urn"] for r in resources}
+    [stack_urn] = {r["parent"] for r in resources if r["parent"] and r["parent"] not in urns}  # the Stack
     for type_token, name, props in (
         ("aws:iam/user:User", "ci-deployer", {"name": "ci-deployer", "tags": inputs("acme-ml-dev-eks-role")["tags"]}),
         ("aws:iam/accessKey:AccessKey", "ci-deployer-key", {"user": "ci-deployer"}),
@@ -71,10 +103,15 @@ def main() -> None:
     for r in resources:
         r["outputs"] = {**r["inputs"], "id": r["id"]}
     document = {"version": 3, "deployment": {"manifest": {"time": "2026-01-01T00:00:00Z", "magic": "", "version":
-                                                           "v3.272.0"}, "resources": resources}}
-    OUT.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT} ({len(resources)} resources)")
+                                                           "v3.272.0"}, "resources": _in_dependency_order(resources)}}
+    return json.dumps(document, indent=1, sort_keys=True) + "\n"
+
+
+def main(out: Path = OUT) -> None:
+    text = render()
+    out.write_text(text)
+    print(f"wrote {out} ({len(json.loads(text)['deployment']['resources'])} resources)")
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
