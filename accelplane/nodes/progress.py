@@ -1,5 +1,14 @@
 """What `accelplane nodes` shows while Ansible runs: one line per host and task result that matters
-(changed, failed, unreachable; ok results are counted), play headers, and a summary per host."""
+(changed, failed, unreachable; ok results are counted), play headers, and a summary per host.
+
+A host the run never reached is "not run", not "ok": every host takes part in the first play (the
+preflight, which touches no node), so Ansible's own stats count it as ok even when the run stopped
+before the host's turn: a canary that failed and was rolled back ends the upgrade play before the
+next batch (`max_fail_percentage: 0`), a failed preflight ends the run before any play that does
+the work. The view knows the playbook's number of plays (`expected_plays`, set by the runner) and
+records the plays each host had a task in; a host without a task in the last of them, and without a
+failure of its own, was not run.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +34,10 @@ class HostProgress:
     task: str = ""
     message: str = ""
     outcomes: dict[str, str] = field(default_factory=dict)
+    # The plays (by position in the playbook, 1-based) in which the host had a task.
+    plays: set[int] = field(default_factory=set)
+    # Set by the view: the run ended before the host had a task in the playbook's last play.
+    not_run: bool = False
 
     @property
     def status(self) -> str:
@@ -34,18 +47,29 @@ class HostProgress:
             return "rolled back"
         if self.failed:
             return "failed"
+        if self.not_run:
+            return "not run"
         return "changed" if self.changed else "ok"
 
 
 class ProgressView:
     """An ansible-runner event handler that prints progress and keeps per-host counts."""
 
-    def __init__(self, out: TextIO | None = None, check: bool = False, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        check: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        expected_plays: int | None = None,
+    ):
         self.out = out or sys.stdout
         self.check = check
         self.hosts: dict[str, HostProgress] = {}
+        # How many plays the playbook has (imports included); None: judge by the last play that started.
+        self.expected_plays = expected_plays
         self._clock = clock
         self._start = clock()
+        self._plays: list[str] = []  # plays that started, in order, by ansible-runner's play uuid
 
     def host(self, name: str) -> HostProgress:
         return self.hosts.setdefault(name, HostProgress(name))
@@ -58,12 +82,41 @@ class ProgressView:
         kind = event.get("event", "")
         data = event.get("event_data", {}) or {}
         if kind == "playbook_on_play_start":
+            self._play_index(data)
             self._print(f"== {data.get('play', '')}")
-        elif kind.startswith("runner_on_") and "host" in data and not kind.startswith("runner_on_start"):
-            self._on_result(kind, data)
+        elif kind.startswith("runner_on_") and "host" in data:
+            play = self._play_index(data)
+            if play:
+                self.host(data["host"]).plays.add(play)
+            if not kind.startswith("runner_on_start"):
+                self._on_result(kind, data)
         elif kind == "playbook_on_stats":
             self._on_stats(data)
+            self.finish()
         return True  # keep the event in the artifacts
+
+    def _play_index(self, data: dict[str, Any]) -> int:
+        """The play's position in the playbook (1-based), 0 when the event names no play.
+
+        ansible-runner gives every batch of a `serial` play a new uuid, the first one with `_<n>`
+        appended (`<uuid>_1`, then `<uuid>_1_1`): the part before the first `_` is the play's."""
+        uuid = str(data.get("play_uuid") or "").split("_", 1)[0]
+        if not uuid:
+            return 0
+        if uuid not in self._plays:
+            self._plays.append(uuid)
+        return self._plays.index(uuid) + 1
+
+    def finish(self) -> None:
+        """Mark the hosts that had no task in the playbook's last play (see the module docstring).
+
+        Called on Ansible's closing stats and by the runner once Ansible has ended (a run that
+        crashed sends no stats); once per run, not per event, so a fleet's events stay cheap."""
+        if not self._plays:
+            return  # no play started (or events without plays): nothing to judge by
+        last = self.expected_plays or len(self._plays)
+        for host in self.hosts.values():
+            host.not_run = last not in host.plays
 
     def _on_result(self, kind: str, data: dict[str, Any]) -> None:
         host = self.host(data["host"])
@@ -98,6 +151,7 @@ class ProgressView:
                 setattr(self.host(name), attr, getattr(self.host(name), attr) + int(count))
 
     def summary(self, reports: dict[str, str] | None = None) -> str:
+        self.finish()
         reports = reports or {}
         rows = [("host", "status", "ok", "changed" if not self.check else "would change", "failed", "reboot", "report")]
         for name in sorted(self.hosts):
@@ -119,4 +173,7 @@ class ProgressView:
             host = self.hosts[name]
             if host.status in ("failed", "unreachable", "rolled back") and host.message:
                 lines.append(f"{name}: {host.message}")
+        not_run = [name for name in sorted(self.hosts) if self.hosts[name].status == "not run"]
+        if not_run:
+            lines.append(f"not run (the run stopped before their turn): {', '.join(not_run)}")
         return "\n".join(lines)
