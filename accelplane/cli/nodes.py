@@ -1,9 +1,13 @@
 """`accelplane nodes apply|validate|upgrade`: Ansible on the stack's bare-metal hosts.
 
 Runs playbooks/site.yml, validate.yml or upgrade.yml through ansible-runner with the stack file as
-the inventory, shows progress per host and a summary with each node's validation report. Exit
-codes: 0 every host ok, 1 a host failed (drift, failed validation, a rolled-back upgrade,
-unreachable), 2 bad input (stack, limit), before anything runs.
+the inventory, shows progress per host and a summary with each node's validation report. A host
+the run stopped before (the batches after a failed canary, every host after a failed preflight) is
+"not run". When the run's temporary directory stays (a failed run's Ansible output, validation
+reports written without --report-dir; accelplane/nodes/runner.py), the line under the summary says
+where; otherwise nothing of the run is left behind. Exit codes: 0 every host ok, 1 a host failed
+(drift, failed validation, a rolled-back upgrade, unreachable), 2 bad input (stack, limit), before
+anything runs.
 """
 
 from __future__ import annotations
@@ -35,7 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--limit", help="Ansible host pattern: hosts or host groups to run on")
         sub.add_argument("--check", action="store_true", help="show what would change, change nothing")
         sub.add_argument("--skip-reboot", action="store_true", help="leave a needed reboot pending")
-        sub.add_argument("--report-dir", type=Path, help="where per-node validation reports go")
+        sub.add_argument(
+            "--report-dir",
+            type=Path,
+            help="where per-node validation reports go (default: the run's temporary directory, kept and named)",
+        )
         sub.add_argument("--forks", type=int, help="hosts in parallel (default: ansible.cfg)")
         sub.set_defaults(handler=_run, nodes_playbook=action)
 
@@ -66,10 +74,22 @@ def _run(args: argparse.Namespace) -> int:
     )
     print()
     print(view.summary(result.reports()))
+    if result.kept:
+        print(kept_line(result.kept))
     if result.rc != 0 and not any(h.failed or h.unreachable for h in view.hosts.values()):
         # Ansible stopped before any host result (a parse or configuration error): show its words.
         print("\n".join(stdout_of(result).strip().splitlines()[-15:]), file=sys.stderr)
     return EXIT_OK if result.rc == 0 else EXIT_FINDINGS
+
+
+def kept_line(kept: Path) -> str:
+    """Where the run's directory stays and what it holds (accelplane/nodes/runner.py settle_run_dir)."""
+    held = []
+    if (kept / "artifacts").is_dir():
+        held.append("Ansible's output and events in artifacts/")
+    if (kept / "reports").is_dir():
+        held.append("validation reports in reports/")
+    return f"kept {kept}: " + ", ".join(held) + "; remove it when done"
 
 
 def check_limit(limit: str, inventory: Inventory, path: Path) -> None:

@@ -1,5 +1,5 @@
 """`accelplane nodes`: bad input exits 2 before Ansible starts; a node over real SSH in a
-network namespace runs through the CLI with progress and a summary."""
+network namespace runs through the CLI with progress and a summary, and leaves no run directory."""
 
 from __future__ import annotations
 
@@ -46,8 +46,11 @@ def test_validate_over_ssh_in_a_network_namespace(applied, make_node, tmp_path):
             },
         )
         reports = tmp_path / "reports"
+        run_tmp = tmp_path / "tmp"  # the run directory goes here: nothing of it may stay
+        run_tmp.mkdir()
         env = {
             **os.environ,
+            "TMPDIR": str(run_tmp),
             "ANSIBLE_SSH_ARGS": f"-o UserKnownHostsFile={ssh.known_hosts} -o StrictHostKeyChecking=yes",
             # The chrooted sshd has no /dev/pts: no terminal for commands run without a module (script).
             "ANSIBLE_SSH_USETTY": "False",
@@ -85,6 +88,9 @@ def test_validate_over_ssh_in_a_network_namespace(applied, make_node, tmp_path):
     summary = lines[lines.index("") + 1 :]
     assert summary[0].split()[:2] == ["host", "status"]
     assert summary[1].split()[:2] == ["h100-01", "ok"] and summary[1].endswith(str(reports / "h100-01.json"))
+    # A run that succeeded with its reports elsewhere (--report-dir) leaves nothing behind.
+    assert list(run_tmp.glob("accelplane-nodes-*")) == []
+    assert not any(line.startswith("kept ") for line in lines)
     report = json.loads((reports / "h100-01.json").read_text())
     assert report["ok"] is True and len(report["devices"]) == 8
     assert not subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.count(ssh.node_ns)
