@@ -36,8 +36,15 @@ def build(platform: Platform) -> dict[str, Any]:
     name = platform.name
     tags = platform.resource_tags
     protect = platform.environment is Environment.prod
-    identity = aws.get_caller_identity_output()
-    partition = aws.get_partition_output().partition
+    # Every AWS resource and lookup goes through a provider for the declared region, never the
+    # ambient one (AWS_REGION, a profile's region, `aws:region`). Moving an existing stack from the
+    # default provider to this one replaces nothing: the engine asks the provider's DiffConfig,
+    # which sees the same region (pulumi/pulumi#18509).
+    aws_provider = aws.Provider(f"{name}-aws", region=platform.region)
+    opts = pulumi.ResourceOptions(providers=[aws_provider])
+    invoke = pulumi.InvokeOutputOptions(provider=aws_provider)
+    identity = aws.get_caller_identity_output(opts=invoke)
+    partition = aws.get_partition_output(opts=invoke).partition
 
     def key(role: str, description: str) -> EncryptionKey:
         return EncryptionKey(
@@ -45,6 +52,7 @@ def build(platform: Platform) -> dict[str, Any]:
             EncryptionKeyArgs(
                 description=description, account_id=identity.account_id, partition=partition, tags=tags, protect=protect
             ),
+            opts,
         )
 
     eks_key = key("eks", "Envelope encryption of Kubernetes secrets")
@@ -56,6 +64,7 @@ def build(platform: Platform) -> dict[str, Any]:
         NetworkArgs(
             new_vpc=platform.network.new_vpc, existing_vpc=platform.network.existing_vpc, cluster_name=name, tags=tags
         ),
+        opts,
     )
     cluster = EksCluster(
         f"{name}-eks",
@@ -70,6 +79,7 @@ def build(platform: Platform) -> dict[str, Any]:
             partition=partition,
             tags=tags,
         ),
+        opts,
     )
     endpoint_spec = platform.inference_endpoint
     groups = PlatformSecurityGroups(
@@ -83,8 +93,9 @@ def build(platform: Platform) -> dict[str, Any]:
             training=any(pool.purpose is Purpose.training for pool in platform.node_pools),
             tags=tags,
         ),
+        opts,
     )
-    node_role = NodeRole(f"{name}-node", NodeRoleArgs(partition=partition, tags=tags))
+    node_role = NodeRole(f"{name}-node", NodeRoleArgs(partition=partition, tags=tags), opts)
     node_groups: dict[str, pulumi.Output[str]] = {}
     for pool in platform.node_pools:
         vendor = node_facts(pool.accelerator)
@@ -110,6 +121,7 @@ def build(platform: Platform) -> dict[str, Any]:
                 security_group_ids=pool_groups,
                 tags=tags,
             ),
+            opts,
         )
         node_groups[pool.name] = node_pool.node_group_name
 
@@ -117,6 +129,7 @@ def build(platform: Platform) -> dict[str, Any]:
         bucket.role: SecureBucket(
             f"{name}-{bucket.role.value.replace('_', '-')}",
             SecureBucketArgs(bucket=bucket, kms_key_arn=data_key.arn, tags=tags, protect=protect),
+            opts,
         )
         for bucket in platform.buckets
     }
@@ -139,6 +152,7 @@ def build(platform: Platform) -> dict[str, Any]:
                 security_group_id=groups.load_balancer_id,
                 tags=tags,
             ),
+            opts,
         )
         outputs["inferenceEndpoint"] = endpoint.dns_name
         outputs["inferenceTargetGroupArn"] = endpoint.target_group_arn
@@ -155,6 +169,7 @@ def build(platform: Platform) -> dict[str, Any]:
         SecretStoreArgs(
             secrets=platform.secrets, kms_key_arn=secrets_key.arn, values=values, tags=tags, protect=protect
         ),
+        opts,
     )
     roles = {
         workload.name: WorkloadRole(
@@ -170,6 +185,7 @@ def build(platform: Platform) -> dict[str, Any]:
                 region=platform.region,
                 tags=tags,
             ),
+            opts,
         )
         for workload in platform.workloads
     }
@@ -183,6 +199,7 @@ def build(platform: Platform) -> dict[str, Any]:
                     for secret in platform.secrets
                 },
             ),
+            opts,
         )
     outputs["workloadRoles"] = {workload: role.arn for workload, role in roles.items()}
     build_kubernetes(
@@ -198,5 +215,6 @@ def build(platform: Platform) -> dict[str, Any]:
             workload_role_arns={name: role.arn for name, role in roles.items()},
             bucket_names={role: bucket.bucket_name for role, bucket in buckets.items()},
         ),
+        aws_provider,
     )
     return outputs

@@ -68,6 +68,26 @@ def _botocore_enums() -> dict[str, list[str]]:
     }
 
 
+def _eks_regions() -> dict[str, list[str]]:
+    """Regions where EKS has an endpoint, per partition, from botocore's endpoint data."""
+    import botocore.session
+
+    session = botocore.session.get_session()
+    return {partition: sorted(session.get_available_regions("eks", partition))
+            for partition in sorted(session.get_available_partitions())}
+
+
+def _tag_limits() -> dict[str, int]:
+    """The tag limits EKS's API model states for a node group (50 tags, keys 128, values 256): the
+    same figures IAM, EC2, S3 buckets, KMS and Secrets Manager document for their resources."""
+    import botocore.session
+
+    tags = botocore.session.get_session().get_service_model("eks").operation_model("CreateNodegroup") \
+        .input_shape.members["tags"]
+    return {"max_tags": tags.metadata["max"], "max_key_length": tags.key.metadata["max"],
+            "max_value_length": tags.value.metadata["max"]}
+
+
 def build_catalog() -> dict:
     return {
         "source": {
@@ -77,8 +97,14 @@ def build_catalog() -> dict:
             "(https://docs.aws.amazon.com/elasticloadbalancing/latest/application/describe-ssl-policies.html) "
             f"as captured in moto {metadata.version('moto')} (moto/elbv2/ssl_policies.py)",
             "enums": f"botocore {metadata.version('botocore')} service models (the AWS CLI's own validation data)",
+            "regions": f"botocore {metadata.version('botocore')} endpoint data (botocore/data/endpoints.json): "
+            "regions with an EKS endpoint",
+            "tag_limits": f"botocore {metadata.version('botocore')} EKS service model (CreateNodegroup tags); "
+            "https://docs.aws.amazon.com/tag-editor/latest/userguide/tagging.html",
         },
         "enums": _botocore_enums(),
+        "regions": _eks_regions(),
+        "tag_limits": _tag_limits(),
         "instance_types": _instance_types(),
         "tls_policies": _ssl_policies(),
     }

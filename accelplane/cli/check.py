@@ -92,13 +92,19 @@ def run(args: argparse.Namespace) -> int:
         assert stack is not None
         resources = from_offline_graph(run_offline(stack))
         subject = f"stack {stack.stack}"
-    if stack is not None:  # bare metal is in no Pulumi graph: the declaration is its source
-        resources += host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project)
+    deployed = len(resources)  # the count preview and `preview --json` give too: no stack, no providers
+    groups = host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project) if stack else []
+    resources += groups  # bare metal is in no Pulumi graph: the declaration is its source
     judgement = judge(resources, policy=policy, stack=stack.stack if stack else None,
                       environment=stack.platform.environment.value if stack else None)
 
+    artifact = stack.path if stack is not None else file_path
     report = build_report(judgement, subject=subject, strict=args.strict,
-                          artifact=_relative(stack.path if stack else file_path))
+                          artifact=_relative(artifact) if artifact is not None else None)
+    report.resources = deployed
+    if groups:
+        report.notes.append(f"{len(groups)} bare-metal host groups judged from the declaration "
+                            f"({', '.join(g.name for g in groups)})")
     if stack is not None:
         from accelplane.engine.provenance import finding_lines
 

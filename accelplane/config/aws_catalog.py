@@ -39,6 +39,16 @@ def _catalog() -> dict:
     return json.loads(raw)
 
 
+def eks_regions() -> dict[str, frozenset[str]]:
+    """Partition → regions with an EKS endpoint."""
+    return {partition: frozenset(regions) for partition, regions in _catalog()["regions"].items()}
+
+
+def tag_limits() -> dict[str, int]:
+    """`max_tags` per resource, `max_key_length`, `max_value_length`."""
+    return dict(_catalog()["tag_limits"])
+
+
 def ec2_instance_types() -> frozenset[str]:
     return _enum("ec2_instance_types")
 

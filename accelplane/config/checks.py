@@ -7,7 +7,9 @@ has EFA). Each problem carries the field path it is about, so the loader can poi
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
+import unicodedata
 from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts
@@ -21,6 +23,8 @@ Issue = tuple[tuple[str | int, ...], str]
 def problems(platform: Platform) -> list[Issue]:
     """All cross-field problems, in file order."""
     return [
+        *_region(platform),
+        *_tags(platform),
         *_network(platform),
         *_pools(platform),
         *_buckets(platform),
@@ -29,6 +33,62 @@ def problems(platform: Platform) -> list[Issue]:
         *_bare_metal(platform),
         *kubernetes_problems(platform),
     ]
+
+
+# The most tags a component adds to the platform's own (a subnet: Name, the cluster's discovery
+# tag and its load-balancer role); a test over the example stacks' graphs keeps this true.
+COMPONENT_TAGS = 3
+_TAG_PUNCTUATION = frozenset(" _.:/=+-@")
+_MAX_TAG_PROBLEMS = 10
+
+
+def _region(platform: Platform) -> Iterator[Issue]:
+    known = aws_catalog.eks_regions()
+    if any(platform.region in regions for regions in known.values()):
+        return
+    close = difflib.get_close_matches(platform.region, sorted(set().union(*known.values())), n=3, cutoff=0.7)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    yield ("region",), (f"unknown AWS region {platform.region!r}: EKS has no endpoint there "
+                        f"(botocore's endpoint data){hint}")
+
+
+def _tag_text_ok(text: str) -> bool:
+    # AWS tag keys and values: letters, digits, white space and _ . : / = + - @ (any language).
+    return all(ch.isalnum() or ch in _TAG_PUNCTUATION or unicodedata.category(ch).startswith("Z") for ch in text)
+
+
+def _tags(platform: Platform) -> Iterator[Issue]:
+    """AWS's tag rules, checked here rather than halfway through `pulumi up`: count per resource,
+    key and value length and characters, and the reserved `aws:` prefix."""
+    limits = aws_catalog.tag_limits()
+    extra = platform.tags.extra
+    room = limits["max_tags"] - COMPONENT_TAGS - (len(platform.resource_tags) - len(extra))
+    if len(extra) > room:
+        yield (("tags", "extra"), f"{len(extra)} tags, but AWS allows {limits['max_tags']} per resource and the "
+               f"platform's own tags take {limits['max_tags'] - room}: at most {room} here")
+        return  # judging tens of thousands of keys one by one helps nobody
+    declared_at: dict[str, tuple[str | int, ...]] = {
+        "accelplane:platform": ("name",), "accelplane:environment": ("environment",),
+        "owner": ("tags", "owner"), "cost-centre": ("tags", "cost_centre"),
+    }
+    found = 0
+    for key, value in platform.resource_tags.items():
+        path = ("tags", "extra", key) if key in extra else declared_at.get(key, ("tags",))
+        message = None
+        if key.lower().startswith("aws:"):
+            message = f"tag key {key!r}: the aws: prefix is reserved for AWS's own tags"
+        elif len(key) > limits["max_key_length"]:
+            message = f"tag key is {len(key)} characters long; AWS allows {limits['max_key_length']}"
+        elif len(value) > limits["max_value_length"]:
+            message = f"tag value of {key!r} is {len(value)} characters long; AWS allows {limits['max_value_length']}"
+        elif not _tag_text_ok(key) or not _tag_text_ok(value):
+            message = f"tag {key!r}: AWS allows letters, digits, spaces and _ . : / = + - @ only"
+        if message:
+            found += 1
+            if found <= _MAX_TAG_PROBLEMS:
+                yield path, message
+    if found > _MAX_TAG_PROBLEMS:
+        yield ("tags", "extra"), f"{found - _MAX_TAG_PROBLEMS} more tag problems like the ones above"
 
 
 def _network(platform: Platform) -> Iterator[Issue]:

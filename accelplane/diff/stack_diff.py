@@ -29,6 +29,7 @@ from accelplane.diff.resources import diff_graphs
 from accelplane.diff.software import software_changes
 from accelplane.errors import InputError
 from accelplane.rules.judgement import Policy
+from accelplane.rules.sources import is_bookkeeping
 
 TEMP_PREFIX = "accelplane-diff-"
 
@@ -107,7 +108,7 @@ def _platform_data(path: Path) -> dict[str, Any]:
 
 def _count(document: dict[str, Any]) -> int:
     resources = document.get("resources") or []
-    return sum(1 for r in resources if isinstance(r, dict) and r.get("type") != "pulumi:pulumi:Stack")
+    return sum(1 for r in resources if isinstance(r, dict) and not is_bookkeeping(str(r.get("type"))))
 
 
 def _str(value: Any) -> str | None:

@@ -22,6 +22,7 @@ from pulumi.runtime.stack import run_pulumi_func
 from accelplane.config.loader import StackConfig
 from accelplane.config.project import DEFAULT_PROJECT
 from accelplane.engine.mocks import AwsLikeMocks
+from accelplane.rules.sources import is_bookkeeping
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,17 @@ class Graph:
     resources: list[RecordedResource] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
 
+    def counts(self) -> dict[str, int]:
+        """`resources` (what check and diff count too: no stack, no providers), split into cloud
+        resources and components, and the explicit providers."""
+        real = [r for r in self.resources if not is_bookkeeping(r.type)]
+        cloud = sum(1 for r in real if r.custom)
+        return {"resources": len(real), "cloud": cloud, "components": len(real) - cloud,
+                "providers": len(self.resources) - len(real)}
+
     def to_json(self) -> dict[str, Any]:
-        return {"stack": self.stack, "project": self.project, "resources": [r.to_json() for r in self.resources]}
+        return {"stack": self.stack, "project": self.project, "summary": self.counts(),
+                "resources": [r.to_json() for r in self.resources]}
 
     def by_type(self, type_token: str) -> list[RecordedResource]:
         return [r for r in self.resources if r.type == type_token]

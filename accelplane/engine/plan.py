@@ -42,15 +42,16 @@ def render_plan(graph: Graph, project: str) -> str:
         f"     {'Type':<{type_width}}{'Name':<{name_width}}Plan",
     ]
     lines += [f" +   {t:<{type_width}}{n:<{name_width}}create{flag}" for t, n, flag in rows]
-    custom = [r for r in graph.resources if r.custom]
-    components = len(graph.resources) - len(custom)
+    counts = graph.counts()
     lines += [
         "",
         "Resources:",
-        f"    + {len(graph.resources) + 1} to create ({len(custom)} cloud resources, {components} components, 1 stack)",
+        f"    + {len(graph.resources) + 1} to create: {counts['resources']} resources ({counts['cloud']} cloud "
+        f"resources, {counts['components']} components), {counts['providers']} providers, 1 stack",
         "",
         "By type:",
     ]
+    custom = [r for r in graph.resources if r.custom]
     for type_token, count in sorted(Counter(r.type for r in custom).items()):
         lines.append(f"    {count:>4}  {type_token}")
     return "\n".join(lines)

@@ -74,7 +74,9 @@ def _namespace_quotas(platform: Platform) -> dict[str, dict[str, int]]:
     return {ns: dict(q) for ns, q in quotas.items()}
 
 
-def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
+def build_kubernetes(platform: Platform, cloud: CloudOutputs, aws_provider: pulumi.ProviderResource) -> None:
+    """The Kubernetes layer through its own cluster provider; the AWS resources it needs (the load
+    balancer controller's role) through `aws_provider`, the program's provider for the declared region."""
     layer = platform.kubernetes
     if layer is None:
         return
@@ -84,7 +86,7 @@ def build_kubernetes(platform: Platform, cloud: CloudOutputs) -> None:
     provider = cluster_provider(
         f"{name}-k8s", cloud.cluster_name, cloud.endpoint, cloud.certificate_authority, platform.region
     )
-    opts = pulumi.ResourceOptions(providers={"kubernetes": provider})
+    opts = pulumi.ResourceOptions(providers={"kubernetes": provider, "aws": aws_provider})
     pools = {pool.name: pool for pool in platform.node_pools}
     workloads = {w.name: w for w in platform.workloads}
     accelerator_pools = [p for p in platform.node_pools if p.accelerator and node_facts(p.accelerator)]

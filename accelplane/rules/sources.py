@@ -55,7 +55,9 @@ def _secret_value(value: Mapping[str, Any]) -> Any:
     return SECRET_PLACEHOLDER
 
 
-def _skipped(type_token: str) -> bool:
+def is_bookkeeping(type_token: str) -> bool:
+    """The stack and providers: engine bookkeeping, not infrastructure. Every count of "resources"
+    (preview, `preview --json`, check, diff) leaves them out, so the figures agree."""
     return type_token in _SKIPPED_TYPES or type_token.startswith(_SKIPPED_PREFIXES)
 
 
@@ -67,7 +69,7 @@ def from_offline_graph(graph: OfflineGraph) -> list[Resource]:
     """Resources of the offline engine's graph, with the outputs and property dependencies it recorded."""
     out = []
     for recorded in graph.resources:
-        if _skipped(recorded.type):
+        if is_bookkeeping(recorded.type):
             continue
         out.append(
             Resource(
@@ -164,7 +166,7 @@ def _resource(state: dict[str, Any], path: str, where: str, props_key: str) -> R
         raise InputError.single("expected a Pulumi URN (urn:pulumi:...)", file=path, field=f"{where}.urn")
     if not isinstance(type_token, str) or not type_token:
         raise InputError.single("expected a type token such as aws:s3/bucket:Bucket", file=path, field=f"{where}.type")
-    if _skipped(type_token):
+    if is_bookkeeping(type_token):
         return None
     props = state.get(props_key)
     outputs = state.get("outputs")

@@ -429,8 +429,8 @@ def test_every_resource_has_a_component_parent(stack: tuple[str, Graph]) -> None
     _, graph = stack
     components = {r.urn for r in graph.resources if not r.custom}
     for resource in graph.resources:
-        if resource.type == "pulumi:providers:kubernetes":
-            continue  # the explicit cluster provider is shared by every Kubernetes component
+        if resource.type.startswith("pulumi:providers:"):
+            continue  # the explicit AWS and cluster providers are shared by every component
         if resource.custom:
             assert resource.parent in components, f"{resource.name} is not inside a component"
         else:
