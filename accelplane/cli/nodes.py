@@ -17,7 +17,7 @@ import fnmatch
 import sys
 from pathlib import Path
 
-from accelplane.config.loader import load_stack, load_stack_file
+from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.nodes.inventory import Inventory, build_inventory
 
@@ -33,9 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="nodes_action", required=True, parser_class=type(parser))
     for action, description in _ACTIONS.items():
         sub = actions.add_parser(action, help=description, description=description)
-        source = sub.add_mutually_exclusive_group(required=True)
-        source.add_argument("--stack", help="stack name (stacks/Pulumi.<stack>.yaml)")
-        source.add_argument("--stack-file", type=Path, help="a stack file elsewhere (Pulumi.<stack>.yaml)")
+        add_stack_arguments(sub)
         sub.add_argument("--limit", help="Ansible host pattern: hosts or host groups to run on")
         sub.add_argument("--check", action="store_true", help="show what would change, change nothing")
         sub.add_argument("--skip-reboot", action="store_true", help="leave a needed reboot pending")
@@ -52,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
     from accelplane.nodes.progress import ProgressView
     from accelplane.nodes.runner import PLAYBOOKS, run_playbook, stdout_of
 
-    stack = load_stack_file(args.stack_file) if args.stack_file else load_stack(args.stack)
+    stack = require_stack(args)
     inventory = build_inventory(stack)  # bad input exits 2 here, before Ansible starts
     if args.limit:
         check_limit(args.limit, inventory, stack.path)

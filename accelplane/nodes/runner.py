@@ -33,12 +33,25 @@ from typing import Any
 
 import yaml
 
+from accelplane.config.project import PROJECT_FILE, SOURCE_CHECKOUT
+from accelplane.errors import InputError
 from accelplane.nodes.progress import ProgressView
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PLAYBOOK_DIR = PROJECT_ROOT / "playbooks"
-ANSIBLE_CONFIG = PROJECT_ROOT / "ansible.cfg"
+# The Ansible content (playbooks/, roles/, plugins/, ansible.cfg) is part of the project, not of the
+# Python package: a run uses the project the stack file is in, else this source checkout.
+PLAYBOOK_DIR = SOURCE_CHECKOUT / "playbooks"
 PLAYBOOKS = {"apply": "site.yml", "validate": "validate.yml", "upgrade": "upgrade.yml"}
+
+
+def ansible_root(stack_file: Path) -> Path:
+    """The directory whose playbooks/ and ansible.cfg run this stack file's hosts."""
+    around = stack_file.resolve().parent
+    for candidate in (*(d for d in (around, *around.parents) if (d / PROJECT_FILE).is_file()), SOURCE_CHECKOUT):
+        if (candidate / "playbooks").is_dir() and (candidate / "ansible.cfg").is_file():
+            return candidate
+    raise InputError.single(
+        "no playbooks/ and ansible.cfg in the project of this stack file or in accelplane's own checkout: "
+        "run `accelplane nodes` from a clone of the accelplane repository", file=str(stack_file))
 
 
 @dataclass
@@ -83,22 +96,24 @@ def run_playbook(
     kept, trimmed, when it holds what the user needs (`RunResult.kept`; module docstring)."""
     import ansible_runner
 
+    root = ansible_root(Path(stack_file))
     view = view or ProgressView(check=check)
     if view.expected_plays is None:
-        view.expected_plays = count_plays(PLAYBOOK_DIR / playbook)
+        view.expected_plays = count_plays(root / "playbooks" / playbook)
     temporary = private_data_dir is None
     private = private_data_dir or Path(tempfile.mkdtemp(prefix="accelplane-nodes-"))
     private.mkdir(parents=True, exist_ok=True)
     reports = report_dir or private / "reports"
     bin_dir = str(Path(sys.executable).parent)
     envvars = {
-        "ANSIBLE_CONFIG": str(ANSIBLE_CONFIG),
+        "ANSIBLE_CONFIG": str(root / "ansible.cfg"),
         "ANSIBLE_HOME": str(private / "ansible-home"),
         "ANSIBLE_LOCAL_TEMP": str(private / "ansible-tmp"),
         "ANSIBLE_NOCOLOR": "1",
-        # The controller runs this environment's Ansible and imports this checkout of accelplane.
+        # The controller runs this environment's Ansible, and the inventory plugin imports the
+        # accelplane this process runs (an installed package or this checkout).
         "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-        "PYTHONPATH": str(PROJECT_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     }
     if fact_cache is not None:
         envvars["ANSIBLE_CACHE_PLUGIN_CONNECTION"] = str(fact_cache)
@@ -106,7 +121,7 @@ def run_playbook(
         reports.mkdir(parents=True, exist_ok=True)
         runner = ansible_runner.run(
             private_data_dir=str(private),
-            project_dir=str(PLAYBOOK_DIR),
+            project_dir=str(root / "playbooks"),
             playbook=playbook,
             inventory=str(Path(stack_file).resolve()),
             envvars=envvars,
