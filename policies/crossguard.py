@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import pulumi_policy
 from pulumi_policy import (
     EnforcementLevel,
     PolicyResource,
@@ -175,7 +176,7 @@ def pack_config() -> Mapping[str, Any] | None:
     return load_policy_config(Path(path), option=CONFIG_ENV)
 
 
-def policies(config: Mapping[str, Any] | None = None) -> list[ResourceValidationPolicy | StackValidationPolicy]:
+def policies(config: Mapping[str, Any] | None = None) -> list[pulumi_policy.Policy]:
     """One CrossGuard policy per rule, at the level `config` (`"all"` + per-rule) resolves to."""
     source = os.environ.get(CONFIG_ENV, "<pack>")
     levels = Policy.of(config=config if config is not None else pack_config(), config_source=source).levels

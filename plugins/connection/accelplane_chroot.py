@@ -13,6 +13,7 @@ import os
 import shlex
 import shutil
 import subprocess
+from typing import IO
 
 from ansible.errors import AnsibleConnectionFailure, AnsibleError
 from ansible.plugins.connection import ConnectionBase
@@ -63,14 +64,19 @@ _ENVIRONMENT = {
 
 
 class Connection(ConnectionBase):
-    transport = "accelplane_chroot"
     has_pipelining = True
     default_user = "root"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.root = None
-        self.chroot_cmd = None
+        self.root: str | None = None
+        self.chroot_cmd: str | None = None
+
+    @property
+    def transport(self) -> str:
+        # ConnectionBase declares `transport` an abstract property; a plain class attribute works at
+        # run time but is not a property to a type checker.
+        return "accelplane_chroot"
 
     def _connect(self):
         if self._connected:
@@ -94,7 +100,9 @@ class Connection(ConnectionBase):
         display.vvv(f"ESTABLISH CHROOT CONNECTION FOR USER: root ({root})", host=root)
         return self
 
-    def _run(self, argv, in_data=None, stdout=subprocess.PIPE):
+    def _run(self, argv: list[str], in_data: bytes | None = None, stdout: int | IO[bytes] = subprocess.PIPE):
+        if self.chroot_cmd is None or self.root is None:
+            raise AnsibleConnectionFailure("the accelplane_chroot connection is not established")
         process = subprocess.Popen(
             [self.chroot_cmd, self.root, *argv],
             stdin=subprocess.PIPE,

@@ -58,14 +58,14 @@ class InventoryModule(BaseInventoryPlugin):
         except input_error as error:
             raise AnsibleParserError(str(error)) from None
         for name, group in data.groups.items():
-            self.inventory.add_group(name)
+            inventory.add_group(name)
             for key, value in group.get("vars", {}).items():
-                self.inventory.set_variable(name, key, value)
+                inventory.set_variable(name, key, value)
         for name, group in data.groups.items():
             for child in group.get("children", []):
-                self.inventory.add_child(name, child)
+                inventory.add_child(name, child)
             for host in group.get("hosts", []):
-                self.inventory.add_host(host, group=name)
+                inventory.add_host(host, group=name)
         for host, variables in data.hosts.items():
             for key, value in variables.items():
-                self.inventory.set_variable(host, key, value)
+                inventory.set_variable(host, key, value)

@@ -1,8 +1,10 @@
-"""pyright (standard mode) over the package: a misspelt nested input or a wrong type fails here,
-before any run, because nested inputs are annotated with pulumi-aws `...ArgsDict` types.
+"""pyright (standard mode) over the package, the CrossGuard pack (`policies/`) and the Ansible plugins
+(`plugins/`): a misspelt nested input or a wrong type fails here, before any run, because nested inputs
+are annotated with pulumi-aws `...ArgsDict` types.
 
-One pyright run checks the package and a canary file with known mistakes that mocks would accept;
-the canary proves the check can fail.
+One pyright run checks every path `pyrightconfig.json` includes and a canary file with known mistakes
+that mocks would accept; the canary proves the check can fail, the count of analysed files that no
+included file was skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# First-party Python that runs outside the tests: the program and CLI, the CrossGuard pack, the Ansible plugins.
+CHECKED = {"accelplane", "__main__.py", "policies", "plugins"}
 
 CANARY = """
 import pulumi_aws as aws
@@ -26,9 +30,19 @@ aws.eks.NodeGroup("g", cluster_name="c", node_role_arn="r", subnet_ids=["s"],
 """
 
 
+def _python_files(include: list[str]) -> list[Path]:
+    found = []
+    for entry in include:
+        path = ROOT / entry
+        found.extend([path] if path.is_file() else (p for p in path.rglob("*.py") if "__pycache__" not in p.parts))
+    return found
+
+
 def test_package_type_checks_clean_and_canary_mistakes_are_caught(tmp_path: Path) -> None:
     pyright = Path(sys.executable).with_name("pyright")
     assert pyright.exists() or shutil.which("pyright"), "pyright[nodejs] is pinned in requirements.txt"
+    include = json.loads((ROOT / "pyrightconfig.json").read_text())["include"]
+    assert set(include) >= CHECKED, f"pyrightconfig.json must include {sorted(CHECKED - set(include))}"
     canary = tmp_path / "canary.py"
     canary.write_text(CANARY)
     result = subprocess.run(
@@ -37,8 +51,7 @@ def test_package_type_checks_clean_and_canary_mistakes_are_caught(tmp_path: Path
             "--outputjson",
             "-p",
             str(ROOT / "pyrightconfig.json"),
-            str(ROOT / "accelplane"),
-            str(ROOT / "__main__.py"),
+            *(str(ROOT / entry) for entry in include),
             str(canary),
         ],
         capture_output=True,
@@ -54,3 +67,4 @@ def test_package_type_checks_clean_and_canary_mistakes_are_caught(tmp_path: Path
     assert not in_package, "\n".join(in_package)
     canary_lines = sorted({d["range"]["start"]["line"] + 1 for d in errors if d["file"] == str(canary)})
     assert canary_lines == [5, 8], [d["message"] for d in errors]
+    assert report["summary"]["filesAnalyzed"] == len(_python_files(include)) + 1  # every included file, and the canary
