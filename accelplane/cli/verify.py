@@ -5,9 +5,11 @@ carry the platform's identity (drift); node groups, targets, keys and secrets mu
 state; the policy rules of `accelplane check` must hold on what is live; the inference endpoint
 must answer its health path over verified TLS; the newest checkpoint must read back intact.
 
-Exit codes: 0 when nothing failed (warnings do not fail), 1 on drift or a failed check, 2 on bad
-input, missing credentials or an unreachable endpoint. Read-only: only Describe/List/Get/Head calls
-are made, and secret values are never read.
+Exit codes: 0 when nothing failed (warnings do not fail), 1 on drift, a failed check, a failed
+read or a stack not deployed in the account and region; 2 on bad input (a malformed option is
+named with what it expects), missing credentials, or an endpoint that cannot be reached or is not
+the AWS API. Read-only: only Describe/List/Get/Head calls are made, and secret values are never
+read. The report names the account, region and endpoint it checked.
 """
 
 from __future__ import annotations
@@ -40,6 +42,24 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _endpoint_url(text: str) -> str:
+    from accelplane.verify.clients import endpoint_url_problem
+
+    problem = endpoint_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _probe_url(text: str) -> str:
+    from accelplane.verify.probe import probe_url_problem
+
+    problem = probe_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
 def _duration(text: str) -> timedelta:
     from accelplane.verify.checkpoint import parse_duration
 
@@ -56,7 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
     parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
-    parser.add_argument("--endpoint-url", help="send every AWS call here (moto, LocalStack, a VPC endpoint proxy)")
+    parser.add_argument(
+        "--endpoint-url",
+        type=_endpoint_url,
+        metavar="URL",
+        help="send every AWS call here (moto, LocalStack, a VPC endpoint proxy): an http:// or https:// URL",
+    )
     parser.add_argument("--profile", help="AWS profile (default: the standard credential chain)")
     parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
@@ -71,6 +96,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--probe-url",
+        type=_probe_url,
+        metavar="URL",
         help="URL to probe (default: https://<ALB DNS name><health check path>; "
         "give the host clients use when the certificate names it)",
     )
@@ -95,11 +122,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from accelplane.config.loader import load_stack
     from accelplane.report.output import emit
+    from accelplane.verify.probe import ca_bundle_problem
     from accelplane.verify.report import render_verify
     from accelplane.verify.run import VerifyOptions, verify
 
     if args.ca_bundle and not Path(args.ca_bundle).is_file():
         raise InputError.single("no such file", file=args.ca_bundle, field="--ca-bundle")
+    if args.ca_bundle and (problem := ca_bundle_problem(args.ca_bundle)):
+        raise InputError.single(problem, file=args.ca_bundle, field="--ca-bundle")
     stack = load_stack(args.stack)
     options = VerifyOptions(
         endpoint_url=args.endpoint_url,
@@ -113,10 +143,5 @@ def run(args: argparse.Namespace) -> int:
         concurrency=max(1, args.concurrency),
     )
     report = verify(stack, options)
-    summary = report.summary()
-    emit(
-        render_verify(report, args.format),
-        args.output,
-        f"{'FAILED' if report.failed else 'PASSED'}: {summary['fail']} failed, {summary['warn']} warnings",
-    )
+    emit(render_verify(report, args.format), args.output, report.summary_line())
     return EXIT_FINDINGS if report.failed else EXIT_OK

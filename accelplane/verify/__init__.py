@@ -8,7 +8,9 @@
 - `drift`, `state_checks`, `rules`: the checks on the live view;
 - `probe`: the HTTPS health probe of the inference endpoint;
 - `checkpoint`: the checkpoint restore drill;
-- `report`: rendering through `accelplane.report`; `run`: `verify()` ties it together.
+- `text`: messages as one bounded line, never a pasted HTML error page;
+- `report`: rendering (table, Markdown, JUnit, JSON; SARIF through `accelplane.report`), one set of
+  counts in every format; `run`: `verify()` ties it together.
 """
 
 from accelplane.verify.model import CheckId, CheckResult, Status, VerifyReport

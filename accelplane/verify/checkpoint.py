@@ -39,8 +39,9 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError
 
+from accelplane.verify.clients import API_ERRORS, describe_error
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject
 
 MANIFEST = "manifest.json"
@@ -143,9 +144,12 @@ def checkpoint_drill(
     drill = _Drill(s3, bucket, mode=mode, concurrency=concurrency)
     try:
         objects = drill.listing(prefix)
-    except (ClientError, BotoCoreError) as error:
+    except API_ERRORS as error:
+        code, message = describe_error(error)
         return [
-            CheckResult(CheckId.checkpoint_present, Status.failed, f"{label}cannot list {location}: {error}", **where)
+            CheckResult(
+                CheckId.checkpoint_present, Status.failed, f"{label}cannot list {location}: {code}: {message}", **where
+            )
         ]
     manifests = [o for o in objects if o["Key"].endswith("/" + MANIFEST) or o["Key"] == prefix + MANIFEST]
     if not manifests:
@@ -213,8 +217,11 @@ def _integrity(
 ) -> CheckResult:
     try:
         manifest = drill.read_json(key)
-    except (ClientError, BotoCoreError) as error:
-        return CheckResult(CheckId.checkpoint_integrity, Status.failed, f"{label}cannot read {key}: {error}", **where)
+    except API_ERRORS as error:
+        code, message = describe_error(error)
+        return CheckResult(
+            CheckId.checkpoint_integrity, Status.failed, f"{label}cannot read {key}: {code}: {message}", **where
+        )
     except ValueError:
         return CheckResult(CheckId.checkpoint_integrity, Status.failed, f"{label}{key} is not valid JSON", **where)
     files = manifest.get("files") if isinstance(manifest, dict) else None
@@ -250,8 +257,9 @@ def _integrity(
         path, object_key, expected = item
         try:
             actual = drill.sha256(object_key)
-        except (ClientError, BotoCoreError, ConnectionError) as error:
-            return f"{path}: cannot read ({error})"
+        except (*API_ERRORS, ConnectionError) as error:
+            code, message = describe_error(error)
+            return f"{path}: cannot read ({code}: {message})"
         return None if actual == expected else f"{path}: sha256 {actual[:12]}…, manifest says {expected[:12]}…"
 
     run: Callable[[tuple[str, str, str]], str | None] = check

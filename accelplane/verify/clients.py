@@ -9,24 +9,97 @@
   retry once the body is flowing, are retried by `accelplane.verify.checkpoint`.
 - **Counting.** Hooks count each operation (`service.Operation`), the retries AWS made us do
   (`ResponseMetadata.RetryAttempts`) and the calls that ended in an error; the bench prints them.
+- **Only AWS answers are parsed.** A proxy, captive portal or wrong `--endpoint-url` answers with an
+  HTML page, which botocore would otherwise parse into an empty result (`DescribeVpcs` finding no
+  VPC, `GetBucketPolicy` returning the page as the policy), a `KeyError` or an error carrying the
+  raw page. A `before-parse` hook refuses such answers with `NotAnApiResponseError` (or, for the
+  JSON protocols, any body that is not JSON), without retrying: a captive portal does not go away
+  with backoff. Streaming bodies (checkpoint objects) are data, not answers, and are not judged.
+- **Endpoints are checked before use** (`endpoint_url_problem`): a malformed `--endpoint-url` is a
+  usage error, not a `ValueError` from inside botocore.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from typing import Any
+from urllib.parse import urlsplit
 
 import boto3
 from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+from botocore.parsers import ResponseParserError
+from botocore.utils import is_valid_endpoint_url, is_valid_ipv6_endpoint_url
+
+from accelplane.verify.model import DEFAULT_ENDPOINTS
+from accelplane.verify.text import API_MESSAGE_LIMIT, html_summary, looks_like_html, one_line
 
 READ_ONLY_PREFIXES = ("Describe", "List", "Get", "Head")
 # Read operations that return secret material: never called, by construction.
 FORBIDDEN_OPERATIONS = frozenset({"GetSecretValue", "BatchGetSecretValue"})
 
 
+# What a failed botocore call can raise: `ResponseParserError` (a body botocore cannot parse) is
+# not a `BotoCoreError`.
+API_ERRORS: tuple[type[Exception], ...] = (ClientError, BotoCoreError, ResponseParserError)
+_JSON_PROTOCOLS = frozenset({"json", "rest-json"})
+_ENDPOINT_EXAMPLE = "an http:// or https:// URL with a host, e.g. http://127.0.0.1:5000 or https://sts.us-east-1.amazonaws.com"
+
+
 class ReadOnlyError(RuntimeError):
     """A code path tried to call an AWS operation that changes or reveals something."""
+
+
+class NotAnApiResponseError(BotoCoreError):
+    """Something other than an AWS API answered (a proxy, a captive portal, a wrong endpoint)."""
+
+    fmt = (
+        "{endpoint} answered {operation} with {what} (HTTP {status}), not an AWS API response: "
+        "is a proxy or captive portal in the way, or is the endpoint wrong?"
+    )
+
+
+def endpoint_url_problem(url: str) -> str | None:
+    """What is wrong with `url` as an AWS endpoint, with what is expected; None when it is usable.
+
+    The same rules botocore applies when it builds a client (scheme, host, port), checked up
+    front so a bad value is a usage error naming the option rather than a `ValueError`.
+    """
+    expected = f"expected {_ENDPOINT_EXAMPLE}"
+    if not url or url != url.strip() or re.search(r"\s", url):
+        return f"{expected} (got {url!r}: empty or contains spaces)"
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:  # "Port out of range 0-65535", an unclosed [IPv6 address, ...
+        return f"{expected} (got {url!r}: {error})"
+    if parts.scheme.lower() not in ("http", "https"):
+        why = f"scheme {parts.scheme!r} is not http or https" if parts.scheme else "no http:// or https://"
+        return f"{expected} (got {url!r}: {why})"
+    if not parts.hostname:
+        return f"{expected} (got {url!r}: no host)"
+    if port is not None and not 1 <= port <= 65535:
+        return f"{expected} (got {url!r}: port {port} is not in 1-65535)"
+    if parts.username is not None or parts.password is not None:
+        return f"{expected} (got a URL with user:password@: give credentials through the AWS credential chain)"
+    if parts.query or parts.fragment:
+        return f"{expected} (got {url!r}: no ?query or #fragment belongs in an endpoint)"
+    if not (is_valid_endpoint_url(url) or is_valid_ipv6_endpoint_url(url)):
+        return f"{expected} (got {url!r}: {parts.hostname!r} is not a valid host name)"
+    return None
+
+
+def describe_error(error: BaseException) -> tuple[str, str]:
+    """(code, message) of a failed call, the message one bounded line whatever the API sent."""
+    if isinstance(error, ClientError):
+        details = error.response.get("Error", {})
+        code = str(details.get("Code") or "Error")
+        message = details.get("Message") or str(error)
+    else:
+        code, message = type(error).__name__, str(error)
+    return one_line(code, 80), one_line(message, API_MESSAGE_LIMIT)
 
 
 class ApiCalls:
@@ -110,8 +183,44 @@ class AwsClients:
                 events.register("before-call", self._before_call)
                 events.register("after-call", self._after_call)
                 events.register("after-call-error", self._after_call_error)
+                events.register("before-parse", self._refuse_non_api_answer(client.meta.endpoint_url))
                 self._clients[(service, quick)] = client
             return client
+
+    @property
+    def endpoint(self) -> str:
+        """Where the calls go, for reports: `--endpoint-url` (without any user:password@) or AWS's own."""
+        if not self.endpoint_url:
+            return DEFAULT_ENDPOINTS
+        parts = urlsplit(self.endpoint_url)
+        host = parts.netloc.rsplit("@", 1)[-1]
+        return parts._replace(netloc=host).geturl()
+
+    @staticmethod
+    def _refuse_non_api_answer(endpoint: str) -> Any:
+        shown = one_line(endpoint, 120)
+
+        def check(operation_model: Any, response_dict: dict[str, Any], **_: Any) -> None:
+            if operation_model.has_streaming_output:
+                return
+            body = response_dict.get("body")
+            if not isinstance(body, bytes | bytearray) or not body.strip():
+                return
+            status = response_dict.get("status_code", "?")
+            operation = f"{operation_model.service_model.service_name}.{operation_model.name}"
+            if looks_like_html(bytes(body)):
+                what = f"an HTML page ({html_summary(bytes(body).decode('utf-8', 'replace'))})"
+            elif (
+                operation_model.service_model.resolved_protocol in _JSON_PROTOCOLS
+                and body.lstrip()[:1] not in (b"{", b"[")
+                and not (operation_model.output_shape and operation_model.output_shape.serialization.get("payload"))
+            ):
+                what = f"a body that is not JSON ({one_line(bytes(body[:200]), 60)!r})"
+            else:
+                return
+            raise NotAnApiResponseError(endpoint=shown, operation=operation, what=what, status=status)
+
+        return check
 
     def _before_call(self, model: Any, context: dict[str, Any], **_: Any) -> None:
         check_read_only(model.name)

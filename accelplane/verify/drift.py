@@ -199,6 +199,40 @@ def _rule_summary(type_token: str, props: dict[str, Any]) -> str:
     return f"{direction} {what} {ports} {'to' if direction == 'egress' else 'from'} {peer}"
 
 
+def stack_missing(
+    declared: DeclaredPlatform, view: LiveView, *, read_errors: int, account: str, region: str
+) -> CheckResult | None:
+    """One failed result when nothing of the stack is deployed in this account and region, else None.
+
+    A wrong profile, account or region, or a stack before its first `pulumi up`, would otherwise be
+    reported as every declared resource missing. Only said when the reads succeeded (access denied
+    could hide what is there) and nothing regional matched or carries the platform's identity; IAM
+    is global, so roles of the stack deployed in another region do not count as "deployed here".
+    """
+    if read_errors or view.unreadable or view.unexpected:
+        return None
+    regional = [r for r in declared.resources if r.type in SPECS and not r.type.startswith("aws:iam/")]
+    if not regional or any(not live.type.startswith("aws:iam/") for live in view.matched.values()):
+        return None
+    message = (
+        f"stack {declared.stack} not found in account {account} region {region}: nothing of it is deployed there "
+        "(is this the right account/region? has `pulumi up` run?)"
+    )
+    global_found = sum(1 for live in view.matched.values() if live.type.startswith("aws:iam/"))
+    if global_found:
+        message += f"; {global_found} of its IAM resources exist (IAM is global): is it deployed in another region?"
+    return CheckResult(
+        CheckId.stack_missing,
+        Status.failed,
+        message,
+        type="pulumi:pulumi:Stack",
+        name=declared.stack,
+        path="resources",
+        expected=len(regional),
+        actual=0,
+    )
+
+
 def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResult]:
     symbols = view.symbols
     results: list[CheckResult] = []

@@ -30,8 +30,11 @@ target group attributes, listeners and target health; `secretsmanager:GetResourc
 secret; `iam:GetOpenIDConnectProvider`; a launch template version a node group pins that is
 neither `$Latest` nor `$Default`.
 
-A call that fails (access denied, throttled past all retries) is recorded as a read error; the
-resources it would have shown are reported as not verified, never as missing or as passing.
+A call that fails (access denied, throttled past all retries, a timeout, TLS, an answer that is not
+the AWS API's) is recorded as a read error, its message one bounded line; the resources it would
+have shown are reported as not verified, never as missing or as passing. Anything else a call or a
+chain raises (botocore's parsers raise `KeyError` on XML of the wrong shape) is recorded the same
+way: a check that could not read fails the run (exit 1), it never ends it with a traceback.
 """
 
 from __future__ import annotations
@@ -42,9 +45,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import ClientError
 
-from accelplane.verify.clients import AwsClients
+from accelplane.verify.clients import AwsClients, ReadOnlyError, describe_error
 from accelplane.verify.declared import DeclaredPlatform
 
 PLATFORM_TAG = "accelplane:platform"
@@ -179,11 +182,7 @@ class Collector:
     # -- plumbing ------------------------------------------------------------------------------
 
     def _error(self, operation: str, resource: str, error: Exception) -> None:
-        if isinstance(error, ClientError):
-            code = error.response.get("Error", {}).get("Code", "Error")
-            message = error.response.get("Error", {}).get("Message", str(error))
-        else:
-            code, message = type(error).__name__, str(error)
+        code, message = describe_error(error)
         with self._lock:
             self.inventory.errors.append(ReadError(operation, resource, code, message))
 
@@ -199,7 +198,9 @@ class Collector:
             if error.response.get("Error", {}).get("Code") in _NOT_FOUND:
                 return NOT_FOUND
             self._error(self._name(service, operation), resource, error)
-        except BotoCoreError as error:
+        except ReadOnlyError:
+            raise
+        except Exception as error:  # BotoCoreError, ResponseParserError, a parser's KeyError: see the docstring
             self._error(self._name(service, operation), resource, error)
         return UNREADABLE
 
@@ -220,7 +221,9 @@ class Collector:
                 return []
             self._error(self._name(service, operation), resource, error)
             return UNREADABLE
-        except BotoCoreError as error:
+        except ReadOnlyError:
+            raise
+        except Exception as error:  # BotoCoreError, ResponseParserError, a parser's KeyError: see the docstring
             self._error(self._name(service, operation), resource, error)
             return UNREADABLE
         return items
@@ -246,10 +249,19 @@ class Collector:
             ThreadPoolExecutor(len(chains), thread_name_prefix="verify-chain") as chain_pool,
         ):
             self._fanout = fanout
-            for future in [chain_pool.submit(chain) for chain in chains]:
+            for future in [chain_pool.submit(self._guarded, chain) for chain in chains]:
                 future.result()
         self._fanout = None
         return self.inventory
+
+    def _guarded(self, chain: Callable[[], None]) -> None:
+        """Run one chain; what it raises (an answer of an unexpected shape) is a read error of it."""
+        try:
+            chain()
+        except ReadOnlyError:
+            raise
+        except Exception as error:
+            self._error(f"reading {chain.__name__.strip('_')}", "the live platform", error)
 
     def _eks(self) -> None:
         inv = self.inventory
@@ -259,6 +271,8 @@ class Collector:
         name = clusters[0].props.get("name") or self.platform.name
         response = self.call("eks", "describe_cluster", name, name=name)
         inv.cluster = response["cluster"] if response else response
+        if inv.cluster is NOT_FOUND:
+            return  # no cluster, no node groups (and AWS would answer ResourceNotFoundException)
         names = self.pages("eks", "list_nodegroups", "nodegroups", name, clusterName=name)
         inv.nodegroup_names = names
         if names is UNREADABLE:

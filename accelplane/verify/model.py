@@ -4,6 +4,11 @@ A result names the check (a stable id such as `drift.changed`, `endpoint.health`
 such as `AP-IAM-006`), its status, the declared resource it is about (type token, logical name, URN)
 and, for drift, the property path with the declared and the live value. Exit code: 1 when any result
 failed, 0 otherwise (warnings and skips do not fail a run).
+
+Every result is one check with one status, and every count a report shows comes from
+`VerifyReport.counts()`: the header, the summary line, JSON `summary.checks` and JUnit
+`tests`/`failures`/`skipped` (a warning is a passing JUnit case with the warning in its output).
+A message is one bounded line whatever an API wrote into it (`accelplane.verify.text`).
 """
 
 from __future__ import annotations
@@ -12,6 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypedDict
+
+from accelplane.verify.text import one_line
+
+DEFAULT_ENDPOINTS = "AWS default endpoints"  # what a report names when no --endpoint-url was given
 
 
 class Status(StrEnum):
@@ -33,6 +42,7 @@ class CheckId(StrEnum):
     drift_unexpected = "drift.unexpected"  # live, carries the platform's identity, not declared
     drift_unverifiable = "drift.unverifiable"  # declared, the API did not report the property
     drift_matched = "drift.matched"  # one pass line per declared resource that matches
+    stack_missing = "drift.stack-missing"  # nothing of the stack in this account and region
     coverage = "verify.coverage"  # declared types verify does not read (routes, Kubernetes objects)
     read_error = "verify.read-error"  # an API call failed (access denied, ...): not verified is not passed
     cluster_status = "live.cluster-status"
@@ -75,6 +85,9 @@ class CheckResult:
     finding: dict[str, Any] | None = None
     waiver_reason: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", one_line(self.message))
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "check": self.check,
@@ -100,6 +113,10 @@ class VerifyReport:
     results: list[CheckResult] = field(default_factory=list)
     api_calls: dict[str, Any] = field(default_factory=dict)
     wall_seconds: float = 0.0
+    account: str | None = None  # the caller's account (sts:GetCallerIdentity)
+    region: str | None = None
+    endpoint: str = DEFAULT_ENDPOINTS  # or the --endpoint-url the calls went to
+    resources: int = 0  # declared AWS resources this command reads live
 
     @property
     def failed(self) -> bool:
@@ -109,6 +126,30 @@ class VerifyReport:
         counts = Counter(result.status.value for result in self.results)
         return {status.value: counts.get(status.value, 0) for status in Status}
 
+    def counts(self) -> dict[str, int]:
+        """`total` checks and how many of each status: the numbers every format shows."""
+        return {"total": len(self.results), **self.summary()}
+
+    def where(self) -> str:
+        """`account 123456789012, region us-east-1, endpoint AWS default endpoints`."""
+        return f"account {self.account or 'unknown'}, region {self.region or 'unknown'}, endpoint {self.endpoint}"
+
+    def counts_line(self) -> str:
+        """`115 checks (65 declared AWS resources read): 3 failed, 1 warning, 35 skipped, 76 passed`."""
+        n = self.counts()
+        return (
+            f"{_plural(n['total'], 'check')} ({_plural(self.resources, 'declared AWS resource')} read): "
+            f"{n['fail']} failed, {_plural(n['warn'], 'warning')}, {n['skip']} skipped, {n['pass']} passed"
+        )
+
+    def summary_line(self) -> str:
+        """The verdict with the counts: `FAILED: 3 failed, 1 warning, 35 skipped, 76 passed (115 checks)`."""
+        n = self.counts()
+        return (
+            f"{'FAILED' if self.failed else 'PASSED'}: {n['fail']} failed, {_plural(n['warn'], 'warning')}, "
+            f"{n['skip']} skipped, {n['pass']} passed ({_plural(n['total'], 'check')})"
+        )
+
     def findings(self) -> list[dict[str, Any]]:
         """Policy-rule findings on the live resources, in the `accelplane check` JSON shape."""
         return [result.finding for result in self.results if result.finding is not None]
@@ -117,9 +158,17 @@ class VerifyReport:
         return {
             "stack": self.stack,
             "platform": self.platform,
+            "account": self.account,
+            "region": self.region,
+            "endpoint": self.endpoint,
+            "resources": self.resources,
             "checks": [result.to_json() for result in self.results],
             "findings": self.findings(),
-            "summary": {**self.summary(), "failed": self.failed},
+            "summary": {**self.counts(), "failed": self.failed},
             "api_calls": self.api_calls,
             "wall_seconds": round(self.wall_seconds, 3),
         }
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

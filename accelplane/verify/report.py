@@ -1,20 +1,31 @@
-"""Render a `VerifyReport` with the shared formatters of `accelplane.report` (table, Markdown, JUnit,
-SARIF), so `verify` and `check` read alike; JSON is the `check` shape plus every check's result.
+"""Render a `VerifyReport`: table, Markdown, JUnit and JSON here, SARIF through `accelplane.report`.
 
-Each verify check is presented as a rule (`RuleInfo`): failed results are blocking items, warnings
-advisory items, skips notes; a check with no failed or warned result is a passing JUnit case.
+Every format says what was checked (stack, account, region, endpoint) and counts the same things:
+each `CheckResult` is one check, and the header, the summary line, JSON `summary.checks` and
+JUnit `tests`/`failures`/`skipped` all come from `VerifyReport.counts()` (a warning is a passing
+JUnit case with the warning in its `system-out`). The table and Markdown list every result that
+did not pass; passes are counted, not listed.
+
+`to_report` presents each check as a rule (`RuleInfo`) with failed results as blocking items and
+warnings as advisory ones, for SARIF and the `check`-shaped `findings` list of the JSON.
+
+Messages are one bounded line already (`CheckResult`); Markdown cells additionally escape `|`,
+`<` and `>`, so nothing a live value holds can break a table or hide as an HTML tag.
 """
 
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
+from collections import defaultdict
 from typing import Any
 
 from accelplane.report import render
 from accelplane.report.findings import rule_info
 from accelplane.report.model import Item, Report, RuleInfo
 from accelplane.rules.registry import RULES
-from accelplane.verify.model import CheckId, Status, VerifyReport
+from accelplane.verify.model import CheckId, CheckResult, Status, VerifyReport
+from accelplane.verify.text import one_line
 
 # id -> (name, description, severity, remediation, group)
 CHECKS: dict[str, tuple[str, str, str, str, str]] = {
@@ -38,6 +49,13 @@ CHECKS: dict[str, tuple[str, str, str, str, str]] = {
         "Checks whether the platform carries resources, rules or policies the declaration does not have.",
         "high",
         "Remove what was added outside the code, or declare it.",
+        "drift",
+    ),
+    CheckId.stack_missing: (
+        "stack-deployed",
+        "Checks whether the stack is deployed at all in the account and region verified.",
+        "critical",
+        "Check the account (AWS_PROFILE or --profile) and the stack's region, or run `pulumi up --stack NAME` first.",
         "drift",
     ),
     CheckId.read_error: (
@@ -149,6 +167,9 @@ CHECKS: dict[str, tuple[str, str, str, str, str]] = {
     ),
 }
 _WARN_SEVERITY = "medium"
+_RULE_FAMILY = {rule.id: rule.family.value for rule in RULES}
+# Passing results worth a line of their own (the rest are only counted).
+_INFORMATIONAL = (CheckId.endpoint_latency, CheckId.rules)
 
 
 def _check_info(check_id: str) -> RuleInfo:
@@ -164,76 +185,267 @@ def _check_info(check_id: str) -> RuleInfo:
     )
 
 
+def _severity(result: CheckResult) -> str:
+    if result.finding is not None:
+        return str(result.finding["severity"])
+    if result.status is Status.failed:
+        return CHECKS[result.check][2] if result.check in CHECKS else "high"
+    if result.status is Status.warning:
+        return _WARN_SEVERITY
+    return "-"
+
+
+def _remediation(result: CheckResult) -> str:
+    if result.finding is not None:
+        return str(result.finding["remediation"])
+    return CHECKS[result.check][3] if result.check in CHECKS else ""
+
+
+def _group(result: CheckResult) -> str:
+    if result.finding is not None:
+        return _RULE_FAMILY.get(result.check, "rules")
+    if result.check in CHECKS:
+        return CHECKS[result.check][4]
+    return result.check.split(".", 1)[0]
+
+
+def _label(result: CheckResult) -> str:
+    """What a result is about, for a table cell or a test case name."""
+    return result.name or result.type or ""
+
+
+def _not_passed(report: VerifyReport) -> list[CheckResult]:
+    return [r for r in report.results if r.status is not Status.passed]
+
+
+def _notes(report: VerifyReport) -> list[str]:
+    notes = [r.message for r in report.results if r.status is Status.passed and r.check in _INFORMATIONAL]
+    calls = report.api_calls
+    notes.append(
+        f"{calls.get('total', 0)} AWS API calls ({calls.get('retries', 0)} retries; {calls.get('errors', 0)} "
+        f"answered with an error), {report.wall_seconds:.1f} s"
+    )
+    return notes
+
+
 def to_report(report: VerifyReport) -> Report:
-    infos = [_check_info(check_id) for check_id in CHECKS]
+    """The shared `Report`: every failed and warned result an item (blocking exactly when failed)."""
     items: list[Item] = []
     notes: list[str] = []
     for result in report.results:
         if result.finding is not None:
+            finding = result.finding
             items.append(
                 Item(
                     rule=result.check,
-                    severity=result.finding["severity"],
-                    enforcement=result.finding["enforcement"],
+                    severity=finding["severity"],
+                    enforcement=finding["enforcement"],
                     urn=result.urn or "",
                     type=result.type,
                     name=result.name,
-                    message=result.finding["message"],
-                    remediation=result.finding["remediation"],
-                    waived=result.finding["waived"],
+                    message=one_line(finding["message"]),
+                    remediation=finding["remediation"],
+                    waived=finding["waived"],
                     blocking=result.status is Status.failed,
                     waiver_reason=result.waiver_reason,
                 )
             )
-            continue
-        if result.status is Status.skipped:
-            where = f"{result.name}: " if result.name else ""
-            notes.append(f"{result.check} {where}{result.message}")
-            continue
-        if result.check in (CheckId.endpoint_latency, CheckId.rules) and result.status is Status.passed:
-            notes.append(result.message)
-            continue
-        if result.status is Status.passed or result.check not in CHECKS:
-            continue
-        info = CHECKS[result.check]
-        items.append(
-            Item(
-                rule=result.check,
-                severity=info[2] if result.status is Status.failed else _WARN_SEVERITY,
-                enforcement="mandatory" if result.status is Status.failed else "advisory",
-                urn=result.urn or "",
-                type=result.type,
-                name=result.name,
-                message=result.message,
-                remediation=info[3],
-                blocking=result.status is Status.failed,
+        elif result.status is Status.skipped:
+            notes.append(f"{result.check} {_label(result)}: {result.message}".replace(" : ", ": "))
+        elif result.status in (Status.failed, Status.warning):
+            items.append(
+                Item(
+                    rule=result.check,
+                    severity=_severity(result),
+                    enforcement="mandatory" if result.status is Status.failed else "advisory",
+                    urn=result.urn or "",
+                    type=result.type,
+                    name=result.name,
+                    message=result.message,
+                    remediation=_remediation(result),
+                    blocking=result.status is Status.failed,
+                )
             )
-        )
-    calls = report.api_calls
-    notes.append(
-        f"{calls.get('total', 0)} AWS API calls ({calls.get('retries', 0)} retries), {report.wall_seconds:.1f} s"
-    )
-    summary = report.summary()
-    notes.append("checks: " + ", ".join(f"{n} {status}" for status, n in summary.items()))
+    notes += _notes(report)
+    notes.append(report.summary_line())
     return Report(
         tool="accelplane verify",
         subject=f"stack {report.stack} (live)",
         items=items,
-        rules=infos + [rule_info(rule) for rule in RULES],
-        resources=sum(
-            1
-            for r in report.results
-            if r.check in (CheckId.drift_matched, CheckId.drift_changed, CheckId.drift_missing)
-        ),
+        rules=[_check_info(check_id) for check_id in CHECKS] + [rule_info(rule) for rule in RULES],
+        resources=report.resources,
         notes=notes,
     )
 
 
-def render_verify(report: VerifyReport, fmt: str) -> str:
+# -- table -------------------------------------------------------------------------------------
+
+_COLUMNS = ("STATUS", "SEVERITY", "CHECK", "RESOURCE", "MESSAGE")
+
+
+def render_table(report: VerifyReport) -> str:
+    lines = [f"accelplane verify: stack {report.stack} — {report.where()}", report.counts_line()]
+    rows = [(r.status.value.upper(), _severity(r), r.check, _label(r), r.message) for r in _not_passed(report)]
+    if rows:
+        widths = [min(48, max(len(c), *(len(row[n]) for row in rows))) for n, c in enumerate(_COLUMNS[:-1])]
+        lines.append("")
+        lines.append("  ".join(c.ljust(w) for c, w in zip(_COLUMNS[:-1], widths, strict=True)) + "  " + _COLUMNS[-1])
+        for row in rows:
+            lines.append("  ".join(v.ljust(w) for v, w in zip(row[:-1], widths, strict=True)) + "  " + row[-1])
+    lines.append("")
+    lines += [f"note: {note}" for note in _notes(report)]
+    lines.append("")
+    lines.append(report.summary_line())
+    return "\n".join(lines) + "\n"
+
+
+# -- Markdown ----------------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    """Text for a Markdown table cell or list item: one line, no table or HTML syntax."""
+    return one_line(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _code(text: str) -> str:
+    """A code span for a table cell: no backtick inside, `|` escaped (GFM splits cells first)."""
+    if not text:
+        return ""
+    return "`" + one_line(text).replace("`", "'").replace("|", "\\|") + "`"
+
+
+def _md_table(results: list[CheckResult]) -> list[str]:
+    lines = ["| Severity | Check | Resource | Finding | Remediation |", "|---|---|---|---|---|"]
+    for r in results:
+        lines.append(
+            f"| {_md(_severity(r))} | {_code(r.check)} | {_code(_label(r))} | {_md(r.message)} | "
+            f"{_md(_remediation(r))} |"
+        )
+    return lines
+
+
+def render_markdown(report: VerifyReport) -> str:
+    counts = report.counts()
+    verdict = "❌ failed" if report.failed else "✅ passed"
+    endpoint = _code(report.endpoint) if report.endpoint.startswith("http") else _md(report.endpoint)
+    lines = [
+        f"### accelplane verify: stack {_code(report.stack)} — {verdict}",
+        "",
+        f"Account {_code(report.account or 'unknown')}, region {_code(report.region or 'unknown')}, "
+        f"endpoint {endpoint}.",
+        "",
+        _md(report.counts_line()).replace(f"{counts['fail']} failed", f"**{counts['fail']} failed**", 1) + ".",
+    ]
+    by_status: dict[Status, list[CheckResult]] = defaultdict(list)
+    for result in _not_passed(report):
+        by_status[result.status].append(result)
+    if by_status[Status.failed]:
+        lines += ["", "#### Failed", "", *_md_table(by_status[Status.failed])]
+    if by_status[Status.warning]:
+        warned = by_status[Status.warning]
+        lines += ["", f"<details><summary>Warnings ({len(warned)})</summary>", "", *_md_table(warned), "", "</details>"]
+    if by_status[Status.skipped]:
+        skipped = by_status[Status.skipped]
+        lines += ["", f"<details><summary>Skipped ({len(skipped)})</summary>", ""]
+        lines += [f"- {_code(r.check)} {_code(_label(r))}: {_md(r.message)}".replace(" :", ":") for r in skipped]
+        lines += ["", "</details>"]
+    lines += ["", *(f"_{_md(note)}_" for note in _notes(report))]
+    return "\n".join(lines) + "\n"
+
+
+# -- JUnit -------------------------------------------------------------------------------------
+
+
+def render_junit(report: VerifyReport) -> str:
+    """One test suite per check family, one test case per result: tests, failures and skipped are
+    the report's counts. Every suite carries the stack, account, region and endpoint as properties."""
+    counts = report.counts()
+    root = ET.Element("testsuites", name=f"accelplane verify: stack {report.stack}")
+    suites: dict[str, ET.Element] = {}
+    tallies: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # tests, failures, skipped
+    properties = {
+        "stack": report.stack,
+        "account": report.account or "unknown",
+        "region": report.region or "unknown",
+        "endpoint": report.endpoint,
+    }
+    for result in sorted(report.results, key=lambda r: (_group(r), r.check, _label(r), r.message)):
+        group = _group(result)
+        suite = suites.get(group)
+        if suite is None:
+            suite = suites[group] = ET.SubElement(root, "testsuite", name=group)
+            bag = ET.SubElement(suite, "properties")
+            for key, value in properties.items():
+                ET.SubElement(bag, "property", name=key, value=value)
+        label = _label(result) or one_line(result.message, 80)
+        case = ET.SubElement(suite, "testcase", classname=f"{group}.{result.check}", name=f"{result.check} {label}")
+        tally = tallies[group]
+        tally[0] += 1
+        text = f"{result.message}\nresource: {result.urn or '-'}"
+        if result.status is Status.failed:
+            failure = ET.SubElement(case, "failure", type=_severity(result), message=result.message)
+            failure.text = f"{text}\nremediation: {_remediation(result)}"
+            tally[1] += 1
+        elif result.status is Status.skipped:
+            ET.SubElement(case, "skipped", message=result.message)
+            tally[2] += 1
+        elif result.status is Status.warning:
+            ET.SubElement(case, "system-out").text = f"warning ({_severity(result)}): {text}"
+        else:
+            ET.SubElement(case, "system-out").text = result.message
+    for group, suite in suites.items():
+        tests, failures, skipped = tallies[group]
+        suite.set("tests", str(tests))
+        suite.set("failures", str(failures))
+        suite.set("errors", "0")
+        suite.set("skipped", str(skipped))
+    root.set("tests", str(counts["total"]))
+    root.set("failures", str(counts["fail"]))
+    root.set("errors", "0")
+    root.set("skipped", str(counts["skip"]))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# -- JSON and SARIF ----------------------------------------------------------------------------
+
+
+def render_json(report: VerifyReport) -> str:
     shared = to_report(report)
-    if fmt == "json":
-        data: dict[str, Any] = report.to_json()
-        data["findings"] = [item.to_json() for item in shared.items]
-        data["summary"] = {**shared.summary(), "checks": report.summary(), "passed": not report.failed}
-        return json.dumps(data, indent=2, default=str) + "\n"
-    return render(shared, fmt)
+    data: dict[str, Any] = report.to_json()
+    data["findings"] = [item.to_json() for item in shared.items]
+    data["summary"] = {
+        **shared.summary(),
+        "account": report.account,
+        "region": report.region,
+        "endpoint": report.endpoint,
+        "checks": report.counts(),
+        "passed": not report.failed,
+    }
+    return json.dumps(data, indent=2, default=str) + "\n"
+
+
+def render_sarif(report: VerifyReport) -> str:
+    document = json.loads(render(to_report(report), "sarif"))
+    for run in document.get("runs", []):
+        run["properties"] = {
+            "stack": report.stack,
+            "account": report.account,
+            "region": report.region,
+            "endpoint": report.endpoint,
+            "checks": report.counts(),
+        }
+    return json.dumps(document, indent=2) + "\n"
+
+
+_RENDERERS = {
+    "table": render_table,
+    "markdown": render_markdown,
+    "junit": render_junit,
+    "json": render_json,
+    "sarif": render_sarif,
+}
+
+
+def render_verify(report: VerifyReport, fmt: str) -> str:
+    return _RENDERERS[fmt](report)

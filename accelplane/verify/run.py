@@ -1,12 +1,15 @@
 """`verify()`: the declared platform against the live one, in one read-only pass.
 
 1. the declaration's offline graph, with the identities its resources carry (`declared`);
-2. the caller's account (`sts:GetCallerIdentity`): no credentials or no endpoint is an input problem
-   (exit 2), not a failed check;
+2. the caller's account (`sts:GetCallerIdentity`): a malformed option, no credentials, an endpoint
+   that cannot be reached or that is not the AWS API (an HTML page from a proxy) is an input
+   problem (exit 2, naming the option or the endpoint), not a failed check;
 3. the live inventory, read in parallel with the fewest calls (`inventory`);
 4. the live view: live resources matched to declared ones, in the declared shape (`live_view`);
 5. drift, live state, the policy rules on the live view, the endpoint probe and the checkpoint
-   drill, as `CheckResult`s in one `VerifyReport`.
+   drill, as `CheckResult`s in one `VerifyReport` that names the account, region and endpoint it
+   checked. A stack of which nothing is deployed there is one result (`drift.stack-missing`),
+   not one "missing" per declared resource.
 """
 
 from __future__ import annotations
@@ -16,27 +19,43 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from botocore.exceptions import (
+    BotoCoreError,
     ClientError,
-    EndpointConnectionError,
+    ConfigNotFound,
+    ConfigParseError,
+    ConnectionError,
+    CredentialRetrievalError,
+    HTTPClientError,
+    LoginError,
+    NoAuthTokenError,
     NoCredentialsError,
     NoRegionError,
     PartialCredentialsError,
+    ProfileNotFound,
+    SSOError,
+    TokenRetrievalError,
 )
+from botocore.parsers import ResponseParserError
 
 from accelplane.config.loader import StackConfig
 from accelplane.config.model import BucketAccess, BucketRole, WorkloadKind
 from accelplane.engine.offline import Graph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import checkpoint_drill
-from accelplane.verify.clients import AwsClients
+from accelplane.verify.clients import AwsClients, NotAnApiResponseError, describe_error, endpoint_url_problem
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
-from accelplane.verify.drift import drift_results
+from accelplane.verify.drift import SPECS, drift_results, stack_missing
 from accelplane.verify.inventory import Collector
 from accelplane.verify.live_view import LiveView, build_live_view
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject, VerifyReport
-from accelplane.verify.probe import probe_endpoint
+from accelplane.verify.probe import ca_bundle_problem, probe_endpoint, probe_url_problem
 from accelplane.verify.rules import rule_results
 from accelplane.verify.state_checks import state_results
+from accelplane.verify.text import one_line
+
+_HERE = "accelplane verify"
+# Credential providers that failed (SSO token expired, credential_process failed, ...).
+_CREDENTIAL_ERRORS = (CredentialRetrievalError, TokenRetrievalError, SSOError, NoAuthTokenError, LoginError)
 
 
 @dataclass(frozen=True)
@@ -54,25 +73,94 @@ class VerifyOptions:
     today: date | None = None
 
 
-def _caller_account(clients: AwsClients) -> str:
-    where = "--endpoint-url" if clients.endpoint_url else "AWS credentials"
+def check_options(options: VerifyOptions) -> None:
+    """Refuse malformed options before anything is read (the CLI checks them while parsing too)."""
+    problems = [
+        ("--endpoint-url", options.endpoint_url and endpoint_url_problem(options.endpoint_url)),
+        ("--probe-url", options.probe_url and probe_url_problem(options.probe_url)),
+        ("--ca-bundle", options.ca_bundle and ca_bundle_problem(options.ca_bundle)),
+    ]
+    for option, problem in problems:
+        if problem:
+            raise InputError.single(problem, file=_HERE, field=option)
+    if options.checkpoint_drill not in ("download", "checksum", "off"):
+        raise InputError.single(
+            f"expected download, checksum or off (got {options.checkpoint_drill!r})",
+            file=_HERE,
+            field="--checkpoint-drill",
+        )
+
+
+def _clients(stack: StackConfig, options: VerifyOptions) -> AwsClients:
     try:
-        return str(clients("sts", quick=True).get_caller_identity()["Account"])
+        return AwsClients(
+            stack.platform.region,
+            endpoint_url=options.endpoint_url,
+            profile=options.profile,
+            max_attempts=options.max_attempts,
+            concurrency=options.concurrency,
+        )
+    except ProfileNotFound:
+        raise InputError.single(
+            f"no AWS profile {options.profile!r} in the AWS config files (see `aws configure list-profiles`)",
+            file=_HERE,
+            field="--profile",
+        ) from None
+    except (ConfigParseError, ConfigNotFound) as error:
+        raise InputError.single(
+            f"cannot read the AWS configuration: {one_line(error, 300)}", file=_HERE, field="--profile"
+        ) from None
+
+
+def _caller_account(clients: AwsClients) -> str:
+    """The account the credentials belong to; every way this first call fails is an input problem."""
+    field = "--endpoint-url" if clients.endpoint_url else "AWS endpoint"
+    operation = "sts.GetCallerIdentity"
+    endpoint = clients.endpoint if clients.endpoint_url else f"AWS STS in {clients.region}"
+    try:
+        sts = clients("sts", quick=True)
+        endpoint = clients.endpoint if clients.endpoint_url else one_line(sts.meta.endpoint_url, 120)
+        return str(sts.get_caller_identity()["Account"])
     except (NoCredentialsError, PartialCredentialsError):
         raise InputError.single(
             "no AWS credentials: set AWS_PROFILE (or --profile), or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
-            file="accelplane verify",
+            file=_HERE,
             field="credentials",
         ) from None
-    except EndpointConnectionError as error:
-        raise InputError.single(f"cannot reach AWS: {error}", file="accelplane verify", field=where) from None
-    except NoRegionError as error:
-        raise InputError.single(str(error), file="accelplane verify", field="region") from None
-    except ClientError as error:
-        message = error.response.get("Error", {}).get("Message", str(error))
+    except ProfileNotFound as error:
+        raise InputError.single(one_line(error, 300), file=_HERE, field="--profile") from None
+    except _CREDENTIAL_ERRORS as error:
         raise InputError.single(
-            f"AWS rejected the credentials: {message}", file="accelplane verify", field="credentials"
+            f"cannot get AWS credentials: {describe_error(error)[1]}", file=_HERE, field="credentials"
         ) from None
+    except NoRegionError as error:
+        raise InputError.single(str(error), file=_HERE, field="region") from None
+    except NotAnApiResponseError as error:
+        raise InputError.single(f"{describe_error(error)[1]} (expected the AWS API)", file=_HERE, field=field) from None
+    except ConnectionError as error:  # no route, refused, connect timeout, TLS, proxy
+        raise InputError.single(
+            f"cannot reach AWS at {endpoint}: {describe_error(error)[1]}", file=_HERE, field=field
+        ) from None
+    except HTTPClientError as error:  # read timeout, connection closed mid-answer
+        raise InputError.single(
+            f"no answer from {endpoint} to {operation}: {describe_error(error)[1]}", file=_HERE, field=field
+        ) from None
+    except ClientError as error:
+        code, message = describe_error(error)
+        raise InputError.single(
+            f"AWS rejected the credentials: {code}: {message}", file=_HERE, field="credentials"
+        ) from None
+    except (ResponseParserError, KeyError, TypeError, ValueError) as error:
+        # botocore's parsers raise these on a body of the wrong shape: not an AWS answer.
+        raise InputError.single(
+            f"{endpoint} answered {operation} with something that is not an AWS API response "
+            f"({describe_error(error)[0]}): expected the AWS API",
+            file=_HERE,
+            field=field,
+        ) from None
+    except BotoCoreError as error:
+        code, message = describe_error(error)
+        raise InputError.single(f"cannot call {operation}: {code}: {message}", file=_HERE, field=field) from None
 
 
 def verify(
@@ -84,28 +172,28 @@ def verify(
     now: datetime | None = None,
 ) -> VerifyReport:
     options = options or VerifyOptions()
+    check_options(options)
     started = time.perf_counter()
     now = now or datetime.now(UTC)
+    clients = clients or _clients(stack, options)
     declared = declared_platform(stack, graph)
-    clients = clients or AwsClients(
-        stack.platform.region,
-        endpoint_url=options.endpoint_url,
-        profile=options.profile,
-        max_attempts=options.max_attempts,
-        concurrency=options.concurrency,
-    )
     account = _caller_account(clients)
     collector = Collector(clients, declared, concurrency=options.concurrency)
     collector.inventory.account = account
     inventory = collector.collect()
     view = build_live_view(declared, collector)
+    region = clients.region
 
     results: list[CheckResult] = []
-    results += drift_results(declared, view)
-    results += state_results(view, set(declared.types), now)
-    results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date()).results
-    results += _endpoint(declared, view, options)
-    results += _checkpoints(declared, view, clients, options, now)
+    missing = stack_missing(declared, view, read_errors=len(inventory.errors), account=account, region=region)
+    if missing is not None:
+        results.append(missing)  # nothing else to check: no resource, endpoint or checkpoint to look at
+    else:
+        results += drift_results(declared, view)
+        results += state_results(view, set(declared.types), now)
+        results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date()).results
+        results += _endpoint(declared, view, options)
+        results += _checkpoints(declared, view, clients, options, now)
     for error in inventory.errors:
         results.append(
             CheckResult(
@@ -121,6 +209,10 @@ def verify(
         results=results,
         api_calls=clients.calls.to_json(),
         wall_seconds=time.perf_counter() - started,
+        account=account,
+        region=region,
+        endpoint=clients.endpoint,
+        resources=sum(1 for resource in declared.resources if resource.type in SPECS),
     )
 
 
