@@ -100,11 +100,9 @@ def main() -> None:
         for concurrency in (8, 1):
             report = verify(stack, VerifyOptions(endpoint_url=url, probes=0, concurrency=concurrency), graph=graph)
             calls = report.api_calls
-            summary = report.summary()
             print(
                 f"\nverify, concurrency {concurrency}: {report.wall_seconds:.2f} s wall, {calls['total']} API calls "
-                f"({calls['retries']} retries, {calls['errors']} errors); checks: "
-                + ", ".join(f"{n} {s}" for s, n in summary.items())
+                f"({calls['retries']} retries, {calls['errors']} errors); {report.where()}; {report.summary_line()}"
                 + (
                     ""
                     if not report.failed

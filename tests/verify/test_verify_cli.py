@@ -126,6 +126,34 @@ def test_cli_table_names_the_drift(served_dev: MotoPlatform, moto_server: str) -
     assert "drift.changed" in result.stdout and "acme-ml-dev-eks-key" in result.stdout
     assert "enableKeyRotation: declared True, live False" in result.stdout
     assert "AP-KMS-001" in result.stdout
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == f"accelplane verify: stack dev — account 123456789012, region us-east-1, endpoint {moto_server}"
+    assert lines[-1].startswith("FAILED: 2 failed, ") and lines[-1].endswith(" checks)")
+
+
+def test_cli_on_an_undeployed_stack_reports_one_finding(
+    moto_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    urllib.request.urlopen(urllib.request.Request(f"{moto_server}/moto-api/reset", method="POST"), timeout=10)
+    junit = tmp_path / "verify.xml"
+
+    code = main(
+        ["verify", "--stack", "dev", "--endpoint-url", moto_server, "--probes", "0", "--format", "junit",
+         "--output", str(junit)]
+    )
+
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert err == f"FAILED: 1 failed, 0 warnings, 0 skipped, 0 passed (1 check); wrote {junit}\n"
+    suites = ET.parse(junit).getroot()
+    assert (suites.get("tests"), suites.get("failures"), suites.get("skipped")) == ("1", "1", "0")
+    [failure] = suites.iter("failure")
+    assert failure.get("message") == (
+        "stack dev not found in account 123456789012 region us-east-1: nothing of it is deployed there "
+        "(is this the right account/region? has `pulumi up` run?)"
+    )
+    properties = {p.get("name"): p.get("value") for p in suites.iter("property")}
+    assert properties == {"stack": "dev", "account": "123456789012", "region": "us-east-1", "endpoint": moto_server}
 
 
 def _closed_port() -> int:
