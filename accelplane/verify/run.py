@@ -23,9 +23,9 @@ from botocore.exceptions import (
     ClientError,
     ConfigNotFound,
     ConfigParseError,
-    ConnectionError,
     CredentialRetrievalError,
     HTTPClientError,
+    InvalidRegionError,
     LoginError,
     NoAuthTokenError,
     NoCredentialsError,
@@ -35,6 +35,7 @@ from botocore.exceptions import (
     SSOError,
     TokenRetrievalError,
 )
+from botocore.exceptions import ConnectionError as AwsConnectionError
 from botocore.parsers import ResponseParserError
 
 from accelplane.config.loader import StackConfig
@@ -133,11 +134,11 @@ def _caller_account(clients: AwsClients) -> str:
         raise InputError.single(
             f"cannot get AWS credentials: {describe_error(error)[1]}", file=_HERE, field="credentials"
         ) from None
-    except NoRegionError as error:
-        raise InputError.single(str(error), file=_HERE, field="region") from None
+    except (NoRegionError, InvalidRegionError) as error:
+        raise InputError.single(one_line(error, 300), file=_HERE, field="region") from None
     except NotAnApiResponseError as error:
         raise InputError.single(f"{describe_error(error)[1]} (expected the AWS API)", file=_HERE, field=field) from None
-    except ConnectionError as error:  # no route, refused, connect timeout, TLS, proxy
+    except AwsConnectionError as error:  # no route, refused, connect timeout, TLS, proxy
         raise InputError.single(
             f"cannot reach AWS at {endpoint}: {describe_error(error)[1]}", file=_HERE, field=field
         ) from None
