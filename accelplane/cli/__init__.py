@@ -42,14 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(prog="accelplane", description="Accelerator platforms from one declaration per stack.")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_ArgumentParser)
     for module_name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as missing:
-            # A command module still being built must not take the others down.
-            if missing.name == module_name:
-                continue
-            raise
-        module.register(subparsers)
+        importlib.import_module(module_name).register(subparsers)
     return parser
 
 

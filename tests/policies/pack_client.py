@@ -43,11 +43,11 @@ class Pack:
         self.process.wait(timeout=10)
 
 
-def start_pack(timeout: float = 60.0) -> Pack:
+def start_pack(timeout: float = 60.0, pack_dir: Path = PACK_DIR) -> Pack:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:0", "."], cwd=PACK_DIR, env=env,
+        [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:0", "."], cwd=pack_dir, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     line = process.stdout.readline() if process.stdout else b""

@@ -108,3 +108,40 @@ def test_enforcement_all_default_with_per_rule_override() -> None:
         assert not any(d.policyName == "AP-IAM-001" for d in diagnostics)
     finally:
         running.close()
+
+
+WAIVERS = """    waivers:
+      - rule: AP-KMS-001
+        resource: acme-ml-dev-data-key
+        reason: key rotation handled by the quarterly re-encryption job
+        owner: ml-platform
+        expires: "2099-01-01"
+      - rule: AP-S3-005
+        resource: acme-ml-dev-checkpoints-bucket
+        reason: this waiver has run out and must stop covering the finding
+        owner: ml-platform
+        expires: "2020-01-01"
+"""
+
+
+def test_the_pack_applies_the_stack_s_waivers_like_check(tmp_path, bad_resources) -> None:
+    """The pack judges through the same `judge()` as `accelplane check`: the declaration of the stack the
+    URNs name supplies the waivers, so a waived finding blocks neither, and an expired waiver covers nothing."""
+    import shutil
+
+    from tests.policies.pack_client import PACK_DIR
+    from tests.support.stack_files import stack_text
+
+    (tmp_path / "Pulumi.yaml").write_text("name: accelplane\nruntime: python\nstackConfigDir: stacks\n")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.dev.yaml").write_text(stack_text("dev").rstrip("\n") + "\n" + WAIVERS)
+    shutil.copytree(PACK_DIR, tmp_path / "policies", ignore=shutil.ignore_patterns("__pycache__"))
+    waived_pack = start_pack(pack_dir=tmp_path / "policies")
+    try:
+        diagnostics, _ = analyze_all(waived_pack, bad_resources)
+    finally:
+        waived_pack.close()
+    reported = {d.policyName for d in diagnostics}
+    assert "AP-KMS-001" not in reported  # waived until 2099
+    assert "AP-S3-005" in reported  # the waiver expired: the finding is back
+    assert "AP-IAM-001" in reported  # unwaived rules still report
