@@ -1,4 +1,4 @@
-"""Per-vendor facts the cloud and Kubernetes layers look up (STYLE.md 9: tables, not branches).
+"""Per-vendor facts the cloud and Kubernetes layers look up (docs/conventions.md 9: tables, not branches).
 
 Accelerator names are `<vendor>-<model>` (the matrix vocabulary); the vendor decides the EKS AMI
 family, the node taint and the Kubernetes extended resource a pod requests.

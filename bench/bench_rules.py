@@ -5,7 +5,7 @@ Synthetic graphs are copies of the prod stack's offline graph (every resource ty
 creates, in its real proportions) with URNs and ids renamed per copy, so references resolve within
 a copy and never across copies. The findings printed are artefacts of copying, not rule errors:
 the last copy is cut short (a bucket without its companions) and copies share Kubernetes service
-account names. Prints figures; asserts nothing about time (DESIGN.md). Target from
+account names. Prints figures; asserts nothing about time (docs/design.md). Target from
 issue 4: >= 20,000 resources/s for the full rule set.
 
     .venv/bin/python bench/bench_rules.py [--sizes 1000 10000 50000] [--no-pack]

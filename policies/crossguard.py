@@ -1,4 +1,4 @@
-"""The CrossGuard adapter: the one module that knows `pulumi_policy` (DESIGN.md, STYLE.md 15).
+"""The CrossGuard adapter: the one module that knows `pulumi_policy` (docs/design.md, docs/conventions.md 15).
 
 It turns every rule of `accelplane.rules.registry` into a CrossGuard policy named by the rule's id:
 

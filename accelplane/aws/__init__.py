@@ -1,1 +1,1 @@
-"""Pulumi components for the AWS layer. Each file holds one component (STYLE.md 2, 8)."""
+"""Pulumi components for the AWS layer. Each file holds one component (docs/conventions.md 2, 8)."""

@@ -1,7 +1,7 @@
 """`accelplane matrix check|resolve|show`: the version matrix from the command line.
 
 - `matrix check FILE [--strict] [--as-of YYYY-MM-DD] [--json]` judges one software stack given as a
-  flat YAML/JSON mapping of the matrix keys (DESIGN.md). Exit codes: 0 when the verdict is
+  flat YAML/JSON mapping of the matrix keys (docs/design.md). Exit codes: 0 when the verdict is
   compatible, warn or conditional; 1 when it is incompatible (with `--strict`, conditional and
   "not in the matrix" findings count as incompatible); 2 on bad input - the message names the
   file, the line and the key.

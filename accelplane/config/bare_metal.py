@@ -1,7 +1,7 @@
 """The bare-metal section of a stack: accelerator hosts run with Ansible (`accelplane nodes`).
 
 Host groups name their accelerator and a software profile declared under `software_profiles`; the
-versions are never written here (DESIGN.md "one version declaration"). The inventory plugin
+versions are never written here (docs/design.md "one version declaration"). The inventory plugin
 (`plugins/inventory/accelplane_stack.py`) turns this section into Ansible groups and variables.
 Cross-field rules (a group names an existing profile, the accelerator is known, the profile has
 every version the group's roles install) live in `accelplane.config.checks`.

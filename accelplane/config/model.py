@@ -1,6 +1,6 @@
 """The stack declaration: one typed object per stack, under `accelplane:platform`.
 
-Models are the contract (STYLE.md 5-7): strict (unknown keys rejected), frozen, every field
+Models are the contract (docs/conventions.md 5-7): strict (unknown keys rejected), frozen, every field
 described, closed vocabularies as `StrEnum`. Single-field rules live here as validators;
 rules that relate fields to each other or to AWS facts live in `accelplane.config.checks`, so each
 problem can name its own field path in the user's file.
@@ -158,7 +158,7 @@ class Network(Model):
 class SoftwareProfile(Model):
     """A pinned version set: the single version declaration for pools, Ansible and the rules.
 
-    Field names are the keys of the version matrix (DESIGN.md `matrix check` contract) plus
+    Field names are the keys of the version matrix (docs/design.md `matrix check` contract) plus
     the node-image and runtime pins that the matrix does not judge.
     """
 

@@ -14,7 +14,7 @@ on the base revision" would not hold. So the base's project directory is exporte
 archive` into a temporary directory and its own `accelplane preview --json` runs there, in a
 child process of this interpreter with that directory first on `PYTHONPATH` (the virtual
 environment's packages are shared). The two sides meet only through the documented `preview
---json` graph contract (DESIGN.md), which internal refactors do not change. The working tree
+--json` graph contract (docs/design.md), which internal refactors do not change. The working tree
 runs the same way, in parallel, so both sides are produced alike. Consequences:
 - a base whose code needs a package the current environment lacks (or pins differently) fails,
   or may behave differently, here; the message names the base revision;

@@ -3,7 +3,7 @@
 Each revision is run by its own code: a child Python process of this interpreter (so the
 virtual environment's packages are shared) with the revision's project directory first on
 `PYTHONPATH` and as working directory, so `import accelplane` finds that revision's package. The
-interface between the two is the documented `preview --json` contract (DESIGN.md), which is
+interface between the two is the documented `preview --json` contract (docs/design.md), which is
 stable across revisions where internal modules are not.
 
 Both revisions run at the same time (each is mostly import and single-threaded program time).

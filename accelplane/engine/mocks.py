@@ -1,6 +1,6 @@
 """Pulumi mocks that answer like AWS would: ids, ARNs, endpoints, OIDC issuers.
 
-Mocks accept any input (DESIGN.md pitfalls): validation happens in the config layer. What they
+Mocks accept any input (docs/design.md pitfalls): validation happens in the config layer. What they
 must do is return outputs realistic enough that the program's `apply`s see the same shapes as in
 a real deployment (an EKS issuer URL, a cluster security group id, an ALB DNS name).
 """

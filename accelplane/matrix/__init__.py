@@ -3,7 +3,7 @@
 Public API (the rest of accelplane imports only these names):
 
 - `accelerators()` -> mapping of the closed accelerator vocabulary to `AcceleratorFacts`.
-- `MATRIX_KEYS` -> the flat keys of the `matrix check` contract (DESIGN.md).
+- `MATRIX_KEYS` -> the flat keys of the `matrix check` contract (docs/design.md).
 - `check(stack, *, as_of=None, strict=False, origin="<input>", lines=None)` -> `MatrixReport`
   (`.verdict`, `.findings`, `.to_json()`); raises `InputError` on bad input.
 - `resolve(accelerator, framework=None, os=None, python=None, as_of=None)` -> the newest fully

@@ -74,7 +74,7 @@ class MatrixReport:
         return [finding for finding in self.findings if finding.verdict is not Verdict.COMPATIBLE]
 
     def to_json(self) -> dict[str, Any]:
-        """The `matrix check --json` document (DESIGN.md): {"verdict", "findings": [...]}; a dict,
+        """The `matrix check --json` document (docs/design.md): {"verdict", "findings": [...]}; a dict,
         ready for `json.dumps`. `to_json_text()` gives the text."""
         return {"verdict": self.verdict.value, "findings": [finding.to_json() for finding in self.findings]}
 

@@ -1,4 +1,4 @@
-"""The `matrix check` input: a flat mapping of the keys in DESIGN.md, parsed and validated.
+"""The `matrix check` input: a flat mapping of the keys in docs/design.md, parsed and validated.
 
 Every key is optional except `accelerator`; an unknown key, a malformed version or an unknown
 accelerator is an `InputError` naming the origin, the line (when the caller knows it) and the key.
@@ -65,7 +65,7 @@ OTHER_KEYS = frozenset(
     }
 )
 MATRIX_KEYS: frozenset[str] = VERSION_KEYS | OTHER_KEYS
-"""Exactly the flat keys of the `matrix check` contract (DESIGN.md)."""
+"""Exactly the flat keys of the `matrix check` contract (docs/design.md)."""
 
 # Keys that only mean something on one vendor's accelerators.
 VENDOR_KEYS: Mapping[str, frozenset[str]] = {

@@ -1,4 +1,4 @@
-"""JSON: `{"findings": [...], "summary": {...}}` (DESIGN.md `check` contract)."""
+"""JSON: `{"findings": [...], "summary": {...}}` (docs/design.md `check` contract)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Used by `accelplane check` (offline graph, state file, plan file) and by the CrossGuard pack in
 `policies/` (through its adapter, the only code that knows `pulumi_policy`). Rules depend only on
-plain data and the version matrix (DESIGN.md "Dependencies run one way").
+plain data and the version matrix (docs/design.md "Dependencies run one way").
 """
 
 from accelplane.rules.engine import Evaluation, evaluate

@@ -3,7 +3,7 @@
 A rule is a pure function over a small resource view (`accelplane.rules.view.Resource`) and, for
 rules that need the rest of the graph, the graph (`accelplane.rules.graph.Graph`). It yields one
 message per problem; the engine turns messages into `Finding`s carrying the rule's metadata.
-Nothing here knows about CrossGuard, the Pulumi engine or the stack declaration (STYLE.md 14).
+Nothing here knows about CrossGuard, the Pulumi engine or the stack declaration (docs/conventions.md 14).
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class Finding:
         return self.rule.severity
 
     def to_json(self) -> dict[str, Any]:
-        """The DESIGN.md `check --format json` finding shape, exactly these keys."""
+        """The docs/design.md `check --format json` finding shape, exactly these keys."""
         return {
             "rule": self.rule.id,
             "severity": self.rule.severity.value,

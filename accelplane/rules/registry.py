@@ -1,4 +1,4 @@
-"""The explicit, sorted rule registry (STYLE.md 15): every rule is listed here by hand.
+"""The explicit, sorted rule registry (docs/conventions.md 15): every rule is listed here by hand.
 
 `build_registry` refuses duplicate ids and names and malformed ids; a meta-test checks that every
 `RULE` defined under `accelplane/rules/<family>/` is listed. Ids are never reused: a retired rule's

@@ -1,7 +1,7 @@
 """The stack's bare_metal section: the model's checks, and the inventory plain Ansible reads.
 
 Versions reach the roles only through the inventory, from the stack's software profile: these
-tests fail when a copy drifts (DESIGN.md "one version declaration").
+tests fail when a copy drifts (docs/design.md "one version declaration").
 """
 
 from __future__ import annotations

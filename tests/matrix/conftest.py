@@ -9,7 +9,7 @@ import pytest
 
 from accelplane.matrix import MatrixReport, Verdict, check
 
-AS_OF = dt.date(2026, 12, 2)  # the snapshot date of shared/reference/version_facts.md
+AS_OF = dt.date(2026, 12, 2)  # the day the matrix data was last checked against its sources
 
 
 class Judged:

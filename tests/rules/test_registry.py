@@ -1,4 +1,4 @@
-"""Meta-tests over the registry (STYLE.md 16): unique ids, every rule registered, every rule with
+"""Meta-tests over the registry (docs/conventions.md 16): unique ids, every rule registered, every rule with
 fixtures, metadata complete, families covered."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""AP-K8S-005: container images are pinned by digest (nothing floats, STYLE.md 13)."""
+"""AP-K8S-005: container images are pinned by digest (nothing floats, docs/conventions.md 13)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ PROFILE_LABEL = "accelplane.io/profile"
 POOL_LABEL = "accelplane.io/pool"
 GROUP_LABEL = "accelplane.io/group"
 VERSION_PREFIX = "versions.accelplane.io/"
-# Keys of the `matrix check` contract (DESIGN.md) other than `accelerator` and `as_of`.
+# Keys of the `matrix check` contract (docs/design.md) other than `accelerator` and `as_of`.
 MATRIX_KEYS = frozenset(
     {
         "instance", "os", "kernel", "glibc", "python", "driver", "kernel_module", "fabric_manager", "cuda",

@@ -1,4 +1,4 @@
-"""Throw-away bare-metal nodes for the Ansible tests (DESIGN.md "How each part is tested").
+"""Throw-away bare-metal nodes for the Ansible tests (docs/design.md "How each part is tested").
 
 - `rootfs`: a debootstrap'd Debian root, built once and cached as a tarball.
 - `catalog`: the lab's apt repository of stand-in packages (built with dpkg-deb at test time, in
