@@ -9,7 +9,10 @@ a document is checked before any data is built from it:
 - dates stay strings: YAML 1.1 turns `2026-06-31` into a date and raises on an impossible one, and
   would make a date-looking description a date; the models parse dates themselves, per field;
 - nesting deeper than `MAX_DEPTH`, recursive aliases and aliases that expand past `MAX_VALUES`
-  values ("billion laughs") are refused: each would hang or exhaust memory in what reads the data.
+  values ("billion laughs") are refused: each would hang or exhaust memory in what reads the data;
+- integers longer than `MAX_INT_DIGITS` decimal digits are refused, however written: Python refuses
+  to build such a number from decimal text but not from hex, octal, binary or base-60 (`0x` + 5,000
+  `f`s), and every message that shows the value (`got ...`) would then raise instead of print.
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ from accelplane.input_files import DECLARATION_LIMIT, read_text
 PathPart = str | int
 MAX_DEPTH = 64
 MAX_VALUES = 1_000_000
+# Python's default limit for int <-> decimal text (sys.get_int_max_str_digits), which JSON input is
+# held to as well; fixed here so PYTHONINTMAXSTRDIGITS=0 cannot let a 4 MiB number through.
+MAX_INT_DIGITS = 4300
+_INT_BOUND = 10**MAX_INT_DIGITS
+_INT = "tag:yaml.org,2002:int"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 # libyaml's parser when the wheel carries it (about ten times faster); the same classes otherwise.
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -64,7 +72,19 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = Fal
     return loader.construct_mapping(node, deep=deep)
 
 
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int:
+    too_long = ValueError(f"an integer longer than {MAX_INT_DIGITS} digits")
+    try:
+        value = loader.construct_yaml_int(node)
+    except ValueError:  # decimal text past Python's conversion limit
+        raise too_long from None
+    if abs(value) >= _INT_BOUND:  # hex, octal, binary or base 60: built without the decimal limit
+        raise too_long
+    return value
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(_INT, _construct_int)
 
 
 @dataclass(frozen=True)
