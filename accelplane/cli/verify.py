@@ -18,6 +18,7 @@ import argparse
 from datetime import timedelta
 from pathlib import Path
 
+from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.report import FORMATS
 
@@ -75,7 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check the live platform against the declaration (read-only)",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    parser.add_argument("--stack", required=True, help="stack name: stacks/Pulumi.<stack>.yaml")
+    add_stack_arguments(parser)
+    parser.add_argument("--policy-config", type=Path,
+                        help="enforcement levels of the rules on live state (the --policy-pack-config format)")
     parser.add_argument(
         "--endpoint-url",
         type=_endpoint_url,
@@ -120,8 +123,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from accelplane.config.loader import load_stack
     from accelplane.report.output import emit
+    from accelplane.rules.judgement import Policy, load_policy_config
     from accelplane.verify.probe import ca_bundle_problem
     from accelplane.verify.report import render_verify
     from accelplane.verify.run import VerifyOptions, verify
@@ -130,8 +133,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("no such file", file=args.ca_bundle, field="--ca-bundle")
     if args.ca_bundle and (problem := ca_bundle_problem(args.ca_bundle)):
         raise InputError.single(problem, file=args.ca_bundle, field="--ca-bundle")
-    stack = load_stack(args.stack)
+    config = load_policy_config(args.policy_config) if args.policy_config else None
+    levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
+    stack = require_stack(args)
     options = VerifyOptions(
+        policy_levels=levels,
         endpoint_url=args.endpoint_url,
         profile=args.profile,
         probes=args.probes,

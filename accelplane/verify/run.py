@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from botocore.exceptions import (
@@ -72,6 +73,7 @@ class VerifyOptions:
     concurrency: int = 8
     max_attempts: int = 10
     today: date | None = None
+    policy_levels: Mapping[str, str] = field(default_factory=dict)  # rule id -> level (`--policy-config`)
 
 
 def check_options(options: VerifyOptions) -> None:
@@ -192,7 +194,8 @@ def verify(
     else:
         results += drift_results(declared, view)
         results += state_results(view, set(declared.types), now)
-        results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date()).results
+        results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date(),
+                                options.policy_levels).results
         results += _endpoint(declared, view, options)
         results += _checkpoints(declared, view, clients, options, now)
     for error in inventory.errors:
