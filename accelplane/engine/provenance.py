@@ -41,6 +41,7 @@ def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
         (f"{_AWS}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
         (f"{_AWS}SecretStore", f"{name}-secrets"): ("secrets",),
         (f"{_AWS}SecretAccess", f"{name}-secret-access"): ("secrets",),
+        ("pulumi:providers:aws", f"{name}-aws"): ("region",),
         ("pulumi:providers:kubernetes", f"{name}-k8s"): ("kubernetes",),
         (f"{_K8S}PriorityClasses", f"{name}-priorities"): ("kubernetes",),
         (f"{_K8S}AcceleratorEnablement", f"{name}-accelerators"): ("node_pools",),
