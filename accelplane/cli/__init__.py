@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from accelplane.errors import EXIT_BAD_INPUT, InputError
 
@@ -36,6 +36,16 @@ class _ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         raise InputError.single(message, file=self.prog)
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # `--base=--` gives the option the value "--"; argparse before Python 3.12.3 strips it and
+        # stores [] (python/cpython#109475), which then reaches code expecting a string (a
+        # traceback). Keep the value, so the option's own type, choices and checks judge it.
+        if action.option_strings and action.nargs in (None, argparse.OPTIONAL) and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
 
 
 def build_parser() -> argparse.ArgumentParser:
