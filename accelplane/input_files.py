@@ -84,6 +84,24 @@ def read_bytes(path: Path, *, limit: int = DECLARATION_LIMIT, option: str | None
     return data
 
 
+def is_file(path: Path) -> bool:
+    """Whether `path` names a regular file (a symlink followed). False, not an exception, for a path
+    the system cannot look up at all: `Path.is_file()` raises for a name longer than the file
+    system allows or a directory that may not be searched."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    """Whether `path` names a directory; False, as `is_file`, where it cannot be looked up."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def decode(data: bytes, where: str, option: str | None = None) -> str:
     """Strict UTF-8 (a leading byte-order mark is dropped); the problem names line and byte."""
     try:

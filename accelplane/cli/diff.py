@@ -22,6 +22,7 @@ from types import FrameType
 
 from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.input_files import is_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.diff import diff_stack, render
     from accelplane.rules.judgement import Policy, load_policy_config
 
-    if args.project_dir is not None and not args.project_dir.is_dir():
+    if args.project_dir is not None and not is_dir(args.project_dir):
         raise InputError.single("not a directory", file=str(args.project_dir), field="--project-dir")
     start = args.project_dir or (args.stack_file.parent if args.stack_file else None)
     project = find_project(start, fallback=start is None)

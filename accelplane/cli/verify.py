@@ -20,6 +20,7 @@ from pathlib import Path
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.input_files import is_file
 from accelplane.report import FORMATS
 
 
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.verify.report import render_verify
     from accelplane.verify.run import VerifyOptions, verify
 
-    if args.ca_bundle and not Path(args.ca_bundle).is_file():
+    if args.ca_bundle and not is_file(Path(args.ca_bundle)):
         raise InputError.single("no such file", file=args.ca_bundle, field="--ca-bundle")
     if args.ca_bundle and (problem := ca_bundle_problem(args.ca_bundle)):
         raise InputError.single(problem, file=args.ca_bundle, field="--ca-bundle")

@@ -26,6 +26,7 @@ from accelplane.config.project import (
 )
 from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, read_yaml
 from accelplane.errors import InputError, Problem
+from accelplane.input_files import is_file
 
 NAMESPACE = "accelplane"
 PLATFORM_KEY = f"{NAMESPACE}:platform"
@@ -53,7 +54,7 @@ def load_stack(stack: str, project: Project | None = None) -> StackConfig:
     """`--stack NAME`: the stack file of the project around the current directory (`find_project`)."""
     project = project or find_project()
     path = project.stack_file(stack)
-    if not path.is_file():
+    if not is_file(path):  # a name too long to look up is "no such stack" too
         known = ", ".join(project.stacks()) or "none"
         raise InputError.single(f"no stack {stack!r} (expected {path}; stacks here: {known})", file=str(path),
                                 field="--stack")

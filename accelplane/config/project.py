@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accelplane.errors import InputError
+from accelplane.input_files import is_file
 
 PROJECT_FILE = "Pulumi.yaml"
 DEFAULT_PROJECT = "accelplane"  # a stack file outside any project: the name this project's Pulumi.yaml gives
@@ -60,7 +61,7 @@ def stack_name_of_file(path: Path) -> str:
 
 def _project_at(directory: Path) -> Project | None:
     marker = directory / PROJECT_FILE
-    if not marker.is_file():
+    if not is_file(marker):
         return None
     from accelplane.config.yaml_source import read_yaml
 
