@@ -24,7 +24,8 @@ DEFAULT_PROJECT = "accelplane"  # a stack file outside any project: the name thi
 # The checkout this package was imported from, when it is one (editable install, tests, CI).
 SOURCE_CHECKOUT = Path(__file__).resolve().parents[2]
 # Pulumi stack names: letters, digits, `-`, `_`, `.`; `org/project/name` selects `name`'s file.
-_STACK_NAME = re.compile(r"^(?:[A-Za-z0-9_.-]+/){0,2}(?P<name>[A-Za-z0-9_.-]+)$")
+_STACK_NAME = re.compile(r"^(?:[A-Za-z0-9_.-]+/){0,2}(?P<name>[A-Za-z0-9_.-]+)\Z")  # \Z: "dev\n" is no name
+_STACK_NAME_PART = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,22 @@ def short_stack_name(stack: str, option: str = "--stack") -> str:
 
 
 def stack_name_of_file(path: Path) -> str:
-    """The stack a file declares by its name: `Pulumi.<stack>.yaml` → stack, else the file's stem."""
+    """The stack a file declares by its name: `Pulumi.<stack>.yaml` → stack, else the file's stem.
+
+    The name goes into every URN, so it must be one `--stack` takes: a file named `Pulumi.a::b.yaml`
+    or with bytes that are not UTF-8 in its name is refused (exit 2), not run as a stack Pulumi
+    would never have."""
     name = path.name
     if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")) and name.count(".") >= 2:
-        return name[len("Pulumi.") : name.rindex(".")]
-    return path.stem
+        stack = name[len("Pulumi.") : name.rindex(".")]
+    else:
+        stack = path.stem
+    if _STACK_NAME_PART.fullmatch(stack) is None or stack in (".", ".."):
+        raise InputError.single(
+            f"the file's name gives the stack name {stack!r}, which is not a stack name (letters, digits, '-', "
+            "'_', '.'): name the file Pulumi.<stack>.yaml", file=str(path), field="--stack-file",
+        )
+    return stack
 
 
 def _project_at(directory: Path) -> Project | None:

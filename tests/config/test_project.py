@@ -69,6 +69,27 @@ def test_stack_names_of_files() -> None:
     assert stack_name_of_file(Path("platform.yaml")) == "platform"
 
 
+@pytest.mark.parametrize("name", ["Pulumi.l\udcffb.yaml", "Pulumi.a::b.yaml", "Pulumi..yaml", "Pulumi...yaml",
+                                  "my stack.yaml", "Pulumi.dev\n.yaml"])
+def test_a_file_name_that_gives_no_stack_name_is_refused_naming_the_file(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by tests/fuzz: a name that is not UTF-8 ran into the Pulumi runtime and ended in a
+    # UnicodeEncodeError traceback; `a::b` made URNs no engine could parse.
+    path = tmp_path / name
+    path.write_text(stack_text("lab"))
+    assert main(["check", "--stack-file", str(path)]) == 2
+    err = capsys.readouterr().err
+    shown = str(path).encode("utf-8", "backslashreplace").decode()  # a name that is not UTF-8, escaped
+    assert err.startswith(f"error: {shown}: --stack-file: the file's name gives the stack name")
+    assert "Traceback" not in err
+
+
+def test_a_stack_name_with_a_trailing_newline_is_refused() -> None:
+    with pytest.raises(InputError, match="is not a stack name"):
+        short_stack_name("dev\n")
+
+
 def test_outside_any_project_the_message_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError, match="give the stack file with --stack-file PATH"):
