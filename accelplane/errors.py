@@ -44,4 +44,7 @@ class InputError(Exception):
         return cls([Problem(file=file, line=line, field=field, message=message)])
 
     def __str__(self) -> str:
-        return "\n".join(f"error: {p}" for p in self.problems)
+        text = "\n".join(f"error: {p}" for p in self.problems)
+        # A file name that is not UTF-8 arrives with lone surrogates (os.fsdecode): escaped, as
+        # Python's stderr shows them, the message prints on any stream instead of raising there.
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import io
 import logging
 import os
 import sys
@@ -81,6 +82,10 @@ def run() -> NoReturn:
     one) takes about a second, a third of a prod preview. All output is written and flushed by
     then, so the process ends at once.
     """
+    # A report may name a file whose name is not UTF-8 (lone surrogates after os.fsdecode): write
+    # its bytes back as they were, as Python does under the C locale, not a UnicodeEncodeError.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="surrogateescape")
     code = main()
     logging.shutdown()
     sys.stdout.flush()
