@@ -16,8 +16,10 @@ LONG = "x" * 300  # NAME_MAX is 255 bytes on Linux file systems
         (["check", f"--stack={LONG}"], f"--stack: no stack '{LONG}'"),
         (["preview", f"--stack=org/{LONG}"], f"--stack: no stack 'org/{LONG}'"),
         (["verify", "--stack=dev", f"--ca-bundle={LONG}"], f"error: {LONG}: --ca-bundle: no such file"),
-        (["diff", "--stack=dev", "--base=HEAD", f"--project-dir={LONG}"], f"error: {LONG}: --project-dir: not a directory"),
-        (["diff", f"--stack-file={LONG}/Pulumi.dev.yaml", "--base=HEAD"], "--stack-file: cannot read: File name too long"),
+        (["diff", "--stack=dev", "--base=HEAD", f"--project-dir={LONG}"],
+         f"error: {LONG}: --project-dir: not a directory"),
+        (["diff", f"--stack-file={LONG}/Pulumi.dev.yaml", "--base=HEAD"],
+         "--stack-file: cannot read: File name too long"),
     ],
 )
 def test_a_name_too_long_to_look_up_is_not_found_naming_the_option(
