@@ -290,7 +290,10 @@ def parse_stack(
                 f"malformed compat_package {raw['compat_package']!r} (expected cuda-compat-12-4 or 12.4)",
             )
         else:
-            parsed["compat_package"] = parse_version(f"{match['major']}.{match['minor']}")
+            try:
+                parsed["compat_package"] = parse_version(f"{match['major']}.{match['minor']}")
+            except VersionError as error:  # e.g. a major version of a hundred digits
+                problem("compat_package", str(error))
     if "nccl_package" in raw:
         try:
             parsed["nccl_package"] = NcclPackageSpec.parse(raw["nccl_package"])

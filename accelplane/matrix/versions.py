@@ -28,6 +28,9 @@ _VERSION_RE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _PRE_RANK = {"alpha": 0, "a": 0, "beta": 1, "b": 1, "c": 2, "rc": 2}
+# As the declaration's version fields (accelplane/config/model.py). Longer text is no vendor's version,
+# and a 5,000-digit segment would fail int() with a ValueError, not a VersionError.
+MAX_LENGTH = 64
 
 
 class VersionError(ValueError):
@@ -109,6 +112,8 @@ def _parse(text: str) -> Version:
     if not isinstance(text, str):
         raise VersionError(f"expected a version string, got {type(text).__name__} {text!r}")
     stripped = text.strip()
+    if len(stripped) > MAX_LENGTH:
+        raise VersionError(f"a version of {len(stripped)} characters (at most {MAX_LENGTH}): {stripped[:20]!r}...")
     match = _VERSION_RE.match(stripped)
     if match is None:
         raise VersionError(
