@@ -54,11 +54,16 @@ def parse_duration(text: str) -> timedelta:
     """`90m`, `6h`, `1h30m`, `2d`, or plain seconds."""
     text = text.strip().lower()
     if text.isdigit():
-        return timedelta(seconds=int(text))
-    parts = _DURATION.findall(text)
-    if not parts or _DURATION.sub("", text).strip():
-        raise ValueError(f"expected a duration like 90m, 6h, 1h30m or 2d (got {text!r})")
-    return timedelta(seconds=sum(int(n) * _UNITS[unit] for n, unit in parts))
+        seconds = int(text)
+    else:
+        parts = _DURATION.findall(text)
+        if not parts or _DURATION.sub("", text).strip():
+            raise ValueError(f"expected a duration like 90m, 6h, 1h30m or 2d (got {text!r})")
+        seconds = sum(int(n) * _UNITS[unit] for n, unit in parts)
+    try:
+        return timedelta(seconds=seconds)
+    except OverflowError:  # past timedelta's 999,999,999 days: an OverflowError argparse would not catch
+        raise ValueError(f"expected a duration of at most {timedelta.max.days:,} days (got {text!r})") from None
 
 
 def _human(delta: timedelta) -> str:

@@ -184,6 +184,7 @@ def test_missing_credentials_are_bad_input(monkeypatch: pytest.MonkeyPatch, caps
     [
         (["--stack", "nope"], "no stack 'nope'"),
         (["--stack", "dev", "--checkpoint-max-age", "soon"], "expected a duration"),
+        (["--stack", "dev", "--checkpoint-max-age", "9" * 40 + "d"], "expected a duration of at most 999,999,999 days"),
         (["--stack", "dev", "--probes", "-1"], "expected 0 or more"),
         (["--stack", "dev", "--ca-bundle", "/nonexistent/ca.pem"], "--ca-bundle: no such file"),
     ],
