@@ -76,8 +76,10 @@ def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int:
     too_long = ValueError(f"an integer longer than {MAX_INT_DIGITS} digits")
     try:
         value = loader.construct_yaml_int(node)
-    except ValueError:  # decimal text past Python's conversion limit
-        raise too_long from None
+    except ValueError:
+        if len(node.value) > MAX_INT_DIGITS:  # decimal text past Python's conversion limit
+            raise too_long from None
+        raise  # no digits at all (`0x_`): construct_object marks int()'s own message
     if abs(value) >= _INT_BOUND:  # hex, octal, binary or base 60: built without the decimal limit
         raise too_long
     return value

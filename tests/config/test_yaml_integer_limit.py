@@ -27,6 +27,13 @@ def test_an_integer_past_the_digit_limit_in_any_base_is_a_marked_error(text: str
     assert str(caught.value) == f"error: f.yaml:2: malformed YAML: an integer longer than {MAX_INT_DIGITS} digits"
 
 
+@pytest.mark.parametrize("text", ["0x_", "0b_"])
+def test_an_integer_without_digits_is_a_marked_error_of_its_own(text: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_yaml(f"a: {text}\n", "f.yaml")
+    assert str(caught.value).startswith("error: f.yaml:1: malformed YAML: invalid literal for int()")
+
+
 def test_integers_within_the_limit_read_in_every_base() -> None:
     data = parse_yaml("a: 0x10\nb: 0b101\nc: 017\nd: 190:20:30\ne: 1_000\nf: " + "9" * MAX_INT_DIGITS, "f.yaml").data
     assert data == {"a": 16, "b": 5, "c": 15, "d": 685230, "e": 1000, "f": int("9" * MAX_INT_DIGITS)}
