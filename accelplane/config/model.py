@@ -2,8 +2,13 @@
 
 Models are the contract (docs/conventions.md 5-7): strict (unknown keys rejected), frozen, every field
 described, closed vocabularies as `StrEnum`. Single-field rules live here as validators;
-rules that relate fields to each other or to AWS facts live in `accelplane.config.checks`, so each
-problem can name its own field path in the user's file.
+rules that relate fields to each other or to a cloud's facts live in `accelplane.config.checks`
+(and its per-cloud modules), so each problem can name its own field path in the user's file.
+
+One declaration for two clouds (`cloud: aws | gcp`): concepts that mean the same keep one shape
+(node pools, buckets, secrets, workloads, endpoint, kubernetes, waivers); keys exist only where the
+clouds really differ (`gcp:` project settings, `network.vpc` ranges, a GCP reservation name, the
+endpoint's certificate source), and the checks refuse a key the stack's cloud does not use.
 """
 
 from __future__ import annotations
@@ -98,6 +103,36 @@ class NatMode(StrEnum):
     per_az = "per_az"
 
 
+class Cloud(StrEnum):
+    aws = "aws"
+    gcp = "gcp"
+
+
+class ReleaseChannel(StrEnum):
+    """GKE release channels (container.v1 ReleaseChannel.channel, without UNSPECIFIED)."""
+
+    RAPID = "RAPID"
+    REGULAR = "REGULAR"
+    STABLE = "STABLE"
+    EXTENDED = "EXTENDED"
+
+
+class GpuDriver(StrEnum):
+    """How GKE installs the NVIDIA driver (container.v1 GPUDriverInstallationConfig.gpuDriverVersion):
+    the driver GKE pins as default or latest for the node version, or none (a driver DaemonSet of yours)."""
+
+    default = "default"
+    latest = "latest"
+    disabled = "disabled"
+
+
+class SslProfile(StrEnum):
+    """Google SSL policy profiles that allow TLS 1.2+ suites only (compute.v1 SslPolicy.profile)."""
+
+    MODERN = "MODERN"
+    RESTRICTED = "RESTRICTED"
+
+
 class KernelModule(StrEnum):
     open = "open"
     proprietary = "proprietary"
@@ -135,9 +170,24 @@ class ExistingVpc(Model):
     _cidr = field_validator("cidr")(_check_cidr)
 
 
+class GcpVpc(Model):
+    """A new VPC on Google Cloud: one private node subnet with secondary ranges for pods and services."""
+
+    node_cidr: Cidr = Field(description="Primary range of the node subnet.")
+    pods_cidr: Cidr = Field(description="Secondary range for pod IPs (VPC-native cluster).")
+    services_cidr: Cidr = Field(description="Secondary range for Service IPs.")
+    control_plane_cidr: Cidr = Field(description="A /28 for the GKE control plane's private endpoint.")
+
+    @field_validator("node_cidr", "pods_cidr", "services_cidr", "control_plane_cidr")
+    @classmethod
+    def _cidrs(cls, value: str) -> str:
+        return _check_cidr(value)
+
+
 class Network(Model):
-    new_vpc: NewVpc | None = Field(default=None, description="Create a new VPC with these settings.")
-    existing_vpc: ExistingVpc | None = Field(default=None, description="Use this existing VPC instead.")
+    new_vpc: NewVpc | None = Field(default=None, description="AWS: create a new VPC with these settings.")
+    existing_vpc: ExistingVpc | None = Field(default=None, description="AWS: use this existing VPC instead.")
+    vpc: GcpVpc | None = Field(default=None, description="Google Cloud: the new VPC's node, pod and service ranges.")
     api_allowed_cidrs: list[Cidr] = Field(
         default_factory=list,
         description="CIDRs allowed to reach the cluster API publicly; empty keeps the endpoint private only.",
@@ -148,11 +198,6 @@ class Network(Model):
     def _api(cls, value: list[str]) -> list[str]:
         return [_check_cidr(v) for v in value]
 
-    @model_validator(mode="after")
-    def _one_vpc(self) -> Network:
-        if (self.new_vpc is None) == (self.existing_vpc is None):
-            raise ValueError("declare exactly one of new_vpc or existing_vpc")
-        return self
 
 
 class SoftwareProfile(Model):
@@ -260,15 +305,21 @@ class Capacity(Model):
     reservation_id: str | None = Field(
         default=None,
         pattern=r"^cr-[0-9a-f]{8,17}$",
-        description="EC2 capacity reservation id (cr-...), required for capacity_reservation.",
+        description="AWS: EC2 capacity reservation id (cr-...), required for capacity_reservation.",
+    )
+    reservation: str | None = Field(
+        default=None,
+        pattern=r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
+        description="Google Cloud: name of the specific Compute Engine reservation the nodes consume.",
     )
 
     @model_validator(mode="after")
     def _reservation(self) -> Capacity:
-        if self.type is CapacityType.capacity_reservation and not self.reservation_id:
-            raise ValueError("capacity_reservation needs reservation_id (cr-...)")
-        if self.type is not CapacityType.capacity_reservation and self.reservation_id:
-            raise ValueError("reservation_id is only valid with type capacity_reservation")
+        reserved = self.reservation_id or self.reservation
+        if self.type is CapacityType.capacity_reservation and not reserved:
+            raise ValueError("capacity_reservation needs reservation_id (AWS, cr-...) or reservation (Google Cloud)")
+        if self.type is not CapacityType.capacity_reservation and reserved:
+            raise ValueError("reservation_id and reservation are only valid with type capacity_reservation")
         return self
 
 
@@ -284,7 +335,9 @@ class NodePool(Model):
     accelerator: str | None = Field(
         default=None, description="Accelerator from the matrix vocabulary (e.g. nvidia-h100); omit for CPU pools."
     )
-    instance_type: str = Field(description="EC2 instance type, e.g. p5.48xlarge.")
+    instance_type: str = Field(
+        description="AWS: EC2 instance type (p5.48xlarge); Google Cloud: machine type (a3-highgpu-8g, ct5p-hightpu-4t)."
+    )
     software_profile: Name | None = Field(
         default=None, description="Name of a software profile (required with accelerator)."
     )
@@ -295,8 +348,22 @@ class NodePool(Model):
     taints: list[Taint] | None = Field(
         default=None, description="Node taints; default is the accelerator's taint (none for CPU pools)."
     )
-    efa: bool = Field(default=False, description="Attach EFA interfaces (instance type must support EFA).")
-    placement_group: bool = Field(default=False, description="Cluster placement group (EFA training pools).")
+    efa: bool = Field(default=False, description="AWS: attach EFA interfaces (instance type must support EFA).")
+    placement_group: bool = Field(default=False, description="AWS: cluster placement group (EFA training pools).")
+    tpu_topology: str | None = Field(
+        default=None,
+        pattern=r"^[1-9][0-9]*x[1-9][0-9]*(x[1-9][0-9]*)?$",
+        description="Google Cloud TPU pools: the slice topology, e.g. 2x4 or 2x2x4; with a multi-host topology "
+        "`scaling` counts whole slices (each slice is atomic; a shape change replaces the pool).",
+    )
+    zones: list[str] | None = Field(
+        default=None,
+        description="Google Cloud: zones of this pool's nodes (default: gcp.zones); a multi-host TPU slice lives "
+        "in exactly one zone that offers its TPU generation.",
+    )
+    gpu_driver: GpuDriver | None = Field(
+        default=None, description="Google Cloud GPU pools: how GKE installs the driver (default: default)."
+    )
     group: str | None = Field(
         default=None, description="Pools in one group train together and must share driver, runtime and NCCL."
     )
@@ -333,12 +400,23 @@ class HealthCheck(Model):
 
 
 class InferenceEndpoint(Model):
-    certificate_arn: str = Field(
+    certificate_arn: str | None = Field(
+        default=None,
         pattern=r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}$",
-        description="ACM certificate ARN for the HTTPS listener.",
+        description="AWS: ACM certificate ARN for the HTTPS listener.",
+    )
+    certificate: str | None = Field(
+        default=None,
+        pattern=r"^projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/locations/global/certificates/[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
+        description="Google Cloud: Certificate Manager certificate (projects/<p>/locations/global/certificates/<n>) "
+        "the Gateway serves.",
+    )
+    ssl_profile: SslProfile = Field(
+        default=SslProfile.MODERN,
+        description="Google Cloud: SSL policy profile; the minimum TLS version is always 1.2.",
     )
     tls_policy: str = Field(
-        default="ELBSecurityPolicy-TLS13-1-2-2021-06", description="ELB security policy (TLS 1.2 or newer only)."
+        default="ELBSecurityPolicy-TLS13-1-2-2021-06", description="AWS: ELB security policy (TLS 1.2 or newer only)."
     )
     listener_port: int = Field(default=443, ge=1, le=65535, description="HTTPS listener port.")
     http_redirect: bool = Field(
@@ -349,7 +427,7 @@ class InferenceEndpoint(Model):
     target_port: int = Field(default=8000, ge=1, le=65535, description="Port the inference pods listen on.")
     health_check: HealthCheck = Field(default_factory=HealthCheck, description="Target group health check.")
     allowed_cidrs: list[Cidr] = Field(min_length=1, description="Client CIDRs allowed to reach the endpoint.")
-    idle_timeout_seconds: int = Field(default=60, ge=1, le=4000, description="ALB idle timeout.")
+    idle_timeout_seconds: int = Field(default=60, ge=1, le=4000, description="AWS: ALB idle timeout.")
 
     @field_validator("allowed_cidrs")
     @classmethod
@@ -445,22 +523,46 @@ class KubernetesLayer(Model):
     teams: list[Team] = Field(default_factory=list, description="Kueue teams: quotas per flavor, borrowing.")
 
 
+class GcpSettings(Model):
+    """What only Google Cloud needs: the project and zones, and how the GKE version is pinned."""
+
+    project: str = Field(pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$", description="Google Cloud project id.")
+    zones: list[str] = Field(min_length=1, description="Zones of the region the nodes run in (default node locations).")
+    gke_version: str | None = Field(
+        default=None,
+        pattern=r"^1\.\d{2}\.\d+-gke\.\d+$",
+        description="Exact GKE version of the control plane and nodes, e.g. 1.33.5-gke.1162000 "
+        "(required unless a release channel is declared).",
+    )
+    release_channel: ReleaseChannel | None = Field(
+        default=None, description="Let GKE upgrade within this channel instead of pinning gke_version."
+    )
+
+
 class Platform(Model):
     """Everything one stack declares, under `accelplane:platform`."""
 
+    cloud: Cloud = Field(default=Cloud.aws, description="aws (EKS) or gcp (GKE); default aws.")
     name: Name = Field(description="Platform name, the prefix of every resource name.")
     environment: Environment = Field(description="dev, staging or prod.")
-    region: str = Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$", description="AWS region, e.g. us-east-1.")
-    kubernetes_version: str = Field(pattern=r"^1\.\d{2}$", description='EKS Kubernetes version, e.g. "1.33".')
+    region: str = Field(
+        pattern=r"^[a-z]{2,}(-[a-z]+)+-?\d+$", description="Cloud region, e.g. us-east-1 (AWS) or us-east5 (GCP)."
+    )
+    gcp: GcpSettings | None = Field(default=None, description="Google Cloud settings (cloud: gcp only).")
+    kubernetes_version: str = Field(
+        pattern=r"^1\.\d{2}$", description='Kubernetes minor version of the cluster and nodes, e.g. "1.33".'
+    )
     tags: Tags = Field(description="Tags applied to every taggable resource.")
     network: Network = Field(description="VPC and who may reach the cluster API.")
     software_profiles: dict[Name, SoftwareProfile] = Field(
         min_length=1, description="Named, pinned version sets referenced by node pools."
     )
-    node_pools: list[NodePool] = Field(min_length=1, description="Managed node groups.")
-    buckets: list[Bucket] = Field(default_factory=list, description="S3 buckets by role.")
+    node_pools: list[NodePool] = Field(min_length=1, description="Managed node groups (GKE node pools).")
+    buckets: list[Bucket] = Field(default_factory=list, description="Storage buckets by role (S3 or GCS).")
     inference_endpoint: InferenceEndpoint | None = Field(default=None, description="Public HTTPS inference endpoint.")
-    secrets: list[Secret] = Field(default_factory=list, description="Secrets Manager secrets (values never here).")
+    secrets: list[Secret] = Field(
+        default_factory=list, description="Secrets Manager or Secret Manager secrets (values never here)."
+    )
     workloads: list[Workload] = Field(default_factory=list, description="Workloads and what each may touch.")
     waivers: list[Waiver] = Field(default_factory=list, description="Accepted policy findings, with expiry.")
     kubernetes: KubernetesLayer | None = Field(
@@ -468,9 +570,9 @@ class Platform(Model):
     )
     cluster_log_types: list[str] = Field(
         default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],
-        description="EKS control-plane log types sent to CloudWatch.",
+        description="AWS: EKS control-plane log types sent to CloudWatch.",
     )
-    log_retention_days: int = Field(default=90, ge=1, description="CloudWatch retention of control-plane logs.")
+    log_retention_days: int = Field(default=90, ge=1, description="AWS: CloudWatch retention of control-plane logs.")
     bare_metal: BareMetal | None = Field(
         default=None, description="Bare-metal accelerator host groups run with Ansible (`accelplane nodes`)."
     )
@@ -484,6 +586,11 @@ class Platform(Model):
             "cost-centre": self.tags.cost_centre,
             **self.tags.extra,
         }
+
+    @property
+    def resource_labels(self) -> dict[str, str]:
+        """The same facts as `resource_tags` as Google Cloud labels (lower-case keys without ':')."""
+        return {key.replace(":", "-"): value for key, value in self.resource_tags.items()}
 
     def secret_readers(self, secret: str) -> list[Workload]:
         return [workload for workload in self.workloads if secret in workload.secrets]

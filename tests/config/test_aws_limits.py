@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from accelplane.config import aws_catalog
-from accelplane.config.checks import COMPONENT_TAGS
+from accelplane.config.aws_checks import COMPONENT_TAGS
 from accelplane.config.loader import load_stack, load_stack_file
 from accelplane.engine.offline import run_offline
 from accelplane.errors import InputError
