@@ -115,13 +115,14 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                 parent=request.parent or None,
                 custom=bool(request.custom),
                 inputs=_plain(inputs),
-                dependencies=tuple(request.dependencies),
+                # Sorted: the engine's order depends on which awaitables resolved first.
+                dependencies=tuple(sorted(request.dependencies)),
                 protect=bool(request.protect),
                 id=response.id or None,
                 provider=request.provider or None,
                 outputs=_plain(dict(registration.state)) if registration is not None and registration.state else {},
                 property_dependencies={
-                    key: tuple(value.urns) for key, value in request.propertyDependencies.items() if value.urns
+                    key: tuple(sorted(value.urns)) for key, value in request.propertyDependencies.items() if value.urns
                 },
             )
         )

@@ -1,0 +1,1 @@
+"""One composition module per cloud: the only places components are wired together."""
