@@ -46,6 +46,8 @@ APIS: dict[str, tuple[str, tuple[str, ...]]] = {
     "certificatemanager": ("v1", ("Certificate", "CertificateMap", "CertificateMapEntry", "DnsAuthorization")),
     # Service accounts and IAM policies/bindings/conditions.
     "iam": ("v1", ("ServiceAccount", "Policy")),
+    # Project-level IAM (the node service account's roles): the project's IAM policy and bindings.
+    "cloudresourcemanager": ("v3", ("Policy",)),
 }
 
 

@@ -40,8 +40,10 @@ def test_source_names_the_client_version_and_every_document() -> None:
     source = g.catalog_source()
     assert source["package"] == f"google-api-python-client {metadata.version('google-api-python-client')}"
     assert set(source["documents"]) == g.apis()
+    versions = {api: version for api, (version, _) in runpy.run_path(str(TOOL))["APIS"].items()}
     for api, document in source["documents"].items():
-        assert document["id"] == f"{api}:v1"
+        assert document["id"] == f"{api}:{versions[api]}"
+        assert document["path"].endswith(f"/{api}.{versions[api]}.json")
         assert re.fullmatch(r"\d{8}", document["revision"])
 
 
@@ -91,6 +93,10 @@ def test_compute_storage_kms_secret_vocabularies() -> None:
     assert g.schema_fields("secretmanager", "Replica") >= {"location", "customerManagedEncryption"}
     assert g.schema_fields("secretmanager", "CustomerManagedEncryption") == {"kmsKeyName"}
     assert g.schema_field_type("secretmanager", "Automatic", "customerManagedEncryption") == "CustomerManagedEncryption"
+    assert g.has_field_path("cloudresourcemanager", "Policy", "bindings.condition.expression")
+    assert g.has_field_path("iam", "Policy", "bindings.members")
+    assert "rotationPeriod" in g.schema_fields("cloudkms", "CryptoKey")
+    assert {"sourceSubnetworkIpRangesToNat", "natIpAllocateOption"} <= g.schema_fields("compute", "RouterNat")
 
 
 def test_values_stated_only_in_descriptions_are_parsed_and_kept_apart() -> None:
