@@ -1,0 +1,216 @@
+"""Pulumi mocks that answer like Google Cloud would: ids, self links, emails, endpoints, key names.
+
+Mocks accept any input (docs/design.md pitfalls): what is sent is checked elsewhere (the config
+layer, and tests against Google's discovery documents). What the mocks must do is return outputs
+shaped like the real provider's, so that every `apply` in the components sees what it sees in a
+real deployment: a cluster's `masterAuth.clusterCaCertificate`, a service account's `email`, a
+crypto key id `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>`, a bucket's `gs://` url.
+
+Ids follow the provider's import formats (the `id` Terraform stores), names the autonaming of
+pulumi-gcp (`<resource name>-<7 hex>`) when no `name` input is given.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import Any
+
+import pulumi
+
+FAKE_PROJECT_NUMBER = "123456789012"
+_COMPUTE = "https://www.googleapis.com/compute/v1"
+
+# Service agents of the services the layer uses (Google's "service agents" reference): the domain
+# part of `service-<project number>@<domain>`.
+SERVICE_AGENT_DOMAINS = {
+    "container.googleapis.com": "container-engine-robot.iam.gserviceaccount.com",
+    "storage.googleapis.com": "gs-project-accounts.iam.gserviceaccount.com",
+    "secretmanager.googleapis.com": "gcp-sa-secretmanager.iam.gserviceaccount.com",
+    "cloudkms.googleapis.com": "gcp-sa-cloudkms.iam.gserviceaccount.com",
+}
+
+# A syntactically valid PEM body, base64-encoded as GKE returns `clusterCaCertificate`.
+_FAKE_CA = base64.b64encode(
+    b"-----BEGIN CERTIFICATE-----\nTUlJQk9mZmxpbmVQcmV2aWV3Q0E=\n-----END CERTIFICATE-----\n"
+).decode()
+
+
+def _digest(*parts: str, length: int = 7) -> str:
+    return hashlib.sha256("/".join(parts).encode()).hexdigest()[:length]
+
+
+def _address(*parts: str, first: int = 34) -> str:
+    raw = hashlib.sha256("/".join(parts).encode()).digest()
+    return f"{first}.{raw[0]}.{raw[1]}.{raw[2] or 1}"
+
+
+def _last(path: object) -> str:
+    """`projects/p/global/networks/n` or a self link or a bare name -> `n`."""
+    return str(path).rstrip("/").rsplit("/", 1)[-1]
+
+
+class GcpLikeMocks(pulumi.runtime.Mocks):
+    """Deterministic, Google-shaped outputs: the same program gives the same ids every run."""
+
+    def __init__(self, project: str, region: str, project_number: str = FAKE_PROJECT_NUMBER) -> None:
+        self.project = project
+        self.region = region
+        self.project_number = project_number
+
+    def agent_email(self, service: str) -> str:
+        return f"service-{self.project_number}@{SERVICE_AGENT_DOMAINS[service]}"
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        inputs = dict(args.inputs)
+        if not args.custom:
+            return None, inputs
+        project = str(inputs.get("project") or self.project)
+        # pulumi-gcp autonames `name` as `<resource name>-<7 hex>` when the program gives none.
+        name = str(inputs.get("name") or f"{args.name}-{_digest(args.typ, args.name)}")
+        resource_id, extra = self._shape(args.typ, args.name, inputs, project, name)
+        state: dict[str, Any] = {**inputs, **extra, "id": resource_id}
+        return resource_id, state
+
+    def _shape(
+        self, typ: str, logical: str, inputs: dict[str, Any], project: str, name: str
+    ) -> tuple[str, dict[str, Any]]:
+        region = str(inputs.get("region") or self.region)
+        location = str(inputs.get("location") or self.region)
+        number = self.project_number
+        if typ in _GLOBAL_COMPUTE:
+            path = f"projects/{project}/global/{_GLOBAL_COMPUTE[typ]}/{name}"
+            extra: dict[str, Any] = {"name": name, "selfLink": f"{_COMPUTE}/{path}"}
+            if typ == "gcp:compute/globalAddress:GlobalAddress":
+                extra["address"] = _address(project, name)
+            if typ in ("gcp:compute/sSLPolicy:SSLPolicy", "gcp:compute/securityPolicy:SecurityPolicy"):
+                extra["fingerprint"] = _digest(path, length=11)
+            if typ == "gcp:compute/network:Network":
+                extra["numericId"] = str(int(_digest(path, length=12), 16))
+            return path, extra
+        if typ in _REGIONAL_COMPUTE:
+            path = f"projects/{project}/regions/{region}/{_REGIONAL_COMPUTE[typ]}/{name}"
+            extra = {"name": name, "region": region, "selfLink": f"{_COMPUTE}/{path}"}
+            if typ == "gcp:compute/subnetwork:Subnetwork":
+                extra["gatewayAddress"] = _address(path, first=10)
+            return path, extra
+        if typ == "gcp:compute/routerNat:RouterNat":
+            return f"{project}/{region}/{_last(inputs.get('router', ''))}/{name}", {"name": name, "region": region}
+        if typ == "gcp:container/cluster:Cluster":
+            path = f"projects/{project}/locations/{location}/clusters/{name}"
+            private_only = bool(inputs.get("privateClusterConfig", {}).get("enablePrivateEndpoint"))
+            return path, {
+                "name": name,
+                "location": location,
+                "selfLink": f"https://container.googleapis.com/v1/{path}",
+                "endpoint": _address(path, first=172 if private_only else 34),
+                "masterVersion": inputs.get("minMasterVersion", ""),
+                "masterAuth": {
+                    **inputs.get("masterAuth", {}),
+                    "clusterCaCertificate": _FAKE_CA,
+                },
+            }
+        if typ == "gcp:container/nodePool:NodePool":
+            cluster = _last(inputs.get("cluster", ""))
+            path = f"projects/{project}/locations/{location}/clusters/{cluster}/nodePools/{name}"
+            return path, {
+                "name": name,
+                "location": location,
+                "version": inputs.get("version", ""),
+                "instanceGroupUrls": [
+                    f"{_COMPUTE}/projects/{project}/zones/{zone}/instanceGroupManagers/gke-{cluster}-{name}-{_digest(zone)}"
+                    for zone in inputs.get("nodeLocations", [])
+                ],
+            }
+        if typ == "gcp:kms/keyRing:KeyRing":
+            return f"projects/{project}/locations/{location}/keyRings/{name}", {"name": name, "location": location}
+        if typ == "gcp:kms/cryptoKey:CryptoKey":
+            return f"{inputs.get('keyRing', '')}/cryptoKeys/{name}", {"name": name}
+        if typ in _IAM_TYPES:
+            target = inputs.get(_IAM_TYPES[typ], "")
+            member = inputs.get("member") or ",".join(inputs.get("members", []))
+            return f"{target}/{inputs.get('role', '')}/{member}", {"etag": "BwY" + _digest(typ, logical, length=9)}
+        if typ == "gcp:serviceaccount/account:Account":
+            email = f"{inputs.get('accountId', name)}@{project}.iam.gserviceaccount.com"
+            path = f"projects/{project}/serviceAccounts/{email}"
+            return path, {
+                "email": email,
+                "name": path,
+                "member": f"serviceAccount:{email}",
+                "uniqueId": str(10**20 + int(_digest(email, length=12), 16)),
+            }
+        if typ == "gcp:projects/serviceIdentity:ServiceIdentity":
+            email = self.agent_email(str(inputs.get("service", "")))
+            return f"projects/{project}/services/{inputs.get('service', '')}", {
+                "email": email,
+                "member": f"serviceAccount:{email}",
+            }
+        if typ == "gcp:storage/bucket:Bucket":
+            return name, {
+                "name": name,
+                "url": f"gs://{name}",
+                "selfLink": f"https://www.googleapis.com/storage/v1/b/{name}",
+                "project": project,
+            }
+        if typ == "gcp:secretmanager/secret:Secret":
+            secret_id = str(inputs.get("secretId", name))
+            return f"projects/{project}/secrets/{secret_id}", {"name": f"projects/{number}/secrets/{secret_id}"}
+        if typ == "gcp:secretmanager/secretVersion:SecretVersion":
+            version = f"projects/{number}/secrets/{_last(inputs.get('secret', ''))}/versions/1"
+            return version, {"name": version, "version": "1", "enabled": True}
+        return f"projects/{project}/{logical}-{_digest(typ, logical)}", {"name": name}
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+        return self._invoke(args.token, dict(args.args)), []  # (outputs, failures), as AwsLikeMocks
+
+    def _invoke(self, token: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        project = str(inputs.get("projectId") or inputs.get("project") or self.project)
+        if token == "gcp:organizations/getProject:getProject":
+            return {
+                "id": f"projects/{project}",
+                "projectId": project,
+                "number": self.project_number,
+                "name": project,
+                "labels": {},
+                "effectiveLabels": {},
+            }
+        if token == "gcp:storage/getProjectServiceAccount:getProjectServiceAccount":
+            email = self.agent_email("storage.googleapis.com")
+            return {"id": email, "emailAddress": email, "member": f"serviceAccount:{email}", "project": project}
+        if token == "gcp:container/getEngineVersions:getEngineVersions":
+            versions = ["1.33.5-gke.1080000", "1.32.9-gke.1072000"]
+            return {
+                "id": project,
+                "project": project,
+                "location": inputs.get("location", self.region),
+                "defaultClusterVersion": versions[0],
+                "latestMasterVersion": versions[0],
+                "latestNodeVersion": versions[0],
+                "validMasterVersions": versions,
+                "validNodeVersions": versions,
+                "releaseChannelDefaultVersion": {"STABLE": versions[1], "REGULAR": versions[0]},
+            }
+        return {}
+
+
+# Type token -> the collection in `projects/<p>/global/<collection>/<name>`.
+_GLOBAL_COMPUTE = {
+    "gcp:compute/network:Network": "networks",
+    "gcp:compute/firewall:Firewall": "firewalls",
+    "gcp:compute/globalAddress:GlobalAddress": "addresses",
+    "gcp:compute/sSLPolicy:SSLPolicy": "sslPolicies",
+    "gcp:compute/securityPolicy:SecurityPolicy": "securityPolicies",
+}
+# Type token -> the collection in `projects/<p>/regions/<r>/<collection>/<name>`.
+_REGIONAL_COMPUTE = {
+    "gcp:compute/subnetwork:Subnetwork": "subnetworks",
+    "gcp:compute/router:Router": "routers",
+}
+# IAM member/binding types -> the input naming what they grant on.
+_IAM_TYPES = {
+    "gcp:kms/cryptoKeyIAMBinding:CryptoKeyIAMBinding": "cryptoKeyId",
+    "gcp:kms/cryptoKeyIAMMember:CryptoKeyIAMMember": "cryptoKeyId",
+    "gcp:projects/iAMMember:IAMMember": "project",
+    "gcp:storage/bucketIAMMember:BucketIAMMember": "bucket",
+    "gcp:secretmanager/secretIamMember:SecretIamMember": "secretId",
+}

@@ -1,0 +1,219 @@
+"""`AcceleratorNodePool`: one GKE node pool (TPU slice, GPU or CPU nodes) of the platform's cluster.
+
+A multi-host TPU slice is one node pool: the composition creates one pool per slice, with
+`node_count` equal to the slice's VM count and `tpu_topology` from the TPU shape table; GKE then
+places the VMs with a `COMPACT` placement policy and treats the slice atomically (scaling means
+whole slices). Single-host TPU, GPU and CPU pools scale node by node.
+
+Every pool: the dedicated node service account (never the Compute Engine default one) with the
+`cloud-platform` scope (IAM, not scopes, decides; Google's recommendation), `GKE_METADATA` so pods
+see only their Workload Identity, shielded VMs with secure boot and integrity monitoring, the
+legacy metadata endpoints off, auto-repair on, auto-upgrade off when the version is pinned.
+
+What replaces the pool (all its nodes, and for a slice the whole slice) rather than updating it:
+- `tpu_topology` or `compact_placement` (the placement policy), the accelerator type or count, spot
+  versus on-demand, the reservation, the service account: the provider replaces the pool;
+- for multi-host TPU slices also `machine_type` (a slice's shape is machine type and topology
+  together): the component asks Pulumi to replace on that change (`replace_on_changes`), so
+  `pulumi preview` shows a replacement, not an in-place "update" that recreates every VM anyway;
+- `machine_type`, `disk_size_gb` and `disk_type` on other pools update in place but recreate
+  every node (pulumi-gcp >= 7 / terraform-provider-google 5.10, hashicorp/terraform-provider-google#16566).
+Pools are deleted before their replacement is created: the pool name is fixed, and a reservation
+or TPU quota has no room for two copies of a slice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_gcp.container as container
+from pulumi_gcp.container import (
+    NodePoolAutoscalingArgsDict,
+    NodePoolNodeConfigArgsDict,
+    NodePoolNodeConfigGuestAcceleratorArgsDict,
+    NodePoolNodeConfigReservationAffinityArgsDict,
+    NodePoolNodeConfigTaintArgsDict,
+    NodePoolPlacementPolicyArgsDict,
+    NodePoolUpgradeSettingsArgsDict,
+)
+
+CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
+RESERVATION_NAME_KEY = "compute.googleapis.com/reservation-name"
+# container.v1 NodeTaint.effect and GPUDriverInstallationConfig.gpuDriverVersion values accepted
+# here (the tests check them against Google's discovery document).
+TAINT_EFFECTS = ("NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE")
+GPU_DRIVER_VERSIONS = ("DEFAULT", "LATEST", "INSTALLATION_DISABLED")
+
+
+@dataclass(frozen=True)
+class NodeTaint:
+    key: str
+    value: str
+    effect: str  # NO_SCHEDULE | PREFER_NO_SCHEDULE | NO_EXECUTE
+
+    def __post_init__(self) -> None:
+        if self.effect not in TAINT_EFFECTS:
+            raise ValueError(f"taint {self.key}: effect {self.effect!r} is not one of {', '.join(TAINT_EFFECTS)}")
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    accelerator_type: str  # e.g. "nvidia-h100-80gb"
+    count: int  # GPUs per node
+    # How GKE installs the driver: DEFAULT or LATEST (the driver GKE pins for the node version),
+    # INSTALLATION_DISABLED (the platform installs it).
+    driver_version: str
+
+    def __post_init__(self) -> None:
+        if self.driver_version not in GPU_DRIVER_VERSIONS:
+            raise ValueError(f"GPU driver version {self.driver_version!r}: one of {', '.join(GPU_DRIVER_VERSIONS)}")
+        if self.count < 1:
+            raise ValueError(f"GPU count must be at least 1, got {self.count}")
+
+
+@dataclass(frozen=True)
+class Autoscaling:
+    # Across all of the pool's zones (GKE's total_*_node_count). For a multi-host TPU slice: 0 or
+    # the slice's VM count (GKE scales a slice atomically).
+    min_nodes: int
+    max_nodes: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min_nodes <= self.max_nodes or self.max_nodes < 1:
+            raise ValueError(f"autoscaling needs 0 <= min <= max and max >= 1, got {self.min_nodes}..{self.max_nodes}")
+
+
+@dataclass(frozen=True)
+class NodePoolArgs:
+    pool_name: str  # the GKE node pool name (at most 40 characters)
+    cluster_id: pulumi.Input[str]
+    location: str  # the cluster's location
+    node_locations: Sequence[str]  # zones
+    machine_type: str
+    node_service_account_email: pulumi.Input[str]
+    # The pinned node version; None lets GKE upgrade the pool (required on a release channel).
+    kubernetes_version: str | None
+    disk_size_gb: int
+    node_labels: Mapping[str, str]  # Kubernetes node labels
+    taints: Sequence[NodeTaint]
+    labels: Mapping[str, str]  # Google Cloud labels on the node VMs
+    node_count: int | None = None  # per zone; for a multi-host TPU slice the slice's VM count
+    autoscaling: Autoscaling | None = None
+    disk_type: str = "pd-balanced"  # TPU v6e (ct6e) takes hyperdisk-balanced only
+    spot: bool = False
+    reservation: str | None = None  # a specific reservation's name (or projects/<p>/reservations/<name>)
+    tpu_topology: str | None = None  # multi-host TPU slices, e.g. "4x4"
+    compact_placement: bool = False  # implied by tpu_topology
+    gpu: GpuSpec | None = None
+
+    def __post_init__(self) -> None:
+        if (self.node_count is None) == (self.autoscaling is None):
+            raise ValueError(f"node pool {self.pool_name}: give exactly one of node_count and autoscaling")
+        if self.node_count is not None and self.node_count < 0:
+            raise ValueError(f"node pool {self.pool_name}: node_count must not be negative")
+        if not self.node_locations:
+            raise ValueError(f"node pool {self.pool_name}: at least one zone in node_locations")
+        if self.spot and self.reservation:
+            raise ValueError(f"node pool {self.pool_name}: spot capacity cannot consume a reservation")
+        if self.gpu is not None and self.tpu_topology is not None:
+            raise ValueError(f"node pool {self.pool_name}: GPU and TPU settings exclude each other")
+        # A compact placement policy places all VMs in one zone.
+        if self.placement_is_compact and len(self.node_locations) != 1:
+            raise ValueError(f"node pool {self.pool_name}: compact placement needs exactly one zone")
+
+    @property
+    def placement_is_compact(self) -> bool:
+        return self.compact_placement or self.tpu_topology is not None
+
+
+class AcceleratorNodePool(pulumi.ComponentResource):
+    pool_id: pulumi.Output[str]
+    name: pulumi.Output[str]
+
+    def __init__(self, name: str, args: NodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        super().__init__("accelplane:gcp:AcceleratorNodePool", name, None, opts)
+        autoscaling: NodePoolAutoscalingArgsDict | None = None
+        if args.autoscaling is not None:
+            autoscaling = {
+                "total_min_node_count": args.autoscaling.min_nodes,
+                "total_max_node_count": args.autoscaling.max_nodes,
+            }
+        placement: NodePoolPlacementPolicyArgsDict | None = None
+        if args.placement_is_compact:
+            placement = {"type": "COMPACT"}
+            if args.tpu_topology is not None:
+                placement["tpu_topology"] = args.tpu_topology
+        # A reservation (and a TPU slice) has no spare capacity for a surge node: upgrade by
+        # taking one node down at a time instead.
+        tight = args.reservation is not None or args.tpu_topology is not None
+        upgrade: NodePoolUpgradeSettingsArgsDict = {
+            "strategy": "SURGE",
+            "max_surge": 0 if tight else 1,
+            "max_unavailable": 1 if tight else 0,
+        }
+        # A slice's shape is machine type and topology together: a new machine type is a new slice.
+        replace_on = ["nodeConfig.machineType"] if args.tpu_topology is not None else []
+        ignore: list[str] = []
+        if args.autoscaling is not None:
+            ignore = ["nodeCount", "initialNodeCount"]  # the autoscaler owns the live size
+        pool = container.NodePool(
+            f"{name}-pool",
+            name=args.pool_name,
+            cluster=args.cluster_id,
+            location=args.location,
+            node_locations=list(args.node_locations),
+            version=args.kubernetes_version,
+            node_count=args.node_count,
+            initial_node_count=args.autoscaling.min_nodes if args.autoscaling is not None else None,
+            autoscaling=autoscaling,
+            management={"auto_repair": True, "auto_upgrade": args.kubernetes_version is None},
+            placement_policy=placement,
+            upgrade_settings=upgrade,
+            node_config=self._node_config(args),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                delete_before_replace=True,
+                replace_on_changes=replace_on,
+                ignore_changes=ignore,
+            ),
+        )
+        self.pool_id = pool.id
+        self.name = pool.name
+        self.register_outputs({"name": pool.name})
+
+    @staticmethod
+    def _node_config(args: NodePoolArgs) -> NodePoolNodeConfigArgsDict:
+        taints: list[NodePoolNodeConfigTaintArgsDict] = [
+            {"key": t.key, "value": t.value, "effect": t.effect} for t in args.taints
+        ]
+        config: NodePoolNodeConfigArgsDict = {
+            "machine_type": args.machine_type,
+            "disk_size_gb": args.disk_size_gb,
+            "disk_type": args.disk_type,
+            "service_account": args.node_service_account_email,
+            "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
+            "workload_metadata_config": {"mode": "GKE_METADATA"},
+            "shielded_instance_config": {"enable_secure_boot": True, "enable_integrity_monitoring": True},
+            "metadata": {"disable-legacy-endpoints": "true"},
+            "labels": dict(args.node_labels),
+            "resource_labels": dict(args.labels),
+            "taints": taints,
+            "spot": args.spot,
+        }
+        if args.reservation is not None:
+            reservation: NodePoolNodeConfigReservationAffinityArgsDict = {
+                "consume_reservation_type": "SPECIFIC_RESERVATION",
+                "key": RESERVATION_NAME_KEY,
+                "values": [args.reservation],
+            }
+            config["reservation_affinity"] = reservation
+        if args.gpu is not None:
+            accelerator: NodePoolNodeConfigGuestAcceleratorArgsDict = {
+                "type": args.gpu.accelerator_type,
+                "count": args.gpu.count,
+                "gpu_driver_installation_config": {"gpu_driver_version": args.gpu.driver_version},
+            }
+            config["guest_accelerators"] = [accelerator]
+        return config
