@@ -12,7 +12,8 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from accelplane.config.model import CapacityType, Platform
+from accelplane.config import gcp_catalog
+from accelplane.config.model import CapacityType, NodePool, Platform
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -25,8 +26,10 @@ _LABEL_VALUE = re.compile(r"^[a-z0-9_\u00e0-\u024f-]{0,63}$")
 # The most labels a component adds to the platform's own (a bucket's role); kept true by a test.
 COMPONENT_LABELS = 2
 _REGION = re.compile(r"^[a-z]+-[a-z]+[0-9]+$")
-# Cloud Storage storage classes (https://cloud.google.com/storage/docs/storage-classes).
-GCS_STORAGE_CLASSES = frozenset({"STANDARD", "NEARLINE", "COLDLINE", "ARCHIVE"})
+_ZONE_SUFFIX = re.compile(r"[a-z]|ai[0-9]+[a-z]?")
+# Storage classes a lifecycle rule may move objects to: the storage.v1 vocabulary without the
+# legacy classes Google no longer offers for new data.
+_LEGACY_STORAGE_CLASSES = frozenset({"MULTI_REGIONAL", "REGIONAL", "DURABLE_REDUCED_AVAILABILITY"})
 
 
 def gcp_problems(platform: Platform) -> Iterator[Issue]:
@@ -72,7 +75,8 @@ def _settings(platform: Platform) -> Iterator[Issue]:
         yield ("gcp",), "required field is missing: a Google Cloud stack declares gcp.project and gcp.zones"
         return
     for index, zone in enumerate(settings.zones):
-        if not zone.startswith(f"{platform.region}-") or not re.fullmatch(r"[a-z]", zone[len(platform.region) + 1:]):
+        # Zones are <region>-<letter>, and AI zones <region>-ai<n><letter> (us-central1-ai1a).
+        if not zone.startswith(f"{platform.region}-") or not _ZONE_SUFFIX.fullmatch(zone[len(platform.region) + 1:]):
             yield ("gcp", "zones", index), f"zone {zone!r} is not a zone of region {platform.region}"
     if settings.gke_version is None and settings.release_channel is None:
         yield (("gcp", "gke_version"), "required unless gcp.release_channel is declared: the GKE version is pinned, "
@@ -129,17 +133,85 @@ def _pools(platform: Platform) -> Iterator[Issue]:
         for zone_index, zone in enumerate(pool.zones or []):
             if zones and zone not in zones:
                 yield (*base, "zones", zone_index), f"zone {zone!r} is not one of gcp.zones: {', '.join(sorted(zones))}"
+        machine = gcp_catalog.machine_type(pool.instance_type)
+        if machine is None:
+            yield ((*base, "instance_type"), f"machine type {pool.instance_type!r} is not one accelplane knows on "
+                   "Google Cloud (accelplane/data/gcp_machines.yaml lists each with its source)")
+            continue
+        if machine.matrix_accelerator != pool.accelerator:
+            carried = f"{machine.accelerator_count} x {machine.accelerator}" if machine.accelerator else "nothing"
+            expected = f"accelerator: {machine.matrix_accelerator}" if machine.matrix_accelerator else "no accelerator"
+            yield (*base, "instance_type"), f"{pool.instance_type} carries {carried}; declare {expected}"
+            continue
+        if pool.gpu_driver is not None and machine.kind != "gpu":
+            yield (*base, "gpu_driver"), f"gpu_driver is for GPU pools; {pool.instance_type} has no GPU"
+        if machine.kind == "tpu":
+            yield from _tpu_pool(platform, pool, base, zones)
+        elif pool.tpu_topology is not None:
+            yield (*base, "tpu_topology"), f"tpu_topology is for TPU pools; {pool.instance_type} is not a TPU machine"
+        else:
+            offered = gcp_catalog.machine_type_zones(pool.instance_type)
+            yield from _zones_offer(pool, base, zones, offered, pool.instance_type)
+
+
+def _tpu_pool(platform: Platform, pool: NodePool, base: tuple[str | int, ...], zones: set[str]) -> Iterator[Issue]:
+    generation = gcp_catalog.tpu_generation_of(pool.instance_type)
+    assert generation is not None  # a TPU machine type has one
+    topologies = gcp_catalog.tpu_topologies(pool.instance_type)
+    if pool.tpu_topology is None:
+        yield (*base, "tpu_topology"), f"required for TPU pools; {pool.instance_type} offers {', '.join(topologies)}"
+        return
+    shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology)
+    if shape is None:
+        yield ((*base, "tpu_topology"), f"{pool.instance_type} has no {pool.tpu_topology} slice; it offers "
+               + ", ".join(topologies))
+        return
+    if shape.multi_host:
+        scaling = pool.scaling
+        if not scaling.min == scaling.desired == scaling.max:
+            yield ((*base, "scaling"), f"a {pool.tpu_topology} slice is {shape.vms} VMs that GKE creates and removes "
+                   "together: scaling counts whole slices and must be fixed (min = desired = max)")
+        if len(pool.zones or zones) != 1:
+            yield ((*base, "zones"), "a multi-host TPU slice lives in one zone: declare exactly one zone for this "
+                   "pool")
+    yield from _zones_offer(pool, base, zones, gcp_catalog.tpu_zones(generation), f"TPU {generation}")
+    minimum = gcp_catalog.minimum_gke_version(generation)
+    version = platform.gcp.gke_version if platform.gcp else None
+    if minimum and version and _gke_key(version) < _gke_key(minimum):
+        yield (("gcp", "gke_version"), f"TPU {generation} pools need GKE {minimum} or newer (pool {pool.name})")
+
+
+def _zones_offer(
+    pool: NodePool, base: tuple[str | int, ...], zones: set[str], offered: frozenset[str], what: str
+) -> Iterator[Issue]:
+    declared = pool.zones or sorted(zones)
+    if not offered or not declared:
+        return
+    missing = [zone for zone in declared if zone not in offered]
+    if missing and pool.zones:
+        for zone_index, zone in enumerate(pool.zones):
+            if zone in missing:
+                yield (*base, "zones", zone_index), f"{what} is not offered in {zone}"
+    elif missing:
+        yield ((*base, "zones"), f"{what} is not offered in {', '.join(missing)} (gcp.zones); declare this pool's "
+               f"zones among {', '.join(sorted(z for z in offered if z.startswith(declared[0].rsplit('-', 1)[0])))}")
+
+
+def _gke_key(version: str) -> tuple[int, ...]:
+    """1.33.5-gke.1162000 → (1, 33, 5, 1162000): GKE versions order by these numbers."""
+    return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
 def _buckets(platform: Platform) -> Iterator[Issue]:
+    classes = gcp_catalog.gcs_storage_classes() - _LEGACY_STORAGE_CLASSES
     for index, bucket in enumerate(platform.buckets):
         for rule_index, rule in enumerate(bucket.lifecycle):
             for t_index, transition in enumerate(rule.transitions):
-                if transition.storage_class not in GCS_STORAGE_CLASSES:
+                if transition.storage_class not in classes:
                     yield (
                         ("buckets", index, "lifecycle", rule_index, "transitions", t_index, "storage_class"),
                         f"unknown Cloud Storage class {transition.storage_class!r}; expected one of "
-                        + ", ".join(sorted(GCS_STORAGE_CLASSES)),
+                        + ", ".join(sorted(classes)),
                     )
 
 
