@@ -31,6 +31,8 @@ from accelplane.input_files import is_file
 NAMESPACE = "accelplane"
 PLATFORM_KEY = f"{NAMESPACE}:platform"
 AWS_REGION_KEY = "aws:region"
+GCP_REGION_KEY = "gcp:region"
+GCP_PROJECT_KEY = "gcp:project"
 
 
 @dataclass(frozen=True)
@@ -90,16 +92,25 @@ def _from_document(document: YamlDocument, stack: str, path: Path, project: str)
             field=f"config.{PLATFORM_KEY}",
         )
     platform = validate_platform(config[PLATFORM_KEY], document, ("config", PLATFORM_KEY))
-    region = config.get(AWS_REGION_KEY)
-    if region is not None and region != platform.region:
-        # The program deploys through a provider for the declared region; a different ambient
-        # `aws:region` would make `pulumi` commands and people reading the file disagree about it.
-        raise InputError.single(
-            f"{region!r} differs from {PLATFORM_KEY}.region {platform.region!r}: remove `{AWS_REGION_KEY}` or "
-            "make the two agree", file=document.path, line=document.line_of(["config", AWS_REGION_KEY]),
-            field=f"config.{AWS_REGION_KEY}",
-        )
+    _provider_config_agrees(config, platform, document)
     return StackConfig(stack=stack, path=path, platform=platform, config=config, project=project, document=document)
+
+
+def _provider_config_agrees(config: dict[str, Any], platform: Platform, document: YamlDocument) -> None:
+    """The program deploys through a provider for the declared region (and project); a different
+    ambient `aws:region`, `gcp:region` or `gcp:project` in the same file would make `pulumi`
+    commands and people reading the file disagree with the declaration, so it is refused."""
+    declared = {AWS_REGION_KEY: platform.region, GCP_REGION_KEY: platform.region,
+                GCP_PROJECT_KEY: platform.gcp.project if platform.gcp else None}
+    problems = [
+        Problem(file=document.path, line=document.line_of(["config", key]), field=f"config.{key}",
+                message=f"{config[key]!r} differs from the declaration's {want!r}: remove `{key}` or make the two "
+                        "agree")
+        for key, want in declared.items()
+        if key in config and want is not None and config[key] != want
+    ]
+    if problems:
+        raise InputError(problems)
 
 
 def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[PathPart] = ()) -> Platform:

@@ -25,7 +25,7 @@ def _messages(path: Path) -> list[str]:
 def test_a_stack_file_region_differing_from_the_declaration_is_refused(tmp_path: Path) -> None:
     path, line = write_variant(tmp_path, "  aws:region: us-east-1\n", "  aws:region: eu-west-1\n")
     assert _messages(path) == [
-        f"{path}:{line}: config.aws:region: 'eu-west-1' differs from accelplane:platform.region 'us-east-1': "
+        f"{path}:{line}: config.aws:region: 'eu-west-1' differs from the declaration's 'us-east-1': "
         "remove `aws:region` or make the two agree"]
 
 
