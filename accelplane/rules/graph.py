@@ -22,6 +22,9 @@ from accelplane.rules.view import UNKNOWN, Resource
 
 T = TypeVar("T")
 ENVIRONMENT_TAG = "accelplane:environment"
+# GCP label keys allow only lower-case letters, digits, `_` and `-`: the same fact as a label.
+ENVIRONMENT_LABEL = "accelplane-environment"
+_ENVIRONMENT_KEYS = (("tags", ENVIRONMENT_TAG), ("labels", ENVIRONMENT_LABEL), ("resourceLabels", ENVIRONMENT_LABEL))
 _IDENTITY_OUTPUTS = ("arn", "id", "name", "bucket", "keyId")
 
 
@@ -182,16 +185,18 @@ class Graph:
 
     @cached_property
     def environment(self) -> str | None:
-        """The stack's environment: given by the caller, else the most common `accelplane:environment` tag."""
+        """The stack's environment: given by the caller, else the most common `accelplane:environment` tag
+        (AWS) or `accelplane-environment` label (GCP: `labels`, a GKE cluster's `resourceLabels`)."""
         if self._environment:
             return self._environment
         counts: Counter[str] = Counter()
         for resource in self.resources:
-            tags = resource.props.get("tags")
-            if isinstance(tags, Mapping):
-                value = tags.get(ENVIRONMENT_TAG)
-                if isinstance(value, str) and value:
-                    counts[value] += 1
+            for prop, key in _ENVIRONMENT_KEYS:
+                found = resource.props.get(prop)
+                if isinstance(found, Mapping):
+                    value = found.get(key)
+                    if isinstance(value, str) and value:
+                        counts[value] += 1
         return counts.most_common(1)[0][0] if counts else None
 
 

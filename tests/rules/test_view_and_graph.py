@@ -66,3 +66,15 @@ def test_graph_environment_comes_from_tags_unless_given() -> None:
     assert Graph([prod]).environment == "prod"
     assert Graph([prod], environment="dev").environment == "dev"
     assert Graph([]).environment is None
+
+
+def test_graph_environment_comes_from_gcp_labels_too() -> None:
+    """GCP label keys take no `:`: the environment is the `accelplane-environment` label (`labels`, a GKE
+    cluster's `resourceLabels`); an unknown label map is not counted."""
+    bucket_ = res(t.GCS_BUCKET, "b", {"labels": {"accelplane-environment": "prod"}})
+    cluster = res(t.GKE_CLUSTER, "c", {"resourceLabels": {"accelplane-environment": "prod"}})
+    pending = res(t.GCP_KMS_CRYPTO_KEY, "k", {"labels": UNKNOWN})
+    assert Graph([bucket_, pending]).environment == "prod"
+    assert Graph([cluster]).environment == "prod"
+    assert Graph([pending]).environment is None
+    assert Graph([res(t.GCS_BUCKET, "b", {"labels": {"accelplane:environment": "prod"}})]).environment is None
