@@ -10,15 +10,37 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from accelplane.rules.cluster import control_plane_logs, endpoint_restricted, secrets_encryption
+from accelplane.rules.cluster import (
+    control_plane_logs,
+    endpoint_restricted,
+    gke_authorized_networks,
+    gke_control_plane_logs,
+    gke_legacy_authorization_off,
+    gke_legacy_metadata_disabled,
+    gke_metadata_server,
+    gke_node_service_account,
+    gke_private_nodes,
+    gke_secrets_encryption,
+    gke_shielded_nodes,
+    gke_workload_identity,
+    secrets_encryption,
+)
 from accelplane.rules.compute import (
     encrypted_volumes,
     imds_hop_limit,
     imdsv2_required,
     no_public_ip_on_accelerator_nodes,
+    tpu_multi_host_compact_placement,
+    tpu_slice_node_count,
+    tpu_topology_matches_machine_type,
 )
-from accelplane.rules.hygiene import log_retention, protect_stateful_in_prod, required_tags
+from accelplane.rules.hygiene import gcp_required_labels, log_retention, protect_stateful_in_prod, required_tags
 from accelplane.rules.iam import (
+    gcp_no_primitive_roles,
+    gcp_no_project_grants_to_workloads,
+    gcp_no_public_members,
+    gcp_no_service_account_keys,
+    gcp_workload_identity_one_service_account,
     known_actions,
     no_access_keys,
     no_admin_managed_policy,
@@ -42,7 +64,16 @@ from accelplane.rules.kubernetes import (
     no_privileged,
     one_service_account_per_workload,
 )
-from accelplane.rules.load_balancer import drop_invalid_headers, http_redirect_only, https_tls12
+from accelplane.rules.load_balancer import (
+    drop_invalid_headers,
+    gcp_backend_service_cloud_armor,
+    gcp_cloud_armor_default_deny,
+    gcp_ssl_policy_tls12,
+    gke_gateway_cloud_armor,
+    gke_gateway_ssl_policy,
+    http_redirect_only,
+    https_tls12,
+)
 from accelplane.rules.matrix import (
     group_consistent,
     image_cuda_supported,
@@ -54,10 +85,16 @@ from accelplane.rules.model import Rule
 from accelplane.rules.network import (
     efa_group_only_efa_nodes,
     efa_self_referencing,
+    gcp_firewall_no_ssh_rdp_from_anywhere,
+    gcp_firewall_no_world_ingress,
     no_ssh_rdp_from_anywhere,
     no_world_ingress,
 )
 from accelplane.rules.secrets import (
+    gcp_kms_no_public_members,
+    gcp_kms_rotation,
+    gcp_secret_customer_key,
+    gcp_secret_named_readers,
     kms_no_wildcard_principal,
     kms_rotation,
     no_secrets_in_container_env,
@@ -71,6 +108,13 @@ from accelplane.rules.storage import (
     checkpoint_lifecycle,
     checkpoint_versioning,
     deny_insecure_transport,
+    gcs_checkpoint_versioning,
+    gcs_customer_managed_key,
+    gcs_no_force_destroy_in_prod,
+    gcs_no_public_members,
+    gcs_public_access_prevention,
+    gcs_uniform_bucket_level_access,
+    gcs_workload_prefix_condition,
     no_force_destroy_in_prod,
     no_public_acl,
     no_public_policy,
@@ -124,6 +168,12 @@ RULES: tuple[Rule, ...] = build_registry(
         no_not_action_allow.RULE,
         known_actions.RULE,
         role_escalation_combined.RULE,
+        # IAM: Google Cloud
+        gcp_no_primitive_roles.RULE,
+        gcp_no_public_members.RULE,
+        gcp_no_project_grants_to_workloads.RULE,
+        gcp_no_service_account_keys.RULE,
+        gcp_workload_identity_one_service_account.RULE,
         # Storage
         public_access_block_flags.RULE,
         bucket_has_public_access_block.RULE,
@@ -136,6 +186,14 @@ RULES: tuple[Rule, ...] = build_registry(
         acls_disabled.RULE,
         no_public_policy.RULE,
         no_force_destroy_in_prod.RULE,
+        # Storage: Cloud Storage
+        gcs_uniform_bucket_level_access.RULE,
+        gcs_public_access_prevention.RULE,
+        gcs_customer_managed_key.RULE,
+        gcs_checkpoint_versioning.RULE,
+        gcs_no_force_destroy_in_prod.RULE,
+        gcs_no_public_members.RULE,
+        gcs_workload_prefix_condition.RULE,
         # Secrets and keys
         kms_rotation.RULE,
         kms_no_wildcard_principal.RULE,
@@ -143,6 +201,11 @@ RULES: tuple[Rule, ...] = build_registry(
         secret_named_readers.RULE,
         no_secrets_in_user_data.RULE,
         no_secrets_in_container_env.RULE,
+        # Secrets and keys: Cloud KMS, Secret Manager
+        gcp_kms_rotation.RULE,
+        gcp_kms_no_public_members.RULE,
+        gcp_secret_customer_key.RULE,
+        gcp_secret_named_readers.RULE,
         # Network and compute
         no_world_ingress.RULE,
         no_ssh_rdp_from_anywhere.RULE,
@@ -155,10 +218,32 @@ RULES: tuple[Rule, ...] = build_registry(
         endpoint_restricted.RULE,
         secrets_encryption.RULE,
         control_plane_logs.RULE,
+        # Network, compute and cluster: Google Cloud (VPC firewall, TPU slices, GKE)
+        gcp_firewall_no_ssh_rdp_from_anywhere.RULE,
+        gcp_firewall_no_world_ingress.RULE,
+        tpu_multi_host_compact_placement.RULE,
+        tpu_slice_node_count.RULE,
+        tpu_topology_matches_machine_type.RULE,
+        gke_private_nodes.RULE,
+        gke_authorized_networks.RULE,
+        gke_workload_identity.RULE,
+        gke_secrets_encryption.RULE,
+        gke_control_plane_logs.RULE,
+        gke_shielded_nodes.RULE,
+        gke_legacy_metadata_disabled.RULE,
+        gke_node_service_account.RULE,
+        gke_metadata_server.RULE,
+        gke_legacy_authorization_off.RULE,
         # Load balancer
         https_tls12.RULE,
         http_redirect_only.RULE,
         drop_invalid_headers.RULE,
+        # Load balancer: Google Cloud (SSL policies, Cloud Armor, GKE Gateway)
+        gcp_ssl_policy_tls12.RULE,
+        gcp_cloud_armor_default_deny.RULE,
+        gke_gateway_cloud_armor.RULE,
+        gcp_backend_service_cloud_armor.RULE,
+        gke_gateway_ssl_policy.RULE,
         # Kubernetes
         no_privileged.RULE,
         no_host_namespaces.RULE,
@@ -177,6 +262,7 @@ RULES: tuple[Rule, ...] = build_registry(
         required_tags.RULE,
         protect_stateful_in_prod.RULE,
         log_retention.RULE,
+        gcp_required_labels.RULE,
     ]
 )
 

@@ -11,7 +11,7 @@ import pytest
 import accelplane.rules as rules_package
 from accelplane.rules.model import Family, Rule, Scope
 from accelplane.rules.registry import RULES, RegistryError, build_registry
-from tests.rules.cases import CASES
+from tests.rules.all_cases import CASES
 
 
 def _defined_rules() -> list[Rule]:

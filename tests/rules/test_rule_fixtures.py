@@ -7,7 +7,7 @@ import pytest
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import Graph
 from accelplane.rules.registry import RULES
-from tests.rules.cases import CASES
+from tests.rules.all_cases import CASES
 
 RULE_IDS = [rule.id for rule in RULES]
 

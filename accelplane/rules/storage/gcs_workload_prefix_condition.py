@@ -1,0 +1,83 @@
+"""AP-GCS-007: bucket grants to workloads are limited to a key prefix with an IAM condition.
+
+Twin of AP-S3-007 for Cloud Storage, judged on what the graph shows: a storage role
+(`roles/storage.*`) granted on a bucket to a workload (a Workload Identity principal or a service
+account) must carry a condition whose expression limits object names to a prefix:
+
+    resource.name.startsWith("projects/_/buckets/<bucket>/objects/<prefix>")
+
+with a non-empty prefix, on the bucket the grant is made on. Listing is checked against the bucket,
+not an object: a condition that also admits `resource.type == "storage.googleapis.com/Bucket"` must
+limit the listed prefix (`api.getAttribute("storage.googleapis.com/objectListPrefix", "")`), or the
+workload lists every key. A grant on a managed folder (`…/managedFolderIam…`) is prefix-scoped by
+construction and is not judged here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from accelplane.rules import types as t
+from accelplane.rules.graph import Graph
+from accelplane.rules.iam.gcp_grants import Grant, grants, is_workload_principal
+from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.view import Resource, as_str
+
+_OBJECT_PREFIX = re.compile(
+    r"""resource\.name\.startsWith\(\s*(["'])projects/_/buckets/(?P<bucket>[^/"']+)/objects/(?P<prefix>[^"']*)\1\s*\)"""
+)
+_BUCKET_TYPE = re.compile(r"""resource\.type\s*==\s*(["'])storage\.googleapis\.com/Bucket\1""")
+_LIST_PREFIX = re.compile(
+    r"""api\.getAttribute\(\s*(["'])storage\.googleapis\.com/objectListPrefix\1\s*,\s*(["'])\2\s*\)\s*"""
+    r"""\.startsWith\(\s*(["'])(?P<prefix>[^"']*)\3\s*\)"""
+)
+
+
+def _problems(grant: Grant, bucket: str) -> Iterator[str]:
+    expression = grant.expression
+    if not expression:
+        yield "has no IAM condition: it covers every object of the bucket"
+        return
+    scopes = list(_OBJECT_PREFIX.finditer(expression))
+    if not scopes:
+        yield "condition does not limit resource.name to projects/_/buckets/<bucket>/objects/<prefix>"
+    for scope in scopes:
+        if not scope.group("prefix"):
+            yield "condition's object prefix is empty: it covers every object of the bucket"
+        if bucket and scope.group("bucket") != bucket:
+            yield f"condition names the bucket {scope.group('bucket')}, the grant is on {bucket}"
+    if _BUCKET_TYPE.search(expression):
+        listed = [m.group("prefix") for m in _LIST_PREFIX.finditer(expression)]
+        if not listed or not all(listed):
+            yield "condition admits the bucket itself without an objectListPrefix limit: the workload lists every key"
+
+
+def check(resource: Resource, graph: Graph) -> Iterator[str]:
+    bucket = as_str(resource.get("bucket")).removeprefix("b/")
+    for grant in grants(resource):
+        if not grant.role.startswith("roles/storage."):
+            continue
+        workloads = [m for m in grant.members if is_workload_principal(m)]
+        if not workloads:
+            continue
+        for problem in _problems(grant, bucket):
+            yield grant.at(f"{grant.role} for {', '.join(workloads)} {problem}")
+
+
+RULE = Rule(
+    id="AP-GCS-007",
+    name="gcs-workload-prefix-condition",
+    description="Checks whether a bucket grant to a workload carries an IAM condition limiting object names to a "
+    "non-empty key prefix.",
+    family=Family.storage,
+    severity=Severity.high,
+    enforcement=Enforcement.mandatory,
+    remediation="Add condition {title, expression: resource.name.startsWith(\"projects/_/buckets/<bucket>/objects/"
+    "<prefix>\")} to the grant (or grant on a managed folder).",
+    resource_types=t.GCP_BUCKET_IAM_TYPES,
+    check=check,
+    categories=("least-privilege",),
+    references=("https://cloud.google.com/storage/docs/access-control/iam#conditions",
+                "https://cloud.google.com/iam/docs/conditions-resource-attributes#resource-name"),
+)

@@ -1,0 +1,11 @@
+"""Every rule's pass and fail fixtures: `cases.CASES` (AWS, Kubernetes, version matrix, hygiene) and
+`gcp_cases.GCP_CASES` (Google Cloud). The meta-tests read this one mapping."""
+
+from __future__ import annotations
+
+from tests.rules.cases import CASES as _BASE
+from tests.rules.cases import Case
+from tests.rules.gcp_cases import GCP_CASES
+
+assert not set(_BASE) & set(GCP_CASES), sorted(set(_BASE) & set(GCP_CASES))
+CASES: dict[str, Case] = {**_BASE, **GCP_CASES}
