@@ -115,6 +115,7 @@ from accelplane.rules.storage import (
     gcs_public_access_prevention,
     gcs_uniform_bucket_level_access,
     gcs_workload_prefix_condition,
+    gcs_workload_whole_bucket,
     no_force_destroy_in_prod,
     no_public_acl,
     no_public_policy,
@@ -194,6 +195,7 @@ RULES: tuple[Rule, ...] = build_registry(
         gcs_no_force_destroy_in_prod.RULE,
         gcs_no_public_members.RULE,
         gcs_workload_prefix_condition.RULE,
+        gcs_workload_whole_bucket.RULE,
         # Secrets and keys
         kms_rotation.RULE,
         kms_no_wildcard_principal.RULE,

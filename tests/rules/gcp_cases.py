@@ -75,7 +75,7 @@ def gcs_bucket(name: str, role: str = "datasets", labels: Mapping[str, str] = LA
     return res(t.GCS_BUCKET, name, {
         "name": f"acme-{name}", "location": "US-CENTRAL1", "project": PROJECT, "uniformBucketLevelAccess": True,
         "publicAccessPrevention": "enforced", "encryption": {"defaultKmsKeyName": KEY}, "versioning": {"enabled": True},
-        "forceDestroy": False, "labels": {**labels, "accelplane-bucket-role": role}, **props})
+        "forceDestroy": False, "labels": {**labels, "bucket-role": role}, **props})
 
 
 def crypto_key(name: str = "key", **props: Any) -> Resource:
@@ -264,23 +264,37 @@ GCP_CASES: dict[str, Case] = {
     "AP-GCS-007": Case(
         passing=[member(t.GCP_BUCKET_IAM_MEMBER, "read", "roles/storage.objectViewer", TRAINER, bucket="acme-data",
                         condition=prefix_condition("acme-data", "corpora/")),
+                 # Objects under the prefix, and listing with that prefix only (what the GCP layer writes).
                  member(t.GCP_BUCKET_IAM_MEMBER, "list", "roles/storage.objectViewer", TRAINER, bucket="acme-data",
-                        condition={"title": "list corpora", "expression":
+                        condition={"title": "prefix corpora/", "expression":
                                    'resource.name.startsWith("projects/_/buckets/acme-data/objects/corpora/") || '
-                                   '(resource.type == "storage.googleapis.com/Bucket" && api.getAttribute('
-                                   '"storage.googleapis.com/objectListPrefix", "").startsWith("corpora/"))'}),
-                 # Humans and service agents are not workloads; grants on managed folders are scoped already.
+                                   'api.getAttribute("storage.googleapis.com/objectListPrefix", "")'
+                                   '.startsWith("corpora/")'}),
+                 # Humans are not workloads.
                  member(t.GCP_BUCKET_IAM_MEMBER, "admins", "roles/storage.admin", "group:data@example.com",
-                        bucket="acme-data")],
-        failing=[member(t.GCP_BUCKET_IAM_MEMBER, "whole", "roles/storage.objectUser", TRAINER, bucket="acme-data"),
+                        bucket="acme-data", condition={"title": "t", "expression": "request.time < "
+                                                       'timestamp("2030-01-01T00:00:00Z")'})],
+        failing=[member(t.GCP_BUCKET_IAM_MEMBER, "empty", "roles/storage.objectUser", TRAINER, bucket="acme-data",
+                        condition=prefix_condition("acme-data", "")),
                  binding(t.GCP_BUCKET_IAM_BINDING, "other-bucket", "roles/storage.objectViewer", NODES,
                          bucket="acme-data", condition=prefix_condition("acme-logs", "pretrain/")),
                  member(t.GCP_BUCKET_IAM_MEMBER, "lists-all", "roles/storage.objectViewer", TRAINER,
                         bucket="acme-data", condition={"title": "x", "expression":
                                                        'resource.name.startsWith("projects/_/buckets/acme-data/'
                                                        'objects/corpora/") || resource.type == '
-                                                       '"storage.googleapis.com/Bucket"'})],
-        expect="covers every object of the bucket", target="whole", also=("other-bucket", "lists-all")),
+                                                       '"storage.googleapis.com/Bucket"'}),
+                 member(t.GCP_BUCKET_IAM_MEMBER, "timed", "roles/storage.objectViewer", TRAINER, bucket="acme-data",
+                        condition={"title": "t", "expression": 'request.time < timestamp("2030-01-01T00:00:00Z")'})],
+        expect="covers every object of the bucket", target="empty", also=("other-bucket", "lists-all", "timed")),
+    "AP-GCS-008": Case(
+        passing=[member(t.GCP_BUCKET_IAM_MEMBER, "read", "roles/storage.objectViewer", TRAINER, bucket="acme-data",
+                        condition=prefix_condition("acme-data", "corpora/")),
+                 member(t.GCP_BUCKET_IAM_MEMBER, "admins", "roles/storage.admin", "group:data@example.com",
+                        bucket="acme-data")],
+        failing=[member(t.GCP_BUCKET_IAM_MEMBER, "whole", "roles/storage.objectUser", TRAINER, bucket="acme-data"),
+                 policy(t.GCP_BUCKET_IAM_POLICY, "policy", {"role": "roles/storage.objectViewer", "members": [NODES]},
+                        bucket="acme-data")],
+        expect="covers every object of the bucket", target="whole", also=("policy",)),
     # ---------------------------------------------------------------- Secrets and keys
     "AP-GKMS-001": Case(
         passing=[crypto_key("key"), crypto_key("weekly", rotationPeriod="604800s"),

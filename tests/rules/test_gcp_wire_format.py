@@ -119,7 +119,7 @@ def _hardened() -> None:
     gcp.storage.Bucket(
         "data", name="acme-data", location="US-CENTRAL1", project=c.PROJECT, uniform_bucket_level_access=True,
         public_access_prevention="enforced", encryption={"default_kms_key_name": c.KEY}, versioning={"enabled": True},
-        force_destroy=False, labels={**c.LABELS, "accelplane-bucket-role": "checkpoints"})
+        force_destroy=False, labels={**c.LABELS, "bucket-role": "checkpoints"})
     gcp.storage.BucketIAMMember("read", bucket="acme-data", role="roles/storage.objectViewer", member=c.TRAINER,
                                 condition=c.prefix_condition("acme-data", "corpora/"))
     gcp.storage.BucketIAMBinding("write", bucket="acme-data", role="roles/storage.objectUser", members=[c.TRAINER],

@@ -1,7 +1,7 @@
 """AP-GCS-004: checkpoint buckets keep object versions (a bad write must not destroy the last good one).
 
-The bucket's role is its `accelplane-bucket-role` label (GCP label keys take no `.` or `/`: the
-AWS layer's `accelplane.io/bucket-role` tag). Twin of AP-S3-005.
+The bucket's role is its `bucket-role` label (GCP label keys take no `.` or `/`: the AWS layer's
+`accelplane.io/bucket-role` tag; roles with `_` are written with `-`). Twin of AP-S3-005.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
 RULE = Rule(
     id="AP-GCS-004",
     name="gcs-checkpoint-versioning",
-    description="Checks whether a checkpoint bucket (label accelplane-bucket-role=checkpoints) has object "
+    description="Checks whether a checkpoint bucket (label bucket-role=checkpoints) has object "
     "versioning enabled.",
     family=Family.storage,
     severity=Severity.medium,

@@ -1,16 +1,17 @@
-"""AP-GCS-007: bucket grants to workloads are limited to a key prefix with an IAM condition.
+"""AP-GCS-007: a bucket grant to a workload that is limited by an IAM condition is limited to a key prefix.
 
-Twin of AP-S3-007 for Cloud Storage, judged on what the graph shows: a storage role
-(`roles/storage.*`) granted on a bucket to a workload (a Workload Identity principal or a service
-account) must carry a condition whose expression limits object names to a prefix:
+Twin of AP-S3-007 for Cloud Storage, judged on what the graph shows: a workload limited to a prefix
+(the declaration's `prefix`) gets a storage role (`roles/storage.*`) on the bucket with a condition,
+and that condition must really limit object names to a non-empty prefix of that bucket:
 
     resource.name.startsWith("projects/_/buckets/<bucket>/objects/<prefix>")
 
-with a non-empty prefix, on the bucket the grant is made on. Listing is checked against the bucket,
-not an object: a condition that also admits `resource.type == "storage.googleapis.com/Bucket"` must
-limit the listed prefix (`api.getAttribute("storage.googleapis.com/objectListPrefix", "")`), or the
-workload lists every key. A grant on a managed folder (`…/managedFolderIam…`) is prefix-scoped by
-construction and is not judged here.
+Listing is checked against the bucket, not an object: a condition that admits listing must limit
+the listed prefix too (`api.getAttribute("storage.googleapis.com/objectListPrefix", "")` with a
+non-empty prefix), and one that admits `resource.type == "storage.googleapis.com/Bucket"` without
+such a limit lets the workload list every key. A grant without any condition is the whole bucket,
+as the declaration may say (`prefix: ""`): AP-GCS-008 reports it. A grant on a managed folder
+(`…/managedFolderIam…`) is prefix-scoped by construction and is not judged here.
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ _LIST_PREFIX = re.compile(
 
 def _problems(grant: Grant, bucket: str) -> Iterator[str]:
     expression = grant.expression
-    if not expression:
-        yield "has no IAM condition: it covers every object of the bucket"
-        return
     scopes = list(_OBJECT_PREFIX.finditer(expression))
     if not scopes:
         yield "condition does not limit resource.name to projects/_/buckets/<bucket>/objects/<prefix>"
@@ -47,10 +45,11 @@ def _problems(grant: Grant, bucket: str) -> Iterator[str]:
             yield "condition's object prefix is empty: it covers every object of the bucket"
         if bucket and scope.group("bucket") != bucket:
             yield f"condition names the bucket {scope.group('bucket')}, the grant is on {bucket}"
-    if _BUCKET_TYPE.search(expression):
-        listed = [m.group("prefix") for m in _LIST_PREFIX.finditer(expression)]
-        if not listed or not all(listed):
-            yield "condition admits the bucket itself without an objectListPrefix limit: the workload lists every key"
+    listed = [m.group("prefix") for m in _LIST_PREFIX.finditer(expression)]
+    if not all(listed):
+        yield "condition's objectListPrefix is empty: the workload lists every key"
+    elif _BUCKET_TYPE.search(expression) and not listed:
+        yield "condition admits the bucket itself without an objectListPrefix limit: the workload lists every key"
 
 
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
@@ -59,7 +58,7 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
         if not grant.role.startswith("roles/storage."):
             continue
         workloads = [m for m in grant.members if is_workload_principal(m)]
-        if not workloads:
+        if not workloads or not grant.expression:
             continue
         for problem in _problems(grant, bucket):
             yield grant.at(f"{grant.role} for {', '.join(workloads)} {problem}")
@@ -68,13 +67,13 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
 RULE = Rule(
     id="AP-GCS-007",
     name="gcs-workload-prefix-condition",
-    description="Checks whether a bucket grant to a workload carries an IAM condition limiting object names to a "
-    "non-empty key prefix.",
+    description="Checks whether a conditional bucket grant to a workload limits object names and listing to a "
+    "non-empty key prefix of that bucket.",
     family=Family.storage,
     severity=Severity.high,
     enforcement=Enforcement.mandatory,
-    remediation="Add condition {title, expression: resource.name.startsWith(\"projects/_/buckets/<bucket>/objects/"
-    "<prefix>\")} to the grant (or grant on a managed folder).",
+    remediation="Use the condition expression resource.name.startsWith(\"projects/_/buckets/<bucket>/objects/"
+    "<prefix>\") || api.getAttribute(\"storage.googleapis.com/objectListPrefix\", \"\").startsWith(\"<prefix>\").",
     resource_types=t.GCP_BUCKET_IAM_TYPES,
     check=check,
     categories=("least-privilege",),
