@@ -89,7 +89,7 @@ class SecureBucket(pulumi.ComponentResource):
             lifecycle_rules=[rule for spec in args.lifecycle for rule in lifecycle_rules(spec)],
             retention_policy=retention,
             force_destroy=args.force_destroy,
-            labels={**args.labels, ROLE_LABEL: args.role.replace("_", "-")},
+            labels={**args.labels, ROLE_LABEL: args.role},
             opts=pulumi.ResourceOptions(parent=self, protect=args.protect, depends_on=list(args.key_grants)),
         )
         self.bucket_name = bucket.name
