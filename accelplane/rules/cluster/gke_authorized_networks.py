@@ -2,9 +2,9 @@
 
 The endpoint is public unless `privateClusterConfig.enablePrivateEndpoint` is true or
 `controlPlaneEndpointsConfig.ipEndpointsConfig.enabled` is false. A public endpoint needs
-`masterAuthorizedNetworksConfig` (the block's presence enables it) with `cidrBlocks` and without
-`gcpPublicCidrsAccessEnabled` (every Google Cloud public IP, anyone's VM). No cidrBlock may be
-0.0.0.0/0 or ::/0, public endpoint or not. Twin of AP-EKS-001.
+`masterAuthorizedNetworksConfig` (the block's presence enables it; with no `cidrBlocks` no external
+address gets in) without `gcpPublicCidrsAccessEnabled` (every Google Cloud public IP, anyone's VM).
+No cidrBlock may be 0.0.0.0/0 or ::/0, public endpoint or not. Twin of AP-EKS-001.
 """
 
 from __future__ import annotations
@@ -32,8 +32,6 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
     if networks is None:
         yield "the control plane endpoint is public and masterAuthorizedNetworksConfig is off: open to the internet"
         return
-    if not cidrs:
-        yield "the control plane endpoint is public and masterAuthorizedNetworksConfig lists no cidrBlocks"
     if as_bool(get(networks, "gcpPublicCidrsAccessEnabled")):
         yield "gcpPublicCidrsAccessEnabled admits every Google Cloud public IP address to the control plane"
 

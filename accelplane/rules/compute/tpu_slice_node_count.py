@@ -1,20 +1,24 @@
 """AP-TPU-002: a multi-host TPU node pool holds exactly one slice: its node count is the slice's VM count.
 
 A multi-host slice is atomic: its pool has `chips in the topology ÷ chips per VM` nodes, one per VM,
-in one zone. `nodeCount` (or `initialNodeCount`) must be that number; with `autoscaling`, the maximum
+in one zone (`nodeLocations` names one zone, or the pool's `location` is a zone: in a regional pool
+`nodeCount` counts per zone). `nodeCount` (or `initialNodeCount`) must be that number; with `autoscaling`, the maximum
 (`maxNodeCount`/`totalMaxNodeCount`) is that number and the minimum is 0 or that number (GKE scales
 a multi-host slice as a whole). Any other count leaves a partial slice that never becomes ready.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from accelplane.rules.compute.tpu_slices import POOL_TYPES, Slice, at, pools, tpu_slice
 from accelplane.rules.graph import Graph
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
-from accelplane.rules.view import Resource, as_int, as_list, get, mapping
+from accelplane.rules.view import Resource, as_int, as_list, as_str, get, mapping
+
+_REGION = re.compile(r"^[a-z]+-[a-z]+\d+$")  # us-east5 (a zone is us-east5-a)
 
 
 def _first(*values: int | None) -> int | None:
@@ -27,6 +31,9 @@ def _problems(pool: Mapping[str, Any], shape: Slice) -> Iterator[str]:
     zones = as_list(get(pool, "nodeLocations"))
     if len(zones) > 1:
         yield f"{what} in one zone, but nodeLocations lists {len(zones)} zones"
+    elif not zones and _REGION.match(as_str(get(pool, "location"))):
+        yield f"{what} in one zone, but the pool is regional without nodeLocations: nodeCount applies per zone " \
+              "of the cluster"
     node_count, initial = as_int(get(pool, "nodeCount")), as_int(get(pool, "initialNodeCount"))
     autoscaling = mapping(get(pool, "autoscaling"))
     if autoscaling:
