@@ -17,7 +17,8 @@ What replaces the pool (all its nodes, and for a slice the whole slice) rather t
   together): the component asks Pulumi to replace on that change (`replace_on_changes`), so
   `pulumi preview` shows a replacement, not an in-place "update" that recreates every VM anyway;
 - `machine_type`, `disk_size_gb` and `disk_type` on other pools update in place but recreate
-  every node (pulumi-gcp >= 7 / terraform-provider-google 5.10, hashicorp/terraform-provider-google#16566).
+  every node (in-place since terraform-provider-google 5.10, which pulumi-gcp 10.2 builds on;
+  hashicorp/terraform-provider-google#16566).
 Pools are deleted before their replacement is created: the pool name is fixed, and a reservation
 or TPU quota has no room for two copies of a slice.
 """
