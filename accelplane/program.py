@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.config.model import Platform
+from accelplane.config.model import Cloud, Platform
 
 
 def build(platform: Platform) -> dict[str, Any]:
     """Declare every resource of the platform; return the stack outputs."""
+    if platform.cloud is Cloud.gcp:
+        from accelplane.composition.gcp import build_gcp
+
+        return build_gcp(platform)
     from accelplane.composition.aws import build_aws
 
     return build_aws(platform)

@@ -8,7 +8,6 @@ and audits read the versions from the node itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -20,9 +19,7 @@ from pulumi_aws.eks import NodeGroupTaintArgsDict
 from accelplane.accelerator_vendors import VendorNodeFacts
 from accelplane.config.aws_catalog import InstanceFacts
 from accelplane.config.model import CapacityType, NodePool, SoftwareProfile, TaintEffect
-
-LABEL_PREFIX = "accelplane.io"
-VERSION_LABEL_PREFIX = f"versions.{LABEL_PREFIX}"
+from accelplane.node_labels import LABEL_PREFIX, pool_labels
 
 _CAPACITY = {
     CapacityType.on_demand: "ON_DEMAND",
@@ -53,27 +50,6 @@ def default_taints(pool: NodePool, vendor: VendorNodeFacts) -> list[NodeGroupTai
     if not vendor.resource:
         return []
     return [{"key": vendor.taint_key, "value": "true", "effect": TaintEffect.NO_SCHEDULE.value}]
-
-
-def _label_value(value: str) -> str:
-    # Kubernetes label values: [A-Za-z0-9._-], at most 63 characters.
-    return re.sub(r"[^A-Za-z0-9._-]", "_", value)[:63]
-
-
-def pool_labels(pool: NodePool, profile: SoftwareProfile | None, profile_name: str | None) -> dict[str, str]:
-    labels = {
-        f"{LABEL_PREFIX}/pool": pool.name,
-        f"{LABEL_PREFIX}/purpose": pool.purpose.value,
-        f"{LABEL_PREFIX}/accelerator": pool.accelerator or "none",
-        f"{LABEL_PREFIX}/efa": str(pool.efa).lower(),
-    }
-    if pool.group:
-        labels[f"{LABEL_PREFIX}/group"] = pool.group
-    if profile is not None and profile_name:
-        labels[f"{LABEL_PREFIX}/profile"] = profile_name
-        for key, value in profile.versions().items():
-            labels[f"{VERSION_LABEL_PREFIX}/{key.replace('_', '-')}"] = _label_value(value)
-    return {**labels, **pool.labels}
 
 
 class AcceleratorNodePool(pulumi.ComponentResource):

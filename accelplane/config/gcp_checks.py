@@ -150,7 +150,7 @@ def _pools(platform: Platform) -> Iterator[Issue]:
         elif pool.tpu_topology is not None:
             yield (*base, "tpu_topology"), f"tpu_topology is for TPU pools; {pool.instance_type} is not a TPU machine"
         else:
-            offered = gcp_catalog.machine_type_zones(pool.instance_type)
+            offered = gcp_catalog.machine_type_zones(pool.instance_type) or frozenset()
             yield from _zones_offer(pool, base, zones, offered, pool.instance_type)
 
 

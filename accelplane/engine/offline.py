@@ -20,6 +20,7 @@ from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.config.loader import StackConfig
+from accelplane.config.model import Cloud
 from accelplane.config.project import DEFAULT_PROJECT
 from accelplane.engine.mocks import AwsLikeMocks
 from accelplane.rules.sources import is_bookkeeping
@@ -154,12 +155,22 @@ def _config_values(config: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def _mocks(stack: StackConfig) -> pulumi.runtime.Mocks:
+    """Mocks that answer like the stack's cloud (ids, ARNs or self links, service accounts)."""
+    platform = stack.platform
+    if platform.cloud is Cloud.gcp and platform.gcp is not None:
+        from accelplane.engine.gcp_mocks import GcpLikeMocks
+
+        return GcpLikeMocks(project=platform.gcp.project, region=platform.region)
+    return AwsLikeMocks(region=platform.region)
+
+
 def run_offline(stack: StackConfig) -> Graph:
     """Execute `build()` for the stack under mocks and return the recorded graph."""
     from accelplane.program import build
 
     graph = Graph(stack=stack.stack, project=stack.project)
-    mocks = AwsLikeMocks(region=stack.platform.region)
+    mocks = _mocks(stack)
     monitor = _RecordingMonitor(mocks, graph)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

@@ -47,7 +47,7 @@ def render_plan(graph: Graph, project: str) -> str:
         "",
         "Resources:",
         f"    + {len(graph.resources) + 1} to create: {counts['resources']} resources ({counts['cloud']} cloud "
-        f"resources, {counts['components']} components), {counts['providers']} providers, 1 stack",
+        f"resources, {counts['components']} components), {_plural(counts['providers'], 'provider')}, 1 stack",
         "",
         "By type:",
     ]
@@ -55,3 +55,7 @@ def render_plan(graph: Graph, project: str) -> str:
     for type_token, count in sorted(Counter(r.type for r in custom).items()):
         lines.append(f"    {count:>4}  {type_token}")
     return "\n".join(lines)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

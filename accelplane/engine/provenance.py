@@ -20,6 +20,7 @@ from accelplane.rules.view import Resource
 
 Path = tuple[PathPart, ...]
 _AWS = "accelplane:aws:"
+_GCP = "accelplane:gcp:"
 _K8S = "accelplane:k8s:"
 
 
@@ -51,12 +52,18 @@ def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
         (f"{_K8S}NeuronMonitor", f"{name}-neuron-monitor"): ("software_profiles",),
         (f"{_K8S}AcceleratorQueues", f"{name}-queues"): ("kubernetes", "teams"),
     }
+    paths.update(_gcp_paths(platform))
     for index, pool in enumerate(platform.node_pools):
         paths[(f"{_AWS}AcceleratorNodePool", f"{name}-{pool.name}")] = ("node_pools", index)
+        paths[(f"{_GCP}AcceleratorNodePool", f"{name}-{pool.name}")] = ("node_pools", index)
+        for slice_index in range(pool.scaling.max if pool.tpu_topology else 0):  # one pool per TPU slice
+            paths[(f"{_GCP}AcceleratorNodePool", f"{name}-{pool.name}-s{slice_index}")] = ("node_pools", index)
     for index, bucket in enumerate(platform.buckets):
-        paths[(f"{_AWS}SecureBucket", f"{name}-{bucket.role.value.replace('_', '-')}")] = ("buckets", index)
+        for area in (_AWS, _GCP):
+            paths[(f"{area}SecureBucket", f"{name}-{bucket.role.value.replace('_', '-')}")] = ("buckets", index)
     for index, workload in enumerate(platform.workloads):
         paths[(f"{_AWS}WorkloadRole", f"{name}-{workload.name}")] = ("workloads", index)
+        paths[(f"{_GCP}WorkloadAccess", f"{name}-{workload.name}")] = ("workloads", index)
         paths.setdefault((f"{_K8S}WorkloadNamespace", f"{name}-ns-{workload.namespace}"), ("workloads", index))
     if kubernetes is not None:
         for index, team in enumerate(kubernetes.teams):
@@ -72,6 +79,24 @@ def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
         for index, group in enumerate(platform.bare_metal.groups):
             paths[(t.BARE_METAL_GROUP, group.name)] = ("bare_metal", "groups", index)
     return paths
+
+
+def _gcp_paths(platform: Platform) -> dict[tuple[str, str], Path]:
+    name = platform.name
+    return {
+        ("pulumi:providers:gcp", f"{name}-gcp"): ("gcp", "project"),
+        (f"{_GCP}ServiceAgents", f"{name}-agents"): ("gcp", "project"),
+        (f"{_GCP}NodeServiceAccount", f"{name}-nodes"): ("node_pools",),
+        (f"{_GCP}KeyRing", f"{name}-keys"): ("region",),
+        (f"{_GCP}EncryptionKey", f"{name}-gke"): ("kubernetes_version",),
+        (f"{_GCP}EncryptionKey", f"{name}-data"): ("buckets",),
+        (f"{_GCP}EncryptionKey", f"{name}-secrets"): ("secrets",),
+        (f"{_GCP}PlatformNetwork", f"{name}-network"): ("network", "vpc"),
+        (f"{_GCP}GkeCluster", f"{name}-gke"): ("gcp", "gke_version") if platform.gcp and platform.gcp.gke_version
+        else ("kubernetes_version",),
+        (f"{_GCP}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
+        (f"{_GCP}SecretStore", f"{name}-secrets"): ("secrets",),
+    }
 
 
 def declaration_path(

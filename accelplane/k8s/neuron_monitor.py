@@ -44,7 +44,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
 
-from accelplane.aws.node_pool import LABEL_PREFIX
+from accelplane.node_labels import LABEL_PREFIX
 
 NAMESPACE = "kube-system"
 NAME = "neuron-monitor"

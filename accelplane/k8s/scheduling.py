@@ -5,8 +5,9 @@ from __future__ import annotations
 from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
 from accelplane.accelerator_vendors import VendorNodeFacts
-from accelplane.aws.node_pool import LABEL_PREFIX, default_taints
+from accelplane.aws.node_pool import default_taints
 from accelplane.config.model import NodePool
+from accelplane.node_labels import LABEL_PREFIX
 
 _EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
 

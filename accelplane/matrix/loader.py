@@ -85,6 +85,10 @@ def accelerators() -> Mapping[str, AcceleratorFacts]:
             raise MatrixDataError(
                 f"accelerators.yaml: {facts.name}: instance_types without instance_types_source"
             )
+        if facts.gce_machine_types and not facts.gce_machine_types_source:
+            raise MatrixDataError(
+                f"accelerators.yaml: {facts.name}: gce_machine_types without gce_machine_types_source"
+            )
         if facts.kernel_modules and not facts.kernel_modules_source:
             raise MatrixDataError(
                 f"accelerators.yaml: {facts.name}: kernel_modules without kernel_modules_source"

@@ -95,6 +95,11 @@ class AcceleratorFacts(Fact):
         (), description="cloud instance/machine types with this accelerator; `*` matches any size"
     )
     instance_types_source: Source | None = None
+    # Compute Engine machine types with this accelerator (GKE GPU pools); their own source.
+    gce_machine_types: tuple[str, ...] = Field(
+        (), description="Compute Engine machine types with this accelerator; `*` matches any size"
+    )
+    gce_machine_types_source: Source | None = None
 
     @property
     def is_nvidia(self) -> bool:

@@ -14,7 +14,7 @@ from accelplane.rules.sources import from_offline_graph
 STACK_TYPE = "pulumi:pulumi:Stack"
 
 
-@pytest.mark.parametrize("name", ["dev", "prod", "lab"])
+@pytest.mark.parametrize("name", ["dev", "prod", "lab", "tpu-dev", "tpu-prod"])
 def test_every_top_level_component_has_a_declaration_path(name: str) -> None:
     stack = load_stack(name)
     graph = run_offline(stack)
@@ -24,7 +24,7 @@ def test_every_top_level_component_has_a_declaration_path(name: str) -> None:
     assert [(r.type, r.name) for r in top if (r.type, r.name) not in paths] == []
 
 
-@pytest.mark.parametrize("name", ["dev", "prod"])
+@pytest.mark.parametrize("name", ["dev", "prod", "tpu-prod"])
 def test_every_resource_gets_a_line_inside_the_declaration(name: str) -> None:
     stack = load_stack(name)
     resources = from_offline_graph(run_offline(stack))

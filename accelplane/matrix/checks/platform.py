@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 
 from accelplane.matrix.checks.context import DATA, Context
+from accelplane.matrix.model import AcceleratorFacts
 from accelplane.matrix.report import Verdict
 from accelplane.matrix.stack import VENDOR_KEYS
 from accelplane.matrix.versions import parse_version
@@ -38,6 +39,16 @@ def vendor_keys(ctx: Context) -> None:
             )
 
 
+def _carrier(acc: AcceleratorFacts, instance_type: str) -> str | None:
+    """The source saying `instance_type` (an EC2 instance or Compute Engine machine type) carries
+    `acc`, or None when no recorded type matches."""
+    if any(fnmatch.fnmatchcase(instance_type, pattern) for pattern in acc.instance_types):
+        return acc.instance_types_source or acc.source
+    if any(fnmatch.fnmatchcase(instance_type, pattern) for pattern in acc.gce_machine_types):
+        return acc.gce_machine_types_source or acc.source
+    return None
+
+
 def instance(ctx: Context) -> None:
     rule = "stack.instance"
     instance_type = ctx.stack.instance
@@ -45,18 +56,18 @@ def instance(ctx: Context) -> None:
         return
     acc = ctx.stack.accelerator
     fields = ("instance", "accelerator")
-    if any(fnmatch.fnmatchcase(instance_type, pattern) for pattern in acc.instance_types):
-        ctx.ok(rule, f"{instance_type} carries {acc.model}", acc.instance_types_source or acc.source, fields)
+    source = _carrier(acc, instance_type)
+    if source is not None:
+        ctx.ok(rule, f"{instance_type} carries {acc.model}", source, fields)
         return
     for other in ctx.data.accelerators.values():
-        if other.name != acc.name and any(
-            fnmatch.fnmatchcase(instance_type, p) for p in other.instance_types
-        ):
+        source = _carrier(other, instance_type) if other.name != acc.name else None
+        if source is not None:
             ctx.bad(
                 rule,
                 f"{instance_type} carries {other.name} ({other.model}), not {acc.name}; fix: accelerator: "
                 f"{other.name}, or an instance type with {acc.model}",
-                other.instance_types_source or other.source,
+                source,
                 fields,
             )
             return

@@ -1,0 +1,37 @@
+"""The Kubernetes labels every node of a pool carries, on either cloud.
+
+`accelplane.io/pool`, `/purpose`, `/accelerator`, `/profile` and `versions.accelplane.io/<key>` (each
+pinned version of the pool's software profile) let schedulers select pools and let the
+version-matrix rules judge a state or plan file exactly as the declaration: an EKS node group and
+a GKE node pool carry the same facts under the same keys.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accelplane.config.model import NodePool, SoftwareProfile
+
+LABEL_PREFIX = "accelplane.io"
+VERSION_LABEL_PREFIX = f"versions.{LABEL_PREFIX}"
+
+
+def label_value(value: str) -> str:
+    # Kubernetes label values: [A-Za-z0-9._-], at most 63 characters.
+    return re.sub(r"[^A-Za-z0-9._-]", "_", value)[:63]
+
+
+def pool_labels(pool: NodePool, profile: SoftwareProfile | None, profile_name: str | None) -> dict[str, str]:
+    labels = {
+        f"{LABEL_PREFIX}/pool": pool.name,
+        f"{LABEL_PREFIX}/purpose": pool.purpose.value,
+        f"{LABEL_PREFIX}/accelerator": pool.accelerator or "none",
+        f"{LABEL_PREFIX}/efa": str(pool.efa).lower(),
+    }
+    if pool.group:
+        labels[f"{LABEL_PREFIX}/group"] = pool.group
+    if profile is not None and profile_name:
+        labels[f"{LABEL_PREFIX}/profile"] = profile_name
+        for key, value in profile.versions().items():
+            labels[f"{VERSION_LABEL_PREFIX}/{key.replace('_', '-')}"] = label_value(value)
+    return {**labels, **pool.labels}
