@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.matrix.labels import GROUP_LABEL, node_labels, versions
+from accelplane.rules.matrix.labels import GROUP_LABEL, POOL_TYPES, node_labels, versions
 from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_str
 
@@ -21,7 +20,7 @@ SHARED = ("driver", "kernel_module", "amdgpu_kmd", "neuron_sdk", "gaudi_sw", "ca
 
 def _by_group(graph: Graph) -> dict[str, list[Resource]]:
     index: dict[str, list[Resource]] = defaultdict(list)
-    for node_group in graph.of_type(t.EKS_NODE_GROUP):
+    for node_group in graph.of_type(*POOL_TYPES):
         index[as_str(node_labels(node_group).get(GROUP_LABEL))].append(node_group)
     return index
 
@@ -49,7 +48,7 @@ RULE = Rule(
     severity=Severity.high,
     enforcement=Enforcement.mandatory,
     remediation="Give the pools of a group one software profile (or profiles with equal driver/runtime/NCCL).",
-    resource_types=frozenset({t.EKS_NODE_GROUP}),
+    resource_types=POOL_TYPES,
     check=check,
     scope=Scope.stack,
     categories=("version-matrix",),

@@ -1,6 +1,6 @@
-"""Read a node group's software stack back from its labels, and ask the version matrix about it.
+"""Read a node pool's software stack back from its labels, and ask the version matrix about it.
 
-The program labels every node group with `accelplane.io/accelerator`, `accelplane.io/profile`,
+The program labels every EKS node group and GKE node pool with `accelplane.io/accelerator`, `accelplane.io/profile`,
 `accelplane.io/pool` and `versions.accelplane.io/<key>` (each pinned version of the profile, `_`
 written `-`), so these rules judge a state or plan file exactly as the declaration. Bare-metal host
 groups (`accelplane.rules.bare_metal_groups`) carry the same facts as plain props.
@@ -34,8 +34,22 @@ MATRIX_KEYS = frozenset(
 )
 
 
+# Where each kind of node pool keeps its Kubernetes labels and its instance (machine) type.
+_LABELS_AT = {t.EKS_NODE_GROUP: ("labels",), t.GKE_NODE_POOL: ("nodeConfig", "labels")}
+POOL_TYPES = frozenset(_LABELS_AT)
+
+
 def node_labels(node_group: Resource) -> Mapping[str, Any]:
-    return mapping(node_group.get("labels"))
+    """The Kubernetes labels of an EKS node group or a GKE node pool."""
+    return mapping(node_group.get(*_LABELS_AT.get(node_group.type, ("labels",))))
+
+
+def instance_type(node_group: Resource) -> str:
+    """The EC2 instance type of a node group, the Compute Engine machine type of a GKE node pool."""
+    if node_group.type == t.GKE_NODE_POOL:
+        return as_str(node_group.get("nodeConfig", "machineType"))
+    instances = [as_str(i) for i in as_list(node_group.get("instanceTypes"))]
+    return instances[0] if instances else ""
 
 
 def accelerator(node_group: Resource) -> str | None:
@@ -77,9 +91,9 @@ def matrix_stack(target: Resource) -> dict[str, str] | None:
     if name is None:
         return None
     stack = {k: v for k, v in versions(node_group).items() if k in MATRIX_KEYS}
-    instances = [as_str(i) for i in as_list(node_group.get("instanceTypes"))]
-    if instances and instances[0]:
-        stack["instance"] = instances[0]
+    instance = instance_type(node_group)
+    if instance:
+        stack["instance"] = instance
     stack["accelerator"] = name
     return stack
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
-from accelplane.rules.matrix.labels import judge, matrix_stack, profile_name, strict
+from accelplane.rules.matrix.labels import POOL_TYPES, judge, matrix_stack, profile_name, strict
 from accelplane.rules.model import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
@@ -36,7 +36,7 @@ RULE = Rule(
     enforcement=Enforcement.mandatory,
     remediation="Change the software profile to versions the matrix lists as compatible "
     "(`accelplane matrix check` explains each fact and its source).",
-    resource_types=frozenset({t.EKS_NODE_GROUP, t.BARE_METAL_GROUP}),
+    resource_types=frozenset({*POOL_TYPES, t.BARE_METAL_GROUP}),
     check=check,
     categories=("version-matrix",),
 )
