@@ -124,6 +124,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from accelplane.config.model import Cloud
     from accelplane.report.output import emit
     from accelplane.rules.judgement import Policy, load_policy_config
     from accelplane.verify.probe import ca_bundle_problem
@@ -137,6 +138,11 @@ def run(args: argparse.Namespace) -> int:
     config = load_policy_config(args.policy_config) if args.policy_config else None
     levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
     stack = require_stack(args)
+    if stack.platform.cloud is not Cloud.aws:
+        raise InputError.single(
+            f"live verification covers AWS only so far; stack {stack.stack} is on {stack.platform.cloud.value} "
+            "(check it offline with `accelplane check`)", file=str(stack.path), field="cloud",
+        )
     options = VerifyOptions(
         policy_levels=levels,
         endpoint_url=args.endpoint_url,
