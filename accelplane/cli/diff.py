@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.config.loader import load_stack, load_stack_file
     from accelplane.config.project import find_project
     from accelplane.diff import diff_stack, render
+    from accelplane.diff.model import plan_counts
     from accelplane.rules.judgement import Policy, load_policy_config
 
     if args.project_dir is not None and not is_dir(args.project_dir):
@@ -76,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError.single(f"cannot write: {error.strerror or error}", file=str(args.output),
                                     field="--output") from None
         summary = diff.summary()
-        print(f"{'PASSED' if diff.passed else 'FAILED'}: {summary['create']} to create, {summary['update']} to "
-              f"update, {summary['delete']} to delete, {summary['findings_introduced']} findings introduced "
+        print(f"{'PASSED' if diff.passed else 'FAILED'}: {plan_counts(summary)}, "
+              f"{summary['findings_introduced']} findings introduced "
               f"({summary['blocking']} blocking); wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -9,7 +9,7 @@ caps the findings tables, and says so; the table and JSON formats always have ev
 
 from __future__ import annotations
 
-from accelplane.diff.model import Component, PlanDiff, ResourceDiff, SoftwareChange
+from accelplane.diff.model import OPS, Component, PlanDiff, ResourceDiff, SoftwareChange, plan_counts
 from accelplane.diff.values import change_line, plural
 from accelplane.report.model import Item
 
@@ -51,8 +51,8 @@ def _render(diff: PlanDiff, level: int) -> str:
     lines = [
         f"### accelplane diff: stack `{diff.stack}` — {verdict}",
         "",
-        f"Base `{diff.base_ref}` ({diff.base_commit[:7]}) → {diff.head}: **{summary['create']} to create, "
-        f"{summary['update']} to update, {summary['delete']} to delete** ({diff.base_resources} → "
+        f"Base `{diff.base_ref}` ({diff.base_commit[:7]}) → {diff.head}: **{plan_counts(summary)}** "
+        f"({diff.base_resources} → "
         f"{diff.head_resources} resources) · findings: **{len(diff.introduced)} introduced**, "
         f"{len(diff.resolved)} resolved · software: {plural(len(diff.software), 'version set')} changed",
     ]
@@ -135,7 +135,7 @@ def _findings_table(items: list[Item], limit: int | None = None) -> list[str]:
 
 def _component(component: Component, members: list[ResourceDiff], details: bool, rows: bool = True) -> list[str]:
     title = "Stack" if component.is_stack else f"`{component.type.rsplit(':', 1)[-1]}` {_cell(component.name)}"
-    counts = ", ".join(f"{sum(1 for r in members if r.op == op)} {op}" for op in ("create", "update", "delete")
+    counts = ", ".join(f"{sum(1 for r in members if r.op == op)} {op}" for op in OPS
                        if any(r.op == op for r in members))
     if not rows:
         return [f"**{title}** ({counts})"]

@@ -79,14 +79,16 @@ class Component:
         return {"urn": self.urn, "type": self.type, "name": self.name}
 
 
-_SYMBOLS = {"create": "+", "update": "~", "delete": "-"}
+_SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-"}
+OPS = ("create", "update", "replace", "delete")
 
 
 @dataclass(frozen=True)
 class ResourceDiff:
-    """A resource the change creates, updates (inputs differ) or deletes, matched by URN."""
+    """A resource the change creates, updates (inputs differ), replaces (an input it is declared to be
+    replaced on differs: `replaceOnChanges`) or deletes, matched by URN."""
 
-    op: str  # create | update | delete
+    op: str  # create | update | replace | delete
     urn: str
     type: str
     name: str
@@ -100,7 +102,7 @@ class ResourceDiff:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"op": self.op, "urn": self.urn, "type": self.type, "name": self.name,
                                "parent": self.component.urn}
-        if self.op == "update":
+        if self.op in ("update", "replace"):
             out["changes"] = [change.to_json() for change in self.changes]
         return out
 
@@ -193,8 +195,9 @@ class PlanDiff:
         return {
             "create": len(self.of("create")),
             "update": len(self.of("update")),
+            "replace": len(self.of("replace")),
             "delete": len(self.of("delete")),
-            "unchanged": self.head_resources - len(self.of("create")) - len(self.of("update")),
+            "unchanged": self.head_resources - sum(len(self.of(op)) for op in ("create", "update", "replace")),
             "resources": {"base": self.base_resources, "new": self.head_resources},
             "findings_introduced": len(self.introduced),
             "findings_resolved": len(self.resolved),
@@ -218,3 +221,8 @@ class PlanDiff:
             "software": [change.to_json() for change in self.software],
             "notes": list(self.notes),
         }
+
+
+def plan_counts(summary: dict[str, Any]) -> str:
+    """`3 to create, 1 to update, 2 to delete`, with replacements only when there are some."""
+    return ", ".join(f"{summary[op]} to {op}" for op in OPS if op != "replace" or summary[op])

@@ -4,7 +4,9 @@ The URN is Pulumi's identity of a resource (stack, project, parent type chain, t
 same URN in both graphs is the same resource, a URN in one graph only is a create or a delete, as
 `pulumi preview` would plan it. Whether an update is in place or a replacement depends on the
 provider's schema, which the offline engine does not have: the diff says "update" and names the
-inputs; `pulumi preview` in CI says which ones replace.
+inputs; `pulumi preview` in CI says which ones the provider replaces. Where the program itself
+declares a replacement (`replaceOnChanges`, e.g. a TPU slice's machine type: a new shape is a new
+slice), the diff says "replace".
 
 Paths: object keys joined with `.` (`["key"]` when the key is not an identifier, e.g. a label),
 list elements as `[i]` (a list of plain values that grows or shrinks is shown whole). Inputs
@@ -49,9 +51,16 @@ def diff_graphs(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[Resour
             continue
         changes = resource_changes(previous, resource)
         if changes:
-            out.append(_resource_diff("update", resource, changes))
+            replaces = _replaces(changes, resource.get("replaceOnChanges") or ())
+            out.append(_resource_diff("replace" if replaces else "update", resource, changes))
     out.extend(_resource_diff("delete", resource) for urn, resource in base_by_urn.items() if urn not in head_by_urn)
     return out
+
+
+def _replaces(changes: Sequence[InputChange], patterns: Sequence[Any]) -> bool:
+    """Whether a changed input path is one the resource is declared to be replaced on."""
+    wanted = [str(p) for p in patterns if isinstance(p, str)]
+    return any(p == "*" or c.path == p or c.path.startswith((f"{p}.", f"{p}[")) for c in changes for p in wanted)
 
 
 def resource_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[InputChange, ...]:

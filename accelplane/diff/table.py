@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accelplane.diff.model import PlanDiff, SoftwareChange
+from accelplane.diff.model import PlanDiff, SoftwareChange, plan_counts
 from accelplane.diff.values import change_line, plural
 from accelplane.report.model import Item
 
@@ -12,8 +12,8 @@ _STATUS_SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
 def render_table(diff: PlanDiff) -> str:
     summary = diff.summary()
     lines = [f"accelplane diff: stack {diff.stack}, base revision {diff.base_label} → {diff.head}", ""]
-    lines.append(f"Resources: {summary['create']} to create, {summary['update']} to update, {summary['delete']} to "
-                 f"delete, {summary['unchanged']} unchanged ({diff.base_resources} → {diff.head_resources})")
+    lines.append(f"Resources: {plan_counts(summary)}, {summary['unchanged']} unchanged "
+                 f"({diff.base_resources} → {diff.head_resources})")
     for component, members in diff.components():
         lines.append(f"  {component.label}")
         for resource in members:

@@ -40,6 +40,8 @@ class RecordedResource:
     provider: str | None = None  # "<provider urn>::<id>" when an explicit provider is used
     outputs: dict[str, Any] = field(default_factory=dict)  # what the mock answered: ids, ARNs, names
     property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Input paths a change of which replaces the resource (ResourceOptions.replace_on_changes).
+    replace_on_changes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +57,7 @@ class RecordedResource:
             "provider": self.provider,
             "dependencies": list(self.dependencies),
             "propertyDependencies": {k: list(v) for k, v in self.property_dependencies.items()},
+            "replaceOnChanges": list(self.replace_on_changes),
         }
 
 
@@ -125,6 +128,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                 property_dependencies={
                     key: tuple(sorted(value.urns)) for key, value in request.propertyDependencies.items() if value.urns
                 },
+                replace_on_changes=tuple(request.replaceOnChanges),
             )
         )
         return response

@@ -234,3 +234,22 @@ def test_platform_data_reads_a_stack_file_without_validating(tmp_path: Any) -> N
 ])
 def test_values_are_shown_as_json_and_shortened(value: Any, secret: bool, shown: str) -> None:
     assert show(value, secret) == shown
+
+
+def test_a_change_the_program_declares_a_replacement_is_a_replace() -> None:
+    """A TPU slice's node pool is replaced on a machine-type change (`replaceOnChanges`): the diff says
+    replace, not update, so reviewers see that the slice's VMs are recreated."""
+    from accelplane.diff.resources import diff_graphs
+
+    urn = "urn:pulumi:tpu-prod::accelplane::accelplane:gcp:AcceleratorNodePool$gcp:container/nodePool:NodePool::p"
+    base = {"resources": [{"urn": urn, "type": "gcp:container/nodePool:NodePool", "inputs": {
+        "nodeConfig": {"machineType": "ct5p-hightpu-4t", "diskSizeGb": 200}}}]}
+    head_inputs = {"nodeConfig": {"machineType": "ct5p-hightpu-8t", "diskSizeGb": 200}}
+    head = {"resources": [{"urn": urn, "type": "gcp:container/nodePool:NodePool", "inputs": head_inputs,
+                           "replaceOnChanges": ["nodeConfig.machineType"]}]}
+    [diff] = diff_graphs(base, head)
+    assert (diff.op, diff.symbol, [c.path for c in diff.changes]) == ("replace", "+-", ["nodeConfig.machineType"])
+    other = {"resources": [{**head["resources"][0], "inputs": {"nodeConfig": {"machineType": "ct5p-hightpu-4t",
+                                                                              "diskSizeGb": 500}}}]}
+    [update] = diff_graphs(base, other)
+    assert update.op == "update"
