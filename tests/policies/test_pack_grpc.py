@@ -145,3 +145,14 @@ def test_the_pack_applies_the_stack_s_waivers_like_check(tmp_path, bad_resources
     assert "AP-KMS-001" not in reported  # waived until 2099
     assert "AP-S3-005" in reported  # the waiver expired: the finding is back
     assert "AP-IAM-001" in reported  # unwaived rules still report
+
+
+def test_a_google_cloud_stack_raises_only_what_check_reports(pack) -> None:
+    """The GCP rules run in the pack on a GCP stack and report exactly the rules `check` reports."""
+    from accelplane.config.loader import load_stack
+    from accelplane.engine.offline import run_offline
+
+    resources = from_offline_graph(run_offline(load_stack("tpu-prod")))
+    diagnostics, _ = analyze_all(pack, resources)
+    expected = {f.rule.id for f in evaluate(Graph(resources)).findings}
+    assert expected and {d.policyName for d in diagnostics} == expected
