@@ -29,7 +29,8 @@ from accelplane.aws.workload_role import WorkloadRole, WorkloadRoleArgs
 from accelplane.composition.secrets import secret_values
 from accelplane.config import aws_catalog
 from accelplane.config.model import BucketRole, Environment, Platform, Purpose
-from accelplane.k8s.layer import CloudOutputs, build_kubernetes
+from accelplane.k8s.eks_facts import EksFacts
+from accelplane.k8s.layer import build_kubernetes
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,8 @@ def build_aws(platform: Platform) -> dict[str, Any]:
     outputs["workloadRoles"] = {workload: role.arn for workload, role in roles.items()}
     build_kubernetes(
         platform,
-        CloudOutputs(
+        EksFacts(
+            platform=platform,
             cluster_name=cluster.name,
             endpoint=cluster.endpoint,
             certificate_authority=cluster.certificate_authority,
@@ -95,8 +97,8 @@ def build_aws(platform: Platform) -> dict[str, Any]:
             target_group_arn=target_group_arn,
             workload_role_arns={name: role.arn for name, role in roles.items()},
             bucket_names={role: bucket.bucket_name for role, bucket in buckets.items()},
+            aws_provider=provider,
         ),
-        provider,
     )
     return outputs
 

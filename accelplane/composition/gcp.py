@@ -33,6 +33,8 @@ from accelplane.gcp.node_service_account import NodeServiceAccount, NodeServiceA
 from accelplane.gcp.secret_store import SecretSpec, SecretStore, SecretStoreArgs
 from accelplane.gcp.service_agents import ServiceAgents, ServiceAgentsArgs
 from accelplane.gcp.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
+from accelplane.k8s.gke_facts import GkeEndpoint, GkeFacts
+from accelplane.k8s.layer import build_kubernetes
 from accelplane.node_labels import pool_labels
 
 _GPU_DRIVER = {GpuDriver.default: "DEFAULT", GpuDriver.latest: "LATEST", GpuDriver.disabled: "INSTALLATION_DISABLED"}
@@ -94,6 +96,7 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
         "buckets": {role.value: bucket.bucket_name for role, bucket in buckets.items()},
     }
     spec = platform.inference_endpoint
+    endpoint = None
     if spec is not None:
         endpoint = InferenceEndpoint(
             f"{ctx.name}-inference",
@@ -104,7 +107,37 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
         outputs["inferenceAddress"] = endpoint.address
     principals = _secrets_and_access(ctx, keys, agents, buckets)
     outputs["workloadPrincipals"] = principals
+    _kubernetes(ctx, cluster, buckets, endpoint)
     return outputs
+
+
+def _kubernetes(
+    ctx: _Context, cluster: GkeCluster, buckets: dict[BucketRole, SecureBucket], endpoint: InferenceEndpoint | None
+) -> None:
+    """The Kubernetes layer on the cluster. The Gateway serves the declared Certificate Manager certificate
+    through a certificate map named after the endpoint (`certificate_map_name`), which the endpoint's Google
+    Cloud side has to hold (a PRIMARY entry with the certificate)."""
+    build_kubernetes(
+        ctx.platform,
+        GkeFacts(
+            platform=ctx.platform,
+            cluster_name=cluster.name,
+            endpoint=cluster.endpoint,
+            certificate_authority=cluster.ca_certificate,
+            bucket_names={role: bucket.bucket_name for role, bucket in buckets.items()},
+            inference_endpoint=GkeEndpoint(
+                address_name=endpoint.address_name,
+                ssl_policy_name=endpoint.ssl_policy_name,
+                security_policy_name=endpoint.security_policy_name,
+                certificate_map=certificate_map_name(ctx.name),
+            ) if endpoint is not None else None,
+        ),
+    )
+
+
+def certificate_map_name(platform_name: str) -> str:
+    """The Certificate Manager certificate map the inference Gateway names (`networking.gke.io/certmap`)."""
+    return f"{platform_name}-inference"
 
 
 def _account_id(name: str) -> str:

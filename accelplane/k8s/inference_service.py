@@ -1,9 +1,12 @@
 """`InferenceService`: one declared service: Deployment, Service, HPA, PDB, its service account and
-the TargetGroupBinding that registers its pods in the cloud layer's ALB target group.
+what attaches it to the endpoint: on EKS a TargetGroupBinding that registers its pods in the cloud
+layer's ALB target group (`target_group_backend.py`), on GKE an HTTPRoute to the platform's Gateway
+with its health check and Cloud Armor policies (`gateway_backend.py`).
 
 Pods request exactly their accelerators (requests = limits), run only on the declared pool
 (node selector, tolerations of the pool's taints), spread across zones, probe the health path,
-and reach AWS only through their workload's IAM role.
+and reach the cloud only through their workload's identity (the service account's annotations on
+EKS; on GKE the IAM bindings name the Kubernetes service account itself).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, Tolerati
 from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
 from accelplane.config.model import InferenceService as ServiceSpec
+from accelplane.k8s.gateway_backend import GatewayBackend, attach_to_gateway
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
+from accelplane.k8s.target_group_backend import TargetGroupBackend, bind_target_group
 
 
 def _http_probe(path: str, failure_threshold: int) -> ProbeArgsDict:
@@ -34,12 +39,13 @@ class InferenceServiceArgs:
     spec: ServiceSpec
     namespace: str
     service_account: str
-    role_arn: pulumi.Input[str]
+    account_annotations: Mapping[str, pulumi.Input[str]]  # workload identity (EKS: the IAM role ARN)
     accelerator_resource: str
+    accelerators: int  # per replica
     pool_labels: Mapping[str, str]
     tolerations: Sequence[TolerationArgsDict]
     health_path: str
-    target_group_arn: pulumi.Input[str] | None
+    backend: TargetGroupBackend | GatewayBackend | None  # what exposes the service; None: not exposed
     depends_on: Sequence[pulumi.Resource]
 
 
@@ -50,17 +56,11 @@ class InferenceService(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         labels = {"app.kubernetes.io/name": spec.name, "app.kubernetes.io/part-of": "accelplane"}
         metadata: ObjectMetaArgsDict = {"name": spec.name, "namespace": args.namespace, "labels": labels}
-        k8s.core.v1.ServiceAccount(
-            f"{name}-sa",
-            metadata={
-                "name": args.service_account,
-                "namespace": args.namespace,
-                "annotations": {"eks.amazonaws.com/role-arn": args.role_arn},
-            },
-            automount_service_account_token=True,
-            opts=child,
-        )
-        accelerators = str(spec.accelerators_per_replica)
+        account: ObjectMetaArgsDict = {"name": args.service_account, "namespace": args.namespace}
+        if args.account_annotations:
+            account["annotations"] = dict(args.account_annotations)
+        k8s.core.v1.ServiceAccount(f"{name}-sa", metadata=account, automount_service_account_token=True, opts=child)
+        accelerators = str(args.accelerators)
         container: ContainerArgsDict = {
             "name": "server",
             "image": spec.image,
@@ -150,17 +150,8 @@ class InferenceService(pulumi.ComponentResource):
             spec={"max_unavailable": 1, "selector": {"match_labels": labels}},
             opts=child,
         )
-        if spec.expose and args.target_group_arn is not None:
-            k8s.apiextensions.CustomResource(
-                f"{name}-tgb",
-                api_version="elbv2.k8s.aws/v1beta1",
-                kind="TargetGroupBinding",
-                metadata=metadata,
-                spec={
-                    "serviceRef": {"name": spec.name, "port": spec.port},
-                    "targetGroupARN": args.target_group_arn,
-                    "targetType": "ip",
-                },
-                opts=pulumi.ResourceOptions(parent=self, depends_on=list(args.depends_on)),
-            )
+        if spec.expose and isinstance(args.backend, TargetGroupBackend):
+            bind_target_group(name, args.backend, metadata, spec.name, spec.port, self, args.depends_on)
+        elif spec.expose and isinstance(args.backend, GatewayBackend):
+            attach_to_gateway(name, args.backend, metadata, spec.name, spec.port, self, args.depends_on)
         self.register_outputs({})

@@ -1,4 +1,12 @@
-"""Compose the Kubernetes layer from the declaration and the cloud layer's outputs."""
+"""Compose the Kubernetes layer from the declaration and the cloud's facts, split by concern.
+
+The same on every cloud: priority classes, namespaces (quotas, limits, default-deny policies),
+add-ons (Kueue, JobSet, the Prometheus stack), monitoring, inference services, training templates
+and queues. What differs comes from `ClusterFacts` (`eks_facts.EksFacts`, `gke_facts.GkeFacts`):
+the provider, each pool's resource, selector and taints, the load balancer's sources, workload
+identity, the checkpoint scheme and what exposes inference. Device-plugin charts run where the cloud
+needs them (EKS; GKE runs its own), per `kubernetes_checks.VENDOR_PLUGIN_FIELDS`.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +17,18 @@ from typing import TypeVar
 
 import pulumi
 
-from accelplane.accelerator_vendors import VendorNodeFacts, node_facts, vendor_of
-from accelplane.config import aws_catalog
-from accelplane.config.kubernetes_checks import ADDON_FIELDS, EFA_PLUGIN_FIELD, VENDOR_PLUGIN_FIELDS
-from accelplane.config.model import BucketRole, NodePool, Platform, Purpose, WorkloadKind
+from accelplane.accelerator_vendors import vendor_of
+from accelplane.config import gcp_catalog
+from accelplane.config.kubernetes_checks import EFA_PLUGIN_FIELD, addon_fields, vendor_plugin_fields
+from accelplane.config.model import BucketRole, Cloud, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
 from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, AcceleratorEnablementArgs, VendorPools
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
+from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.inference_service import InferenceService, InferenceServiceArgs
-from accelplane.k8s.load_balancer_controller import LoadBalancerController, LoadBalancerControllerArgs
 from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitoringArgs
 from accelplane.k8s.neuron_monitor import NeuronMonitor, NeuronMonitorArgs
 from accelplane.k8s.priority_classes import PriorityClasses
-from accelplane.k8s.provider import cluster_provider
 from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flavor, local_queue_name
-from accelplane.k8s.scheduling import pool_selector, pool_taints, pool_tolerations
 from accelplane.k8s.training_template import TrainingJobTemplate, TrainingJobTemplateArgs
 from accelplane.k8s.workload_namespace import WorkloadNamespace, WorkloadNamespaceArgs
 
@@ -30,232 +36,265 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class CloudOutputs:
-    cluster_name: pulumi.Output[str]
-    endpoint: pulumi.Output[str]
-    certificate_authority: pulumi.Output[str]
-    oidc_provider_arn: pulumi.Output[str]
-    oidc_issuer_host: pulumi.Output[str]
-    vpc_id: pulumi.Output[str]
-    target_group_arn: pulumi.Output[str] | None
-    workload_role_arns: Mapping[str, pulumi.Output[str]]
-    bucket_names: Mapping[BucketRole, pulumi.Output[str]]
+class _Layer:
+    """What every part of the layer shares."""
+
+    platform: Platform
+    spec: KubernetesLayer
+    facts: ClusterFacts
+    provider: pulumi.ProviderResource
+    opts: pulumi.ResourceOptions
+    scheduling: Mapping[str, PoolScheduling]  # accelerator pools the layer schedules onto, by name
+
+    @property
+    def name(self) -> str:
+        return self.platform.name
+
+    def pool(self, name: str) -> NodePool:
+        return next(pool for pool in self.platform.node_pools if pool.name == name)
+
+    @property
+    def accelerator_pools(self) -> list[NodePool]:
+        return [pool for pool in self.platform.node_pools if pool.name in self.scheduling]
 
 
-def _resource(pool: NodePool) -> str:
-    facts = node_facts(pool.accelerator)
-    assert facts is not None and facts.resource, pool.name  # accelerator pools only
-    return facts.resource
+def build_kubernetes(platform: Platform, facts: ClusterFacts) -> None:
+    """The Kubernetes layer through its own cluster provider (and the cloud's provider for the few cloud
+    resources it owns, see `ClusterFacts.providers`)."""
+    spec = platform.kubernetes
+    if spec is None:
+        return
+    provider = facts.provider(f"{platform.name}-k8s")
+    scheduling = {pool.name: s for pool in platform.node_pools if (s := facts.scheduling(pool)) is not None}
+    ctx = _Layer(
+        platform=platform,
+        spec=spec,
+        facts=facts,
+        provider=provider,
+        opts=pulumi.ResourceOptions(providers=dict(facts.providers(provider))),
+        scheduling=scheduling,
+    )
+    versions = {field: getattr(platform.software_profiles[spec.addons_profile], field)
+                for field in addon_fields(facts.cloud)}
+
+    PriorityClasses(f"{ctx.name}-priorities", opts=ctx.opts)
+    namespaces = _namespaces(ctx)
+    vendors = _vendor_pools(ctx)
+    enablement = _device_enablement(ctx, vendors)
+    exposure = facts.exposure(platform, ctx.opts)
+    addons = BatchAddons(
+        f"{ctx.name}-batch", BatchAddonsArgs(kueue=versions["kueue"], jobset=versions["jobset"]), opts=ctx.opts
+    )
+    _monitoring(ctx, versions["kube_prometheus_stack"], vendors)
+    _inference(ctx, namespaces, exposure, enablement)
+    _training(ctx, namespaces)
+    AcceleratorQueues(
+        f"{ctx.name}-queues",
+        AcceleratorQueuesArgs(
+            flavors=[
+                Flavor(pool=p.name, resource=s.resource, node_labels=s.selector, taints=s.taints)
+                for p in ctx.accelerator_pools
+                for s in (ctx.scheduling[p.name],)
+            ],
+            teams=spec.teams,
+            depends_on=[addons.kueue, *namespaces.values()],
+        ),
+        opts=ctx.opts,
+    )
 
 
-def _per_node(pool: NodePool) -> int:
-    facts = aws_catalog.instance_facts(pool.instance_type)
-    return facts.accelerator_count if facts else 0
+# ---- namespaces -----------------------------------------------------------------------------------
 
 
-def _namespace_quotas(platform: Platform) -> dict[str, dict[str, int]]:
+def _namespace_quotas(ctx: _Layer) -> dict[str, dict[str, int]]:
     """Accelerators each namespace may request: its teams' quotas, or its pools' full capacity."""
-    layer = platform.kubernetes
-    assert layer is not None
-    pools = {pool.name: pool for pool in platform.node_pools}
     quotas: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     team_namespaces = set()
-    for team in layer.teams:
+    for team in ctx.spec.teams:
         team_namespaces.add(team.namespace)
         for pool_name, count in team.quotas.items():
-            quotas[team.namespace][_resource(pools[pool_name])] += count + team.borrowing_limit
-    for workload in platform.workloads:
+            quotas[team.namespace][ctx.scheduling[pool_name].resource] += count + team.borrowing_limit
+    for workload in ctx.platform.workloads:
         if workload.namespace in team_namespaces:
             continue
         purpose = Purpose.training if workload.kind is WorkloadKind.training else Purpose.inference
-        for pool in platform.node_pools:
-            if pool.accelerator and pool.purpose is purpose:
-                quotas[workload.namespace][_resource(pool)] += pool.scaling.max * _per_node(pool)
+        for pool in ctx.accelerator_pools:
+            if pool.purpose is purpose:
+                scheduling = ctx.scheduling[pool.name]
+                quotas[workload.namespace][scheduling.resource] += scheduling.capacity
     return {ns: dict(q) for ns, q in quotas.items()}
 
 
-def build_kubernetes(platform: Platform, cloud: CloudOutputs, aws_provider: pulumi.ProviderResource) -> None:
-    """The Kubernetes layer through its own cluster provider; the AWS resources it needs (the load
-    balancer controller's role) through `aws_provider`, the program's provider for the declared region."""
-    layer = platform.kubernetes
-    if layer is None:
-        return
-    name = platform.name
-    addons = platform.software_profiles[layer.addons_profile]
-    versions = {field: getattr(addons, field) for field in ADDON_FIELDS}
-    provider = cluster_provider(
-        f"{name}-k8s", cloud.cluster_name, cloud.endpoint, cloud.certificate_authority, platform.region
-    )
-    opts = pulumi.ResourceOptions(providers={"kubernetes": provider, "aws": aws_provider})
-    pools = {pool.name: pool for pool in platform.node_pools}
+def _namespaces(ctx: _Layer) -> dict[str, WorkloadNamespace]:
+    """Every workload's and team's namespace, with quotas and default-deny traffic."""
+    platform = ctx.platform
     workloads = {w.name: w for w in platform.workloads}
-    accelerator_pools = [p for p in platform.node_pools if p.accelerator and node_facts(p.accelerator)]
-
-    PriorityClasses(f"{name}-priorities", opts=opts)
-
-    # Namespaces: every workload's and team's, with quotas and default-deny traffic.
-    if platform.network.new_vpc is not None:
-        lb_cidrs = list(platform.network.new_vpc.public_subnets)
-    else:
-        assert platform.network.existing_vpc is not None
-        lb_cidrs = [platform.network.existing_vpc.cidr]
-    quotas = _namespace_quotas(platform)
+    quotas = _namespace_quotas(ctx)
     training_ns = {w.namespace for w in platform.workloads if w.kind is WorkloadKind.training}
-    training_ns |= {team.namespace for team in layer.teams}
+    training_ns |= {team.namespace for team in ctx.spec.teams}
     service_ports: dict[str, list[int]] = defaultdict(list)
-    for service in layer.inference_services:
+    for service in ctx.spec.inference_services:
         service_ports[workloads[service.workload].namespace].append(service.port)
+    lb_sources = ctx.facts.load_balancer_sources()
     namespaces = {}
-    for ns in sorted({w.namespace for w in platform.workloads} | {t.namespace for t in layer.teams}):
+    for ns in sorted({w.namespace for w in platform.workloads} | {t.namespace for t in ctx.spec.teams}):
         namespaces[ns] = WorkloadNamespace(
-            f"{name}-ns-{ns}",
+            f"{ctx.name}-ns-{ns}",
             WorkloadNamespaceArgs(
                 namespace=ns,
                 training=ns in training_ns,
                 inference_ports=service_ports.get(ns, []),
-                load_balancer_cidrs=lb_cidrs,
+                load_balancer_cidrs=lb_sources,
                 accelerator_quota=quotas.get(ns, {}),
                 labels={"app.kubernetes.io/part-of": "accelplane"},
             ),
-            opts=opts,
+            opts=ctx.opts,
         )
+    return namespaces
 
-    # Device plugins and metrics per vendor present, versions from the pools' profiles.
+
+# ---- devices and monitoring -----------------------------------------------------------------------
+
+
+def _vendor_pools(ctx: _Layer) -> list[VendorPools]:
+    """The vendors whose device plugins the layer installs, with their pools' versions: EKS only (GKE runs
+    its own plugins, so no vendor has plugin fields there)."""
     by_vendor: dict[str, list[NodePool]] = defaultdict(list)
-    for pool in accelerator_pools:
-        by_vendor[vendor_of(pool.accelerator or "")].append(pool)
+    for pool in ctx.accelerator_pools:
+        vendor = vendor_of(pool.accelerator or "")
+        if vendor_plugin_fields(ctx.facts.cloud, vendor):
+            by_vendor[vendor].append(pool)
     vendors = []
     for vendor, vendor_pools in sorted(by_vendor.items()):
-        profile = platform.pool_profile(vendor_pools[0])
+        profile = ctx.platform.pool_profile(vendor_pools[0])
         assert profile is not None
-        facts = node_facts(vendor_pools[0].accelerator)
-        assert facts is not None
         vendors.append(
             VendorPools(
                 vendor=vendor,
                 accelerators=sorted({p.accelerator or "" for p in vendor_pools}),
-                tolerations=_unique([t for p in vendor_pools for t in pool_tolerations(p, facts)]),
-                versions={f: getattr(profile, f) for f in VENDOR_PLUGIN_FIELDS.get(vendor, ())},
+                tolerations=_unique([t for p in vendor_pools for t in ctx.scheduling[p.name].tolerations]),
+                versions={f: getattr(profile, f) for f in vendor_plugin_fields(ctx.facts.cloud, vendor)},
             )
         )
-    efa_pools = [p for p in accelerator_pools if p.efa]
-    efa_version = getattr(platform.pool_profile(efa_pools[0]), EFA_PLUGIN_FIELD) if efa_pools else None
-    enablement = AcceleratorEnablement(
-        f"{name}-accelerators",
+    return vendors
+
+
+def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEnablement | None:
+    efa_pools = [p for p in ctx.accelerator_pools if p.efa] if ctx.facts.cloud is Cloud.aws else []
+    if not vendors and not efa_pools:
+        return None  # GKE: its own GPU and TPU device plugins
+    efa_version = getattr(ctx.platform.pool_profile(efa_pools[0]), EFA_PLUGIN_FIELD) if efa_pools else None
+    return AcceleratorEnablement(
+        f"{ctx.name}-accelerators",
         AcceleratorEnablementArgs(
             vendors=vendors,
             efa_version=efa_version,
-            efa_tolerations=_unique([t for p in efa_pools for t in pool_tolerations(p, _facts(p))]),
+            efa_tolerations=_unique([t for p in efa_pools for t in ctx.scheduling[p.name].tolerations]),
         ),
-        opts=opts,
+        opts=ctx.opts,
     )
 
-    controller = LoadBalancerController(
-        f"{name}-lbc",
-        LoadBalancerControllerArgs(
-            version=versions["aws_load_balancer_controller"],
-            cluster_name=cloud.cluster_name,
-            region=platform.region,
-            vpc_id=cloud.vpc_id,
-            target_group_arn=cloud.target_group_arn,
-            oidc_provider_arn=cloud.oidc_provider_arn,
-            oidc_issuer_host=cloud.oidc_issuer_host,
-            tags=platform.resource_tags,
-        ),
-        opts=opts,
-    )
-    addons_release = BatchAddons(
-        f"{name}-batch", BatchAddonsArgs(kueue=versions["kueue"], jobset=versions["jobset"]), opts=opts
-    )
+
+def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
+    tpu = any(gcp_catalog.tpu_generation_of(p.instance_type) for p in ctx.accelerator_pools) \
+        if ctx.facts.cloud is Cloud.gcp else False
     AcceleratorMonitoring(
-        f"{name}-monitoring",
-        AcceleratorMonitoringArgs(version=versions["kube_prometheus_stack"], neuron="aws" in by_vendor),
-        opts=opts,
+        f"{ctx.name}-monitoring",
+        AcceleratorMonitoringArgs(
+            version=version,
+            neuron=any(v.vendor == "aws" for v in vendors),
+            tpu=tpu,
+            device_exporter_alerts=ctx.facts.cloud is Cloud.aws,
+        ),
+        opts=ctx.opts,
     )
     # The Neuron chart ships no exporter: neuron-monitor runs on the Neuron pools for the PodMonitor above.
     neuron = next((v for v in vendors if v.vendor == "aws"), None)
     if neuron is not None:
         NeuronMonitor(
-            f"{name}-neuron-monitor",
+            f"{ctx.name}-neuron-monitor",
             NeuronMonitorArgs(
                 image=neuron.versions["neuron_monitor_image"],
                 accelerators=neuron.accelerators,
                 tolerations=neuron.tolerations,
             ),
-            opts=opts,
+            opts=ctx.opts,
         )
 
-    for service in layer.inference_services:
-        pool = pools[service.node_pool]
+
+# ---- workloads ------------------------------------------------------------------------------------
+
+
+def _inference(
+    ctx: _Layer,
+    namespaces: Mapping[str, WorkloadNamespace],
+    exposure: Exposure,
+    enablement: AcceleratorEnablement | None,
+) -> None:
+    platform = ctx.platform
+    workloads = {w.name: w for w in platform.workloads}
+    endpoint = platform.inference_endpoint
+    for service in ctx.spec.inference_services:
+        scheduling = ctx.scheduling[service.node_pool]
         workload = workloads[service.workload]
+        # A TPU VM's chips go to one pod together; elsewhere a replica takes what it declares.
+        accelerators = scheduling.per_node if scheduling.resource == gcp_catalog.TPU_RESOURCE \
+            else service.accelerators_per_replica
         InferenceService(
-            f"{name}-svc-{service.name}",
+            f"{ctx.name}-svc-{service.name}",
             InferenceServiceArgs(
                 spec=service,
                 namespace=workload.namespace,
                 service_account=workload.service_account_name,
-                role_arn=cloud.workload_role_arns[workload.name],
-                accelerator_resource=_resource(pool),
-                pool_labels=pool_selector(pool),
-                tolerations=pool_tolerations(pool, _facts(pool)),
-                health_path=platform.inference_endpoint.health_check.path
-                if platform.inference_endpoint
-                else "/healthz",
-                target_group_arn=cloud.target_group_arn,
-                depends_on=[namespaces[workload.namespace], controller, *enablement.releases],
+                account_annotations=ctx.facts.service_account_annotations(workload),
+                accelerator_resource=scheduling.resource,
+                accelerators=accelerators,
+                pool_labels=scheduling.selector,
+                tolerations=scheduling.tolerations,
+                health_path=endpoint.health_check.path if endpoint else "/healthz",
+                backend=exposure.backend,
+                depends_on=[
+                    namespaces[workload.namespace],
+                    *exposure.depends_on,
+                    *(enablement.releases if enablement else []),
+                ],
             ),
-            opts=opts,
+            opts=ctx.opts,
         )
 
-    queues_by_namespace = {team.namespace: local_queue_name(team) for team in layer.teams}
-    for template in layer.training_templates:
-        pool = pools[template.node_pool]
+
+def _training(ctx: _Layer, namespaces: Mapping[str, WorkloadNamespace]) -> None:
+    workloads = {w.name: w for w in ctx.platform.workloads}
+    queues_by_namespace = {team.namespace: local_queue_name(team) for team in ctx.spec.teams}
+    for template in ctx.spec.training_templates:
+        pool = ctx.pool(template.node_pool)
+        scheduling = ctx.scheduling[pool.name]
         workload = workloads[template.workload]
         grant = next(g for g in workload.buckets if g.role is BucketRole.checkpoints)
-        instance = aws_catalog.instance_facts(pool.instance_type)
+        nodes = template.nodes or scheduling.max_nodes
+        per_slice = scheduling.vms_per_slice
         TrainingJobTemplate(
-            f"{name}-train-{pool.name}",
+            f"{ctx.name}-train-{pool.name}",
             TrainingJobTemplateArgs(
                 spec=template,
                 job_name=pool.name,
                 namespace=workload.namespace,
                 service_account=workload.service_account_name,
                 queue=queues_by_namespace.get(workload.namespace),
-                accelerator_resource=_resource(pool),
-                accelerators_per_node=_per_node(pool),
-                efa_interfaces=(instance.max_efa_interfaces if instance and pool.efa else 0),
-                nodes=template.nodes or pool.scaling.max,
-                pool_selector=pool_selector(pool),
-                tolerations=pool_taints(pool, _facts(pool)),
-                checkpoint_uri=pulumi.Output.concat(
-                    "s3://", cloud.bucket_names[BucketRole.checkpoints], "/", grant.prefix
-                ),
+                accelerator_resource=scheduling.resource,
+                accelerators_per_node=scheduling.per_node,
+                efa_interfaces=scheduling.efa_interfaces,
+                nodes=per_slice or nodes,
+                pool_selector=scheduling.selector,
+                tolerations=scheduling.taints,
+                checkpoint_uri=ctx.facts.checkpoint_uri(grant.prefix),
+                slices=nodes // per_slice if per_slice else None,
+                exclusive_topology=scheduling.exclusive_topology,
             ),
             opts=pulumi.ResourceOptions(
-                providers={"kubernetes": provider}, depends_on=[namespaces[workload.namespace]]
+                providers={"kubernetes": ctx.provider}, depends_on=[namespaces[workload.namespace]]
             ),
         )
-
-    AcceleratorQueues(
-        f"{name}-queues",
-        AcceleratorQueuesArgs(
-            flavors=[
-                Flavor(
-                    pool=p.name, resource=_resource(p), node_labels=pool_selector(p), taints=pool_taints(p, _facts(p))
-                )
-                for p in accelerator_pools
-            ],
-            teams=layer.teams,
-            depends_on=[addons_release.kueue, *namespaces.values()],
-        ),
-        opts=opts,
-    )
-
-
-def _facts(pool: NodePool) -> VendorNodeFacts:
-    facts = node_facts(pool.accelerator)
-    assert facts is not None
-    return facts
 
 
 def _unique(items: list[T]) -> list[T]:

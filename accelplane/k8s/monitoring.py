@@ -5,6 +5,20 @@ through a PodMonitor on the neuron-monitor pods (`NeuronMonitor`, whose labels a
 reuses). Alerts cover the failure modes that cost the most accelerator hours: XID errors, memory
 exhaustion, idle accelerators, Neuron hardware errors, inference p99 latency and nodes that are not
 ready.
+
+TPU metrics on GKE come from GKE's own TPU device plugin: its pods (kube-system, label
+`k8s-app: tpu-device-plugin`) serve Prometheus text on port 2112 at `/metrics` on every TPU node
+(https://cloud.google.com/kubernetes-engine/docs/how-to/machine-learning/inference/autoscaling-tpu,
+"TPU metrics": Google's own PodMonitoring selects those pods and that port). Per chip (labels
+`accelerator_id`, `make="cloud-tpu"`, `model` such as `tpu-v5p-slice`, `tpu_topology`, and the
+workload's `namespace`/`pod`/`container`, which the scrape keeps as `exported_*`):
+`duty_cycle` (% of time the TensorCores were busy), `tensorcore_utilization` (%),
+`memory_used` and `memory_total` (HBM bytes) and `memory_bandwidth_utilization` (%); sample output in
+https://github.com/ray-project/ray/blob/dc74d6f7b3e9bed79f844657e4a9e5f963d837b9/python/ray/dashboard/modules/reporter/tests/test_reporter.py
+(Ray's dashboard reads the same endpoint). A PodMonitor scrapes them by port number (`portNumber`,
+prometheus-operator 0.79 and later: the plugin's container port has no name to select) and copies
+the node name onto every series. The TPU alerts: low duty cycle, HBM nearly full, and a TPU node not
+ready; kube-state-metrics exports the nodes' TPU labels for the last one (`kube_node_labels`).
 """
 
 from __future__ import annotations
@@ -71,11 +85,51 @@ ALERTS = [
     ),
 ]
 
+# The alerts that need no accelerator exporter: they hold on every cloud.
+GENERIC_ALERTS = [alert for alert in ALERTS if alert[0] in ("InferenceP99LatencyHigh", "NodeNotReady")]
+
+TPU_DEVICE_PLUGIN_NAMESPACE = "kube-system"
+TPU_DEVICE_PLUGIN_LABELS = {"k8s-app": "tpu-device-plugin"}
+TPU_METRICS_PORT = 2112
+# GKE's TPU node labels, exported by kube-state-metrics as label_cloud_google_com_gke_tpu_*.
+TPU_NODE_LABELS = ("cloud.google.com/gke-tpu-accelerator", "cloud.google.com/gke-tpu-topology")
+_TPU = 'make="cloud-tpu"'
+TPU_ALERTS = [
+    (
+        "TpuLowDutyCycle",
+        f"avg by (node, model, tpu_topology) (duty_cycle{{{_TPU}}}) < 20",
+        "30m",
+        "warning",
+        "TPU chips on {{ $labels.node }} ({{ $labels.model }} {{ $labels.tpu_topology }}) busy under 20% for 30 "
+        "minutes: input pipeline, host or data-centre network bound.",
+    ),
+    (
+        "TpuHbmNearlyFull",
+        f"max by (node, accelerator_id) (memory_used{{{_TPU}}} / memory_total{{{_TPU}}}) > 0.95",
+        "10m",
+        "warning",
+        "HBM of TPU chip {{ $labels.accelerator_id }} on {{ $labels.node }} above 95%: out-of-memory failures "
+        "are likely.",
+    ),
+    (
+        "TpuNodeNotReady",
+        'kube_node_status_condition{condition="Ready",status="true"} == 0 '
+        "and on (node) kube_node_labels{label_cloud_google_com_gke_tpu_accelerator!=\"\"}",
+        "5m",
+        "critical",
+        "TPU node {{ $labels.node }} has not been Ready for 5 minutes: a multi-host slice stops as a whole "
+        "when one of its VMs does.",
+    ),
+]
+
 
 @dataclass(frozen=True)
 class AcceleratorMonitoringArgs:
     version: str
     neuron: bool
+    tpu: bool = False
+    # The DCGM and Neuron alerts watch the exporters the EKS layer runs; on GKE nothing runs them.
+    device_exporter_alerts: bool = True
 
 
 class AcceleratorMonitoring(pulumi.ComponentResource):
@@ -83,23 +137,22 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AcceleratorMonitoringArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("accelplane:k8s:AcceleratorMonitoring", name, None, opts)
-        self.release = pinned_release(
-            f"{name}-prometheus",
-            "kube_prometheus_stack",
-            args.version,
-            {
-                # Pick up every ServiceMonitor, PodMonitor and PrometheusRule, not only this release's.
-                "prometheus": {
-                    "prometheusSpec": {
-                        "serviceMonitorSelectorNilUsesHelmValues": False,
-                        "podMonitorSelectorNilUsesHelmValues": False,
-                        "ruleSelectorNilUsesHelmValues": False,
-                        "retention": "15d",
-                    }
-                },
-                "grafana": {"enabled": False},
+        values: dict[str, object] = {
+            # Pick up every ServiceMonitor, PodMonitor and PrometheusRule, not only this release's.
+            "prometheus": {
+                "prometheusSpec": {
+                    "serviceMonitorSelectorNilUsesHelmValues": False,
+                    "podMonitorSelectorNilUsesHelmValues": False,
+                    "ruleSelectorNilUsesHelmValues": False,
+                    "retention": "15d",
+                }
             },
-            pulumi.ResourceOptions(parent=self),
+            "grafana": {"enabled": False},
+        }
+        if args.tpu:
+            values["kube-state-metrics"] = {"metricLabelsAllowlist": [f"nodes=[{','.join(TPU_NODE_LABELS)}]"]}
+        self.release = pinned_release(
+            f"{name}-prometheus", "kube_prometheus_stack", args.version, values, pulumi.ResourceOptions(parent=self)
         )
         after = pulumi.ResourceOptions(parent=self, depends_on=[self.release])
         if args.neuron:
@@ -115,6 +168,35 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
                 },
                 opts=after,
             )
+        if args.tpu:
+            k8s.apiextensions.CustomResource(
+                f"{name}-tpu-device-plugin",
+                api_version="monitoring.coreos.com/v1",
+                kind="PodMonitor",
+                metadata={"name": "tpu-device-plugin", "namespace": MONITORING_NAMESPACE},
+                spec={
+                    "namespaceSelector": {"matchNames": [TPU_DEVICE_PLUGIN_NAMESPACE]},
+                    "selector": {"matchLabels": dict(TPU_DEVICE_PLUGIN_LABELS)},
+                    "podMetricsEndpoints": [
+                        {
+                            "portNumber": TPU_METRICS_PORT,
+                            "path": "/metrics",
+                            "interval": "15s",
+                            "relabelings": [
+                                {
+                                    "action": "replace",
+                                    "sourceLabels": ["__meta_kubernetes_pod_node_name"],
+                                    "targetLabel": "node",
+                                }
+                            ],
+                        }
+                    ],
+                },
+                opts=after,
+            )
+        alerts = list(ALERTS if args.device_exporter_alerts else GENERIC_ALERTS)
+        if args.tpu:
+            alerts += TPU_ALERTS
         k8s.apiextensions.CustomResource(
             f"{name}-alerts",
             api_version="monitoring.coreos.com/v1",
@@ -132,7 +214,7 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
                                 "labels": {"severity": severity},
                                 "annotations": {"summary": summary},
                             }
-                            for alert, expr, duration, severity, summary in ALERTS
+                            for alert, expr, duration, severity, summary in alerts
                         ],
                     }
                 ]

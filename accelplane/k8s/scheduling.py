@@ -24,6 +24,11 @@ def pool_taints(pool: NodePool, vendor: VendorNodeFacts) -> list[dict[str, str]]
     ]
 
 
+def declared_taints(pool: NodePool) -> list[dict[str, str]]:
+    """The taints the declaration puts on the pool's nodes (none by default), as Kubernetes writes them."""
+    return [{"key": t.key, "value": t.value, "effect": _EFFECTS[t.effect.value]} for t in pool.taints or []]
+
+
 def pool_tolerations(pool: NodePool, vendor: VendorNodeFacts) -> list[TolerationArgsDict]:
     return [
         {"key": t["key"], "operator": "Equal", "value": t["value"], "effect": t["effect"]}

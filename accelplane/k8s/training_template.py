@@ -7,7 +7,18 @@ on it. It is stored as a template, not created: a live JobSet with a queue label
 admitted and start at once. Start one with
 `kubectl -n <ns> get cm <pool>-jobset -o jsonpath='{.data.jobset\\.yaml}' | kubectl create -f -`.
 Every restart resumes from the newest checkpoint: the trainer reads ACCELPLANE_RESUME_FROM=latest
-and ACCELPLANE_CHECKPOINT_URI (the workload's checkpoint prefix, reached through its role).
+and ACCELPLANE_CHECKPOINT_URI (the workload's checkpoint prefix, reached through its identity:
+`s3://` on AWS, `gs://` on Google Cloud).
+
+On a multi-host TPU pool the unit is a slice: one replicated job per slice (`replicas` = slices),
+each an Indexed Job with `completions` = `parallelism` = the slice's VMs, every pod taking all of
+its VM's chips; JobSet's headless service (`network.enableDNSHostnames`, subdomain = the JobSet's
+name) gives each pod a stable name, from which GKE sets TPU_WORKER_ID and TPU_WORKER_HOSTNAMES.
+`alpha.jobset.sigs.k8s.io/exclusive-topology: cloud.google.com/gke-nodepool` places each replicated
+job alone on one slice's node pool (https://cloud.google.com/kubernetes-engine/docs/how-to/tpu-multislice).
+With several slices (multislice) each pod also gets MEGASCALE_NUM_SLICES, MEGASCALE_SLICE_ID (the
+job index) and MEGASCALE_COORDINATOR_ADDRESS (the first pod of the first slice), which libtpu uses
+to join the slices over the data-centre network.
 """
 
 from __future__ import annotations
@@ -37,10 +48,30 @@ class TrainingJobTemplateArgs:
     accelerator_resource: str
     accelerators_per_node: int
     efa_interfaces: int
-    nodes: int
+    nodes: int  # per replicated job: a slice's VMs on TPU, else the whole job's nodes
     pool_selector: Mapping[str, str]
     tolerations: Sequence[Mapping[str, str]]
     checkpoint_uri: pulumi.Input[str]
+    slices: int | None = None  # TPU: the job's slices, one replicated job each; None: one job of `nodes`
+    exclusive_topology: str | None = None  # node label each replicated job has to itself
+
+
+REPLICATED_JOB = "workers"
+EXCLUSIVE_TOPOLOGY_ANNOTATION = "alpha.jobset.sigs.k8s.io/exclusive-topology"
+
+
+def _label_env(name: str, label: str) -> dict[str, Any]:
+    return {"name": name, "valueFrom": {"fieldRef": {"fieldPath": f"metadata.labels['{label}']"}}}
+
+
+def _multislice_env(slices: int) -> list[dict[str, Any]]:
+    """What libtpu needs to join the slices (JobSet labels every pod with its job index and JobSet)."""
+    return [
+        _label_env("JOBSET_NAME", "jobset.sigs.k8s.io/jobset-name"),
+        {"name": "MEGASCALE_NUM_SLICES", "value": str(slices)},
+        _label_env("MEGASCALE_SLICE_ID", "jobset.sigs.k8s.io/job-index"),
+        {"name": "MEGASCALE_COORDINATOR_ADDRESS", "value": f"$(JOBSET_NAME)-{REPLICATED_JOB}-0-0.$(JOBSET_NAME)"},
+    ]
 
 
 def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[str, Any]:
@@ -50,6 +81,15 @@ def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[
     labels = {"app.kubernetes.io/part-of": "accelplane", "accelplane.io/pool": args.spec.node_pool}
     if args.queue:
         labels["kueue.x-k8s.io/queue-name"] = args.queue
+    env: list[dict[str, Any]] = [
+        {"name": "ACCELPLANE_CHECKPOINT_URI", "value": checkpoint_uri},
+        {"name": "ACCELPLANE_RESUME_FROM", "value": "latest"},
+        {"name": "ACCELPLANE_NODES", "value": str(args.nodes * (args.slices or 1))},
+    ]
+    if args.slices is not None:
+        env.append({"name": "ACCELPLANE_SLICES", "value": str(args.slices)})
+    if args.slices is not None and args.slices > 1:
+        env.extend(_multislice_env(args.slices))
     pod_spec = {
         "serviceAccountName": args.service_account,
         "priorityClassName": TRAINING_PRIORITY,
@@ -61,11 +101,7 @@ def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[
                 "name": "trainer",
                 "image": args.spec.image,
                 "command": list(args.spec.command),
-                "env": [
-                    {"name": "ACCELPLANE_CHECKPOINT_URI", "value": checkpoint_uri},
-                    {"name": "ACCELPLANE_RESUME_FROM", "value": "latest"},
-                    {"name": "ACCELPLANE_NODES", "value": str(args.nodes)},
-                ],
+                "env": env,
                 "resources": {"requests": resources, "limits": resources},
                 "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm"}],
                 "securityContext": {"allowPrivilegeEscalation": False},
@@ -74,17 +110,24 @@ def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[
         # NCCL needs far more shared memory than the 64 MiB container default.
         "volumes": [{"name": "dshm", "emptyDir": {"medium": "Memory"}}],
     }
+    metadata: dict[str, Any] = {
+        "generateName": f"{args.job_name}-",
+        "namespace": args.namespace,
+        "labels": dict(labels),
+    }
+    if args.exclusive_topology:
+        metadata["annotations"] = {EXCLUSIVE_TOPOLOGY_ANNOTATION: args.exclusive_topology}
     return {
         "apiVersion": "jobset.x-k8s.io/v1alpha2",
         "kind": "JobSet",
-        "metadata": {"generateName": f"{args.job_name}-", "namespace": args.namespace, "labels": dict(labels)},
+        "metadata": metadata,
         "spec": {
             "failurePolicy": {"maxRestarts": args.spec.max_restarts},
             "network": {"enableDNSHostnames": True},
             "replicatedJobs": [
                 {
-                    "name": "workers",
-                    "replicas": 1,
+                    "name": REPLICATED_JOB,
+                    "replicas": args.slices or 1,
                     "template": {
                         "spec": {
                             "parallelism": args.nodes,
