@@ -1,18 +1,24 @@
 """Validate every Kubernetes object the program creates against the stack's Kubernetes version.
 
-`kubernetes_validate` (strict: unknown fields are errors) knows the built-in kinds. Custom
-resources (Kueue, TargetGroupBinding, PrometheusRule) and Helm releases are listed as not
-schema-checked here; the JobSet template kept in a ConfigMap has its pod template validated as
-the `batch/v1` Job it becomes.
+`kubernetes_validate` (strict: unknown fields are errors) knows the built-in kinds; the custom
+resources the layer creates (Gateway API, GKE policies, Kueue, JobSet, PodMonitor, PrometheusRule,
+TargetGroupBinding) are validated as strictly against their CRDs' published schemas
+(`crd_schemas.py`); any other custom resource is listed as not schema-checked. Helm releases and
+providers are not manifests. The JobSet template kept in a ConfigMap is validated as a JobSet and
+its pod template as the `batch/v1` Job it becomes.
+
+The Kubernetes layer does not know the engine: validation takes plain records (anything with a
+`type` token, a `name` and wire-format `inputs`, such as the offline engine's recorded resources),
+so the CLI hands over its graph and nothing here imports it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import kubernetes_validate
 import yaml
@@ -21,10 +27,30 @@ from jsonschema.protocols import Validator
 from kubernetes_validate.utils import VersionNotSupportedError, all_versions, schema_contents
 from referencing import Registry, Resource
 
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.k8s import crd_schemas
 from accelplane.k8s.training_template import TEMPLATE_KEY
 
 _NOT_MANIFESTS = ("kubernetes:helm.sh/", "pulumi:providers:")
+
+
+class ObjectRecord(Protocol):
+    """One resource as a Pulumi engine reports it: type token, logical name, wire-format inputs."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def inputs(self) -> Mapping[str, Any]: ...
+
+
+class RecordSource(Protocol):
+    """A set of records, e.g. the offline engine's graph."""
+
+    @property
+    def resources(self) -> Sequence[ObjectRecord]: ...
 
 
 @dataclass(frozen=True)
@@ -38,10 +64,10 @@ class ManifestReport:
         return not self.errors
 
 
-def manifests(graph: Graph) -> Iterator[tuple[RecordedResource, dict[str, Any]]]:
-    for resource in graph.resources:
+def manifests(records: Iterable[ObjectRecord]) -> Iterator[tuple[ObjectRecord, dict[str, Any]]]:
+    for resource in records:
         if resource.type.startswith("kubernetes:") and not resource.type.startswith(_NOT_MANIFESTS):
-            yield resource, _strip_nulls(resource.inputs)
+            yield resource, _strip_nulls(dict(resource.inputs))
 
 
 def _strip_nulls(value: Any) -> Any:
@@ -52,15 +78,19 @@ def _strip_nulls(value: Any) -> Any:
     return value
 
 
-def _job_from_jobset(document: str) -> dict[str, Any]:
+def _from_jobset_template(document: str) -> list[dict[str, Any]]:
+    """The JobSet a template ConfigMap holds, and its first replicated job as the Job it becomes."""
     jobset = yaml.safe_load(document)
     job_template = jobset["spec"]["replicatedJobs"][0]["template"]
-    return {
-        "apiVersion": "batch/v1",
-        "kind": "Job",
-        "metadata": {"name": "template-check", "namespace": jobset["metadata"]["namespace"]},
-        "spec": job_template["spec"],
-    }
+    return [
+        jobset,
+        {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": "template-check", "namespace": jobset["metadata"]["namespace"]},
+            "spec": job_template["spec"],
+        },
+    ]
 
 
 @cache
@@ -76,9 +106,14 @@ def _validator(kind: str, api_version: str, version: str) -> Validator:
 
     `kubernetes_validate.validate` re-reads `_definitions.json` on every call (0.7 s for prod);
     this keeps its semantics (strict schemas, group/version file naming) and caches the parse.
+    Custom resources with a stored CRD schema are checked against it, their metadata against the
+    version's strict ObjectMeta.
     """
     group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
     schema_dir = f"v{version}-local-strict"
+    custom = crd_schemas.strict_schema(api_version, kind)
+    if custom is not None:
+        return Draft202012Validator(custom, registry=_definitions(schema_dir))
     try:
         schema = schema_contents(f"kubernetes-json-schema/{schema_dir}/{kind.lower()}-{group_version}.json", version)
     except FileNotFoundError:
@@ -96,16 +131,16 @@ def _schema_version(kubernetes_version: str) -> str:
     return known[-1]
 
 
-def validate_graph(graph: Graph, kubernetes_version: str) -> ManifestReport:
+def validate_manifests(records: Iterable[ObjectRecord], kubernetes_version: str) -> ManifestReport:
     version = _schema_version(kubernetes_version)
     validated: list[str] = []
     unchecked: list[str] = []
     errors: list[tuple[str, str]] = []
-    for resource, manifest in manifests(graph):
+    for resource, manifest in manifests(records):
         label = f"{manifest.get('kind')}/{manifest.get('metadata', {}).get('name')} ({resource.name})"
         documents = [manifest]
         if manifest.get("kind") == "ConfigMap" and TEMPLATE_KEY in manifest.get("data", {}):
-            documents.append(_job_from_jobset(manifest["data"][TEMPLATE_KEY]))
+            documents += _from_jobset_template(manifest["data"][TEMPLATE_KEY])
         for document in documents:
             try:
                 validator = _validator(str(document["kind"]), str(document["apiVersion"]), version)
@@ -119,6 +154,11 @@ def validate_graph(graph: Graph, kubernetes_version: str) -> ManifestReport:
             if not problems:
                 validated.append(label)
     return ManifestReport(validated=validated, unchecked=unchecked, errors=errors)
+
+
+def validate_graph(graph: RecordSource, kubernetes_version: str) -> ManifestReport:
+    """`validate_manifests` over a graph's resources (what `accelplane preview` passes)."""
+    return validate_manifests(graph.resources, kubernetes_version)
 
 
 def render_manifest_report(report: ManifestReport, kubernetes_version: str) -> str:

@@ -280,7 +280,7 @@ def test_alert_rules_cover_accelerator_failures(stack: tuple[str, Graph]) -> Non
 
 def test_no_manifest_carries_a_secret_value(stack: tuple[str, Graph]) -> None:
     _, graph = stack
-    for resource, manifest in manifests(graph):
+    for resource, manifest in manifests(graph.resources):
         assert manifest.get("kind") != "Secret", resource.name
         text = json.dumps(manifest)
         assert "secretKeyRef" not in text and "[secret]" not in text, resource.name
