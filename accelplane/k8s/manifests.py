@@ -137,11 +137,12 @@ def validate_manifests(records: Iterable[ObjectRecord], kubernetes_version: str)
     unchecked: list[str] = []
     errors: list[tuple[str, str]] = []
     for resource, manifest in manifests(records):
-        label = f"{manifest.get('kind')}/{manifest.get('metadata', {}).get('name')} ({resource.name})"
         documents = [manifest]
         if manifest.get("kind") == "ConfigMap" and TEMPLATE_KEY in manifest.get("data", {}):
             documents += _from_jobset_template(manifest["data"][TEMPLATE_KEY])
         for document in documents:
+            metadata = document.get("metadata", {})
+            label = f"{document.get('kind')}/{metadata.get('name') or metadata.get('generateName')} ({resource.name})"
             try:
                 validator = _validator(str(document["kind"]), str(document["apiVersion"]), version)
             except kubernetes_validate.SchemaNotFoundError:
