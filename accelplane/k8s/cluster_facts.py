@@ -49,6 +49,7 @@ class PoolScheduling:
     vms_per_slice: int | None = None
     # Node label whose value differs per slice: JobSet places each replicated job on one value only.
     exclusive_topology: str | None = None
+    whole_node: bool = False  # a pod takes all of a node's accelerators (a TPU VM's chips go together)
     efa_interfaces: int = 0  # EFA interfaces per node a training pod takes (AWS)
 
     @property

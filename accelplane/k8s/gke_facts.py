@@ -92,6 +92,7 @@ class GkeFacts(ClusterFacts):
                 max_nodes=max_nodes,
                 vms_per_slice=shape.vms,
                 exclusive_topology=NODE_POOL_LABEL if shape.multi_host else None,
+                whole_node=True,
             )
         assert machine.accelerator is not None
         selector[gcp_catalog.GPU_ACCELERATOR_LABEL] = machine.accelerator

@@ -196,8 +196,7 @@ def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEn
 
 
 def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
-    tpu = any(gcp_catalog.tpu_generation_of(p.instance_type) for p in ctx.accelerator_pools) \
-        if ctx.facts.cloud is Cloud.gcp else False
+    tpu = any(s.resource == gcp_catalog.TPU_RESOURCE for s in ctx.scheduling.values())
     AcceleratorMonitoring(
         f"{ctx.name}-monitoring",
         AcceleratorMonitoringArgs(
@@ -238,8 +237,7 @@ def _inference(
         scheduling = ctx.scheduling[service.node_pool]
         workload = workloads[service.workload]
         # A TPU VM's chips go to one pod together; elsewhere a replica takes what it declares.
-        accelerators = scheduling.per_node if scheduling.resource == gcp_catalog.TPU_RESOURCE \
-            else service.accelerators_per_replica
+        accelerators = scheduling.per_node if scheduling.whole_node else service.accelerators_per_replica
         InferenceService(
             f"{ctx.name}-svc-{service.name}",
             InferenceServiceArgs(
