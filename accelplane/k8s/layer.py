@@ -92,9 +92,8 @@ def build_kubernetes(platform: Platform, facts: ClusterFacts) -> None:
         f"{ctx.name}-queues",
         AcceleratorQueuesArgs(
             flavors=[
-                Flavor(pool=p.name, resource=s.resource, node_labels=s.selector, taints=s.taints)
-                for p in ctx.accelerator_pools
-                for s in (ctx.scheduling[p.name],)
+                Flavor(pool=name, resource=s.resource, node_labels=s.selector, taints=s.taints)
+                for name, s in ctx.scheduling.items()
             ],
             teams=spec.teams,
             depends_on=[addons.kueue, *namespaces.values()],
