@@ -101,7 +101,8 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
         endpoint = InferenceEndpoint(
             f"{ctx.name}-inference",
             InferenceEndpointArgs(allowed_cidrs=list(spec.allowed_cidrs), labels=ctx.labels,
-                                  tls_profile=spec.ssl_profile.value),
+                                  tls_profile=spec.ssl_profile.value, certificate=spec.certificate,
+                                  certificate_map_name=f"{ctx.name}-inference"),
             ctx.opts,
         )
         outputs["inferenceAddress"] = endpoint.address
@@ -114,9 +115,8 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
 def _kubernetes(
     ctx: _Context, cluster: GkeCluster, buckets: dict[BucketRole, SecureBucket], endpoint: InferenceEndpoint | None
 ) -> None:
-    """The Kubernetes layer on the cluster. The Gateway serves the declared Certificate Manager certificate
-    through a certificate map named after the endpoint (`certificate_map_name`), which the endpoint's Google
-    Cloud side has to hold (a PRIMARY entry with the certificate)."""
+    """The Kubernetes layer on the cluster; the Gateway serves the declared Certificate Manager certificate
+    through the endpoint's certificate map (a PRIMARY entry with the certificate)."""
     build_kubernetes(
         ctx.platform,
         GkeFacts(
@@ -129,15 +129,10 @@ def _kubernetes(
                 address_name=endpoint.address_name,
                 ssl_policy_name=endpoint.ssl_policy_name,
                 security_policy_name=endpoint.security_policy_name,
-                certificate_map=certificate_map_name(ctx.name),
-            ) if endpoint is not None else None,
+                certificate_map=endpoint.certificate_map_name,
+            ) if endpoint is not None and endpoint.certificate_map_name is not None else None,
         ),
     )
-
-
-def certificate_map_name(platform_name: str) -> str:
-    """The Certificate Manager certificate map the inference Gateway names (`networking.gke.io/certmap`)."""
-    return f"{platform_name}-inference"
 
 
 def _account_id(name: str) -> str:

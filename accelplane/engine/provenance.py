@@ -95,6 +95,7 @@ def _gcp_paths(platform: Platform) -> dict[tuple[str, str], Path]:
         (f"{_GCP}GkeCluster", f"{name}-gke"): ("gcp", "gke_version") if platform.gcp and platform.gcp.gke_version
         else ("kubernetes_version",),
         (f"{_GCP}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
+        (f"{_K8S}InferenceGateway", f"{name}-gateway"): ("inference_endpoint",),
         (f"{_GCP}SecretStore", f"{name}-secrets"): ("secrets",),
     }
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pulumi
+import pulumi_gcp.certificatemanager as certificatemanager
 import pulumi_gcp.compute as compute
 from pulumi_gcp.compute import SecurityPolicyRuleArgsDict
 
@@ -30,6 +31,12 @@ class InferenceEndpointArgs:
     allowed_cidrs: Sequence[str]
     labels: Mapping[str, str]
     tls_profile: str = "MODERN"
+    # The Certificate Manager certificate the Gateway serves (projects/<p>/locations/global/certificates/<n>)
+    # and the certificate map it is served through: a global external Gateway names a map
+    # (`networking.gke.io/certmap`, https://cloud.google.com/kubernetes-engine/docs/how-to/secure-gateway),
+    # never a certificate directly. None: no map (an endpoint without TLS termination here).
+    certificate: str | None = None
+    certificate_map_name: str | None = None
 
     def __post_init__(self) -> None:
         if self.tls_profile not in TLS_PROFILES:
@@ -68,6 +75,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
     address_name: pulumi.Output[str]
     ssl_policy_name: pulumi.Output[str]
     security_policy_name: pulumi.Output[str]
+    certificate_map_name: pulumi.Output[str] | None
 
     def __init__(self, name: str, args: InferenceEndpointArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("accelplane:gcp:InferenceEndpoint", name, None, opts)
@@ -95,6 +103,18 @@ class InferenceEndpoint(pulumi.ComponentResource):
             labels=dict(args.labels),
             opts=child,
         )
+        self.certificate_map_name = None
+        if args.certificate and args.certificate_map_name:
+            certificate_map = certificatemanager.CertificateMap(
+                f"{name}-certmap", name=args.certificate_map_name,
+                description="the certificate the inference Gateway serves", labels=dict(args.labels), opts=child,
+            )
+            # PRIMARY: served for every host name the Gateway answers (no per-host entries).
+            certificatemanager.CertificateMapEntry(
+                f"{name}-certmap-primary", map=certificate_map.name, matcher="PRIMARY",
+                certificates=[args.certificate], labels=dict(args.labels), opts=child,
+            )
+            self.certificate_map_name = certificate_map.name
         self.address = address.address
         self.address_name = address.name
         self.ssl_policy_name = ssl_policy.name

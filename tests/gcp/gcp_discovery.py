@@ -144,6 +144,13 @@ SHAPES: dict[str, ApiShape] = {
         "compute.v1", "Address", provider_only={"project": "URL parameter"}
     ),
     "gcp:compute/sSLPolicy:SSLPolicy": ApiShape("compute.v1", "SslPolicy", provider_only={"project": "URL parameter"}),
+    "gcp:certificatemanager/certificateMap:CertificateMap": ApiShape(
+        "certificatemanager.v1", "CertificateMap", provider_only={"project": "URL parameter"}
+    ),
+    "gcp:certificatemanager/certificateMapEntry:CertificateMapEntry": ApiShape(
+        "certificatemanager.v1", "CertificateMapEntry",
+        provider_only={"project": "URL parameter", "map": "the map the entry belongs to (URL parameter)"},
+    ),
     "gcp:compute/securityPolicy:SecurityPolicy": ApiShape(
         "compute.v1", "SecurityPolicy", provider_only={"project": "URL parameter"}
     ),

@@ -246,6 +246,8 @@ def build_platform(env: str) -> dict[str, Any]:
             allowed_cidrs=ENDPOINT_CIDRS if prod else ["203.0.113.0/24"],
             labels=labels,
             tls_profile="RESTRICTED" if prod else "MODERN",
+            certificate="projects/acme-ml-prod/locations/global/certificates/llm" if prod else None,
+            certificate_map_name="acme-ml-endpoint" if prod else None,
         ),
     )
     return {

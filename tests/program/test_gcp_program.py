@@ -76,3 +76,16 @@ def test_every_resource_goes_through_the_declared_project_s_provider(tpu_prod: G
 
 def test_no_aws_resource_on_a_google_cloud_stack(tpu_prod: Graph) -> None:
     assert [r.type for r in tpu_prod.resources if r.type.startswith(("aws:", "pulumi:providers:aws"))] == []
+
+
+def test_the_gateway_serves_the_declared_certificate_through_its_map(tpu_prod: Graph) -> None:
+    [certificate_map] = [r for r in tpu_prod.resources
+                         if r.type == "gcp:certificatemanager/certificateMap:CertificateMap"]
+    [entry] = [r for r in tpu_prod.resources
+               if r.type == "gcp:certificatemanager/certificateMapEntry:CertificateMapEntry"]
+    assert certificate_map.inputs["name"] == "acme-tpu-inference"
+    assert entry.inputs["matcher"] == "PRIMARY" and entry.inputs["map"] == "acme-tpu-inference"
+    assert entry.inputs["certificates"] == [
+        "projects/acme-ml-tpu-prod/locations/global/certificates/llm-acme-example"]
+    [gateway] = [r for r in tpu_prod.resources if r.type == "kubernetes:gateway.networking.k8s.io/v1:Gateway"]
+    assert gateway.inputs["metadata"]["annotations"]["networking.gke.io/certmap"] == "acme-tpu-inference"
