@@ -14,6 +14,7 @@ from typing import Any
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import Graph
+from accelplane.rules.matrix.labels import POOL_TYPES, node_labels
 from accelplane.rules.view import Resource, as_list, get, mapping
 
 PURPOSE_LABEL = "accelplane.io/purpose"
@@ -66,17 +67,18 @@ def is_inference(resource: Resource, graph: Graph | None = None) -> bool:
     pool = node_selector(resource).get(POOL_LABEL)
     if graph is None or not isinstance(pool, str):
         return False
-    return any(mapping(group.get("labels")).get(PURPOSE_LABEL) == "inference"
+    return any(node_labels(group).get(PURPOSE_LABEL) == "inference"
                for group in node_groups_by_label(graph, POOL_LABEL).get(pool, []))
 
 
 def node_groups_by_label(graph: Graph, label: str) -> dict[str, list[Resource]]:
-    """Node groups indexed by the value of one of their Kubernetes labels (built once per graph)."""
+    """EKS node groups and GKE node pools indexed by the value of one of their Kubernetes labels
+    (built once per graph)."""
 
     def build(g: Graph) -> dict[str, list[Resource]]:
         index: dict[str, list[Resource]] = {}
-        for group in g.of_type(t.EKS_NODE_GROUP):
-            value = mapping(group.get("labels")).get(label)
+        for group in g.of_type(*POOL_TYPES):
+            value = node_labels(group).get(label)
             if isinstance(value, str):
                 index.setdefault(value, []).append(group)
         return index

@@ -1,5 +1,5 @@
-"""The version-matrix rules judge GKE node pools from their node labels exactly as EKS node groups:
-an incompatible TPU profile fails `check` on a GCP stack, and a plan of it fails the same way."""
+"""Rules that read node pools judge GKE node pools from their node labels exactly as EKS node groups:
+an incompatible TPU profile fails `check` on a GCP stack, and pods scheduled by pool are recognised."""
 
 from __future__ import annotations
 
@@ -41,3 +41,21 @@ def test_the_gke_machine_type_is_judged_against_the_accelerator(
     code, findings = _findings(capsys, "--plan", str(graph), "--stack", "tpu-prod")
     messages = [f["message"] for f in findings if f["rule"] == "AP-VER-001" and f["name"] == pool["name"]]
     assert code == 1 and messages and "ct5p-hightpu-4t carries google-tpu-v5p" in messages[0]
+
+
+def test_an_inference_pod_on_a_gke_pool_is_recognised_by_the_pool_s_purpose(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Deployment names its pool only by `accelplane.io/pool`: the GKE node pool's purpose label makes
+    it an inference pod, so the probe rule (AP-K8S-006) judges it as it does on EKS."""
+    graph = tmp_path / "tpu-prod.json"
+    assert main(["preview", "--stack", "tpu-prod", "--json", str(graph)]) == 0
+    capsys.readouterr()
+    document = json.loads(graph.read_text())
+    deployment = next(r for r in document["resources"] if r["type"] == "kubernetes:apps/v1:Deployment")
+    for container in deployment["inputs"]["spec"]["template"]["spec"]["containers"]:
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            container.pop(probe, None)
+    graph.write_text(json.dumps(document))
+    code, findings = _findings(capsys, "--plan", str(graph), "--stack", "tpu-prod")
+    assert code == 1 and ("AP-K8S-006", deployment["name"]) in {(f["rule"], f["name"]) for f in findings}
