@@ -2,7 +2,7 @@
 
 `kubernetes_validate` knows only the built-in kinds. `crds/` holds, per custom resource, the
 `openAPIV3Schema` of the CRD version at the release the stacks pin (descriptions dropped; each file
-names its repository, tag, commit and path; regenerate with `tests/k8s/refresh_crd_schemas.py`):
+names its repository, tag, commit and path; regenerate with `tools/refresh_crd_schemas.py`):
 Gateway and HTTPRoute (Gateway API v1.2.1 standard), PodMonitor and PrometheusRule
 (kube-prometheus-stack 72.6.2), ResourceFlavor, ClusterQueue, LocalQueue (Kueue 0.14.2), JobSet
 (0.10.1), TargetGroupBinding (AWS Load Balancer Controller 2.13.0), and GKE's GCPBackendPolicy,

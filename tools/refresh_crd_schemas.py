@@ -6,7 +6,7 @@ turns it into a strict JSON Schema when it validates manifests (`accelplane/k8s/
 GKE publishes no CRD source for its Gateway policies; their schemas come from datreeio/CRDs-catalog,
 which extracts them from GKE clusters.
 
-    python tests/k8s/refresh_crd_schemas.py MIRRORS_DIR
+    python tools/refresh_crd_schemas.py MIRRORS_DIR
 
 MIRRORS_DIR holds git clones named `<owner>+<repo>/repo` (bare or not) with the tags below.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-OUT = Path(__file__).resolve().parents[2] / "accelplane" / "k8s" / "crds"
+OUT = Path(__file__).resolve().parents[1] / "accelplane" / "k8s" / "crds"
 
 # (repository, ref, path, version served, why this ref)
 CRDS = [
