@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.report.model import Item
+from accelplane.rules.sources import is_bookkeeping
 
 SECRET = "[secret]"
 
@@ -197,7 +198,10 @@ class PlanDiff:
             "update": len(self.of("update")),
             "replace": len(self.of("replace")),
             "delete": len(self.of("delete")),
-            "unchanged": self.head_resources - sum(len(self.of(op)) for op in ("create", "update", "replace")),
+            # Providers are listed (a provider change is worth a reviewer's eye) but, as in every count of
+            # resources, not counted.
+            "unchanged": self.head_resources - sum(
+                1 for op in ("create", "update", "replace") for r in self.of(op) if not is_bookkeeping(r.type)),
             "resources": {"base": self.base_resources, "new": self.head_resources},
             "findings_introduced": len(self.introduced),
             "findings_resolved": len(self.resolved),

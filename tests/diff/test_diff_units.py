@@ -253,3 +253,18 @@ def test_a_change_the_program_declares_a_replacement_is_a_replace() -> None:
                                                                               "diskSizeGb": 500}}}]}
     [update] = diff_graphs(base, other)
     assert update.op == "update"
+
+
+def test_unchanged_never_counts_providers() -> None:
+    """A new stack creates its providers too; the resource counts leave them out, so nothing is
+    "-2 unchanged"."""
+    from accelplane.diff.model import PlanDiff
+    from accelplane.diff.resources import diff_graphs
+
+    head = {"resources": [
+        {"urn": "urn:pulumi:s::p::pulumi:providers:gcp::g", "type": "pulumi:providers:gcp", "inputs": {}},
+        {"urn": "urn:pulumi:s::p::gcp:storage/bucket:Bucket::b", "type": "gcp:storage/bucket:Bucket", "inputs": {}},
+    ]}
+    diff = PlanDiff(stack="s", base_ref="HEAD", base_commit="0" * 40, base_resources=0, head_resources=1,
+                    resources=diff_graphs({"resources": []}, head), introduced=[], resolved=[], software=[])
+    assert diff.summary()["create"] == 2 and diff.summary()["unchanged"] == 0
