@@ -27,7 +27,8 @@ from tests.support.fuzz_settings import fuzz_settings
 from tests.support.mutations import GENTLE, TRICKY_TEXT, dump_yaml, mutate_data, mutated_document
 from tests.support.stack_files import stack_text
 
-STACKS = {name: parse_yaml(stack_text(name), f"Pulumi.{name}.yaml").data for name in ("dev", "prod", "lab")}
+STACKS = {name: parse_yaml(stack_text(name), f"Pulumi.{name}.yaml").data
+          for name in ("dev", "prod", "lab", "tpu-dev", "tpu-prod")}
 NO_HOST = "fuzz-no-such-host"
 NO_REF = "refs/heads/fuzz-no-such-branch"
 
@@ -76,7 +77,7 @@ def test_a_mutated_stack_file_is_refused_naming_the_file_by_commands_that_load_i
 
 
 @fuzz_settings(30)
-@given(stack=st.sampled_from(["dev", "lab", "prod"]), gentle=st.booleans(), draw=st.data())
+@given(stack=st.sampled_from(["dev", "lab", "prod", "tpu-dev", "tpu-prod"]), gentle=st.booleans(), draw=st.data())
 def test_a_mutated_stack_file_is_refused_or_judged_by_check_and_preview(
     project: Path, stack: str, gentle: bool, draw: st.DataObject
 ) -> None:
