@@ -20,7 +20,7 @@ from accelplane.config.project import (
     DEFAULT_PROJECT,
     Project,
     find_project,
-    project_name_around,
+    project_around,
     short_stack_name,
     stack_name_of_file,
 )
@@ -68,7 +68,12 @@ def load_stack_file(path: Path, stack: str | None = None, project: str | None = 
     project's from the `Pulumi.yaml` above it (default: accelplane)."""
     document = read_yaml(path, option="--stack-file")
     return _from_document(document, stack or stack_name_of_file(path), path,
-                          project or project_name_around(path) or DEFAULT_PROJECT)
+                          project or _project_name_around(path))
+
+
+def _project_name_around(path: Path) -> str:
+    around = project_around(path.parent)
+    return around.name if around is not None else DEFAULT_PROJECT
 
 
 def load_stack_text(text: str, path: str = "<stack>", stack: str = "test") -> StackConfig:

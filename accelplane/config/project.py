@@ -86,25 +86,17 @@ def _project_at(directory: Path) -> Project | None:
     return Project(root=directory, name=data["name"], stacks_dir=directory / (config_dir or "."))
 
 
-def project_name_around(path: Path) -> str | None:
-    """The name of the project a stack file lies in (a `Pulumi.yaml` above it), if any."""
-    here = path.resolve().parent
-    for directory in (here, *here.parents):
-        project = _project_at(directory)
-        if project is not None:
-            return project.name
-    return None
+def project_around(directory: Path) -> Project | None:
+    """The nearest project at or above `directory` (the directory holding `Pulumi.yaml`), if any."""
+    here = directory.resolve()
+    return next((p for p in map(_project_at, (here, *here.parents)) if p is not None), None)
 
 
 def find_project(start: Path | None = None, *, fallback: bool = True) -> Project:
     """The project around `start` (default: the current directory), else (with `fallback`) this
     package's checkout."""
     here = (start or Path.cwd()).resolve()
-    for directory in (here, *here.parents):
-        project = _project_at(directory)
-        if project is not None:
-            return project
-    project = _project_at(SOURCE_CHECKOUT) if fallback else None
+    project = project_around(here) or (_project_at(SOURCE_CHECKOUT) if fallback else None)
     if project is not None:
         return project
     raise InputError.single(

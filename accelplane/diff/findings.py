@@ -19,12 +19,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from accelplane.config.model import Waiver
+from accelplane.config.project import DEFAULT_PROJECT
 from accelplane.report.findings import item
 from accelplane.report.model import Item
 from accelplane.rules.bare_metal_groups import host_group_resources
 from accelplane.rules.judgement import Judgement, Policy, judge
 from accelplane.rules.model import Finding
-from accelplane.rules.sources import from_plan
+from accelplane.rules.sources import from_plan, stack_of
 
 
 def judge_revision(
@@ -35,18 +36,10 @@ def judge_revision(
     (which no Pulumi graph holds), with that revision's waivers applied."""
     resources = from_plan(dict(document), origin)
     project = document.get("project") if isinstance(document.get("project"), str) else None
-    resources += host_group_resources(platform, stack=stack, project=project or _project_of(resources))
+    owner = stack_of(resources, origin)
+    resources += host_group_resources(platform, stack=stack,
+                                      project=project or (owner[1] if owner else DEFAULT_PROJECT))
     return judge(resources, policy=policy, stack=stack, environment=environment)
-
-
-def _project_of(resources: list[Any]) -> str:
-    from accelplane.config.project import DEFAULT_PROJECT
-
-    for resource in resources:
-        parts = resource.urn.split("::")
-        if len(parts) > 1:
-            return parts[1]
-    return DEFAULT_PROJECT
 
 
 def raw_waivers(platform: Mapping[str, Any]) -> list[Waiver]:

@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from accelplane.config.project import PROJECT_FILE, SOURCE_CHECKOUT
+from accelplane.config.project import SOURCE_CHECKOUT, project_around
 from accelplane.errors import InputError
 from accelplane.nodes.progress import ProgressView
 
@@ -45,8 +45,8 @@ PLAYBOOKS = {"apply": "site.yml", "validate": "validate.yml", "upgrade": "upgrad
 
 def ansible_root(stack_file: Path) -> Path:
     """The directory whose playbooks/ and ansible.cfg run this stack file's hosts."""
-    around = stack_file.resolve().parent
-    for candidate in (*(d for d in (around, *around.parents) if (d / PROJECT_FILE).is_file()), SOURCE_CHECKOUT):
+    around = project_around(stack_file.parent)
+    for candidate in (*([around.root] if around else []), SOURCE_CHECKOUT):
         if (candidate / "playbooks").is_dir() and (candidate / "ansible.cfg").is_file():
             return candidate
     raise InputError.single(
