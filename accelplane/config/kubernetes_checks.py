@@ -11,7 +11,16 @@ from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
 from accelplane.config import gcp_catalog
-from accelplane.config.model import Cloud, NodePool, Platform, Purpose, WorkloadKind
+from accelplane.config.model import (
+    Backend,
+    Cloud,
+    InferenceService,
+    MetricsSource,
+    NodePool,
+    Platform,
+    Purpose,
+    WorkloadKind,
+)
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -63,23 +72,8 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
     workloads = {workload.name: workload for workload in platform.workloads}
     for index, service in enumerate(layer.inference_services):
         path = (*base, "inference_services", index)
-        pool = pools.get(service.node_pool)
-        if pool is None or pool.purpose is not Purpose.inference or pool.accelerator is None:
-            yield (*path, "node_pool"), f"{service.node_pool!r} is not an accelerator inference pool"
-        elif platform.cloud is Cloud.gcp:
-            yield from _gke_inference_pool(pool, service.accelerators_per_replica,
-                                           "accelerators_per_replica" in service.model_fields_set, path)
-        workload = workloads.get(service.workload)
-        if workload is None or workload.kind is not WorkloadKind.inference:
-            yield (*path, "workload"), f"{service.workload!r} is not a declared inference workload"
-        scaling = service.autoscaling
-        if scaling.min_replicas > scaling.max_replicas:
-            yield (*path, "autoscaling"), "expected min_replicas <= max_replicas"
-        endpoint = platform.inference_endpoint
-        if service.expose and endpoint is None:
-            yield (*path, "expose"), "no inference_endpoint is declared to expose the service through"
-        elif service.expose and endpoint is not None and service.port != endpoint.target_port:
-            yield (*path, "port"), f"expected the endpoint's target_port {endpoint.target_port}, got {service.port}"
+        yield from _service_problems(platform, service, path)
+    yield from _exposed_routes(platform)
     for index, template in enumerate(layer.training_templates):
         path = (*base, "training_templates", index)
         pool = pools.get(template.node_pool)
@@ -97,6 +91,83 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
             pool = pools.get(pool_name)
             if pool is None or pool.accelerator is None:
                 yield ("kubernetes", "teams", index, "quotas", pool_name), f"{pool_name!r} is not an accelerator pool"
+
+
+# An ALB forward action spreads a rule's requests over at most five target groups
+# (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions).
+ALB_TARGET_GROUPS_PER_ACTION = 5
+# Kubernetes Service names are DNS-1035 labels (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/).
+SERVICE_NAME_LIMIT = 63
+
+
+def _service_problems(platform: Platform, service: InferenceService, path: tuple[str | int, ...]) -> Iterator[Issue]:
+    pools = {pool.name: pool for pool in platform.node_pools}
+    workload = next((w for w in platform.workloads if w.name == service.workload), None)
+    if workload is None or workload.kind is not WorkloadKind.inference:
+        yield (*path, "workload"), f"{service.workload!r} is not a declared inference workload"
+    inline = service.backends is None
+    names = {backend.name for backend in service.serving_backends}
+    for position, backend in enumerate(service.serving_backends):
+        at = path if inline else (*path, "backends", position)
+        yield from _backend_problems(platform, service, backend, pools.get(backend.node_pool), at)
+    endpoint = platform.inference_endpoint
+    if service.expose and endpoint is None:
+        yield (*path, "expose"), "no inference_endpoint is declared to expose the service through"
+    elif service.expose and endpoint is not None and service.port != endpoint.target_port:
+        yield (*path, "port"), f"expected the endpoint's target_port {endpoint.target_port}, got {service.port}"
+    if (service.expose and platform.cloud is Cloud.aws and service.backends is not None
+            and len(service.backends) > ALB_TARGET_GROUPS_PER_ACTION):
+        yield ((*path, "backends"), f"an ALB forwards one route to at most {ALB_TARGET_GROUPS_PER_ACTION} target "
+               f"groups, got {len(service.backends)} backends")
+    rollout = service.rollout
+    if rollout is None:
+        return
+    at = (*path, "rollout")
+    if rollout.canary is not None and rollout.canary not in names:
+        yield (*at, "canary"), f"expected one of the backends ({', '.join(sorted(names))}), got {rollout.canary!r}"
+    elif rollout.canary == rollout.baseline:
+        yield (*at, "canary"), "the canary must be another backend than the baseline"
+    elif rollout.canary is None and service.canary is None:
+        others = sorted(names - {rollout.baseline})
+        yield ((*at, "canary"), "name the canary: the rollout moves traffic to one backend, and "
+               f"{len(others)} backends besides the baseline are declared ({', '.join(others) or 'none'})")
+    if rollout.metrics is MetricsSource.cloudwatch:
+        if platform.cloud is not Cloud.aws:
+            yield (*at, "metrics"), "cloudwatch reads the ALB's metrics (AWS): use prometheus on Google Cloud"
+        elif not service.expose:
+            yield (*at, "metrics"), "cloudwatch reads the endpoint's target groups: the service must be exposed"
+
+
+def _backend_problems(
+    platform: Platform, service: InferenceService, backend: Backend, pool: NodePool | None, at: tuple[str | int, ...]
+) -> Iterator[Issue]:
+    if pool is None or pool.purpose is not Purpose.inference or pool.accelerator is None:
+        yield (*at, "node_pool"), f"{backend.node_pool!r} is not an accelerator inference pool"
+    elif platform.cloud is Cloud.gcp:
+        declared = "accelerators_per_replica" in (service if service.backends is None else backend).model_fields_set
+        yield from _gke_inference_pool(pool, backend.accelerators_per_replica, declared, at)
+    if backend.software_profile is not None and backend.software_profile not in platform.software_profiles:
+        yield (*at, "software_profile"), f"no software profile named {backend.software_profile!r}"
+    scaling = backend.autoscaling
+    if scaling.min_replicas > scaling.max_replicas:
+        yield (*at, "autoscaling"), "expected min_replicas <= max_replicas"
+    name = service.object_name(backend)
+    if len(name) > SERVICE_NAME_LIMIT:
+        yield (*at, "name"), f"the backend's Kubernetes name {name!r} is longer than {SERVICE_NAME_LIMIT} characters"
+
+
+def _exposed_routes(platform: Platform) -> Iterator[Issue]:
+    """One endpoint, one service per path prefix: two services on one prefix would share its requests."""
+    layer = platform.kubernetes
+    assert layer is not None
+    seen: dict[str, str] = {}
+    for index, service in enumerate(layer.inference_services):
+        if not service.expose:
+            continue
+        if service.path_prefix in seen:
+            yield (("kubernetes", "inference_services", index, "path_prefix"),
+                   f"service {seen[service.path_prefix]!r} is already exposed on {service.path_prefix!r}")
+        seen.setdefault(service.path_prefix, service.name)
 
 
 def _tpu_shape(pool: NodePool) -> gcp_catalog.TpuShape | None:
