@@ -40,7 +40,7 @@ class Enforcement(StrEnum):
 
 
 class Family(StrEnum):
-    """The rule families of issue 4; also the SARIF/JUnit grouping."""
+    """The rule families of issue 4 (and issue 14's rollout); also the SARIF/JUnit grouping."""
 
     iam = "iam"
     storage = "storage"
@@ -51,6 +51,7 @@ class Family(StrEnum):
     load_balancer = "load-balancer"
     kubernetes = "kubernetes"
     matrix = "version-matrix"
+    rollout = "rollout"
     hygiene = "hygiene"
 
 

@@ -90,6 +90,11 @@ from accelplane.rules.network import (
     no_ssh_rdp_from_anywhere,
     no_world_ingress,
 )
+from accelplane.rules.rollout import (
+    backend_matrix_compatible,
+    baseline_and_canary_declared,
+    weighted_backend_has_replicas,
+)
 from accelplane.rules.secrets import (
     gcp_kms_no_public_members,
     gcp_kms_rotation,
@@ -260,6 +265,10 @@ RULES: tuple[Rule, ...] = build_registry(
         group_consistent.RULE,
         image_cuda_supported.RULE,
         pool_pinned.RULE,
+        # Rollout (weighted inference backends across accelerators)
+        backend_matrix_compatible.RULE,
+        weighted_backend_has_replicas.RULE,
+        baseline_and_canary_declared.RULE,
         # Hygiene
         required_tags.RULE,
         protect_stateful_in_prod.RULE,

@@ -108,6 +108,11 @@ TAGGABLE = frozenset(
 # Declared, not deployed by Pulumi: bare-metal host groups (Ansible), judged from the declaration.
 BARE_METAL_GROUP = "accelplane:bare-metal:HostGroup"
 
+# accelplane's own component resource for an inference service: its props are the service's backends
+# (pool, weight, replica floor, the versions the image relies on) and rollout policy
+# (`accelplane/rollout/declared.py`), the same in the offline graph, a state or plan and CrossGuard.
+INFERENCE_SERVICE = "accelplane:k8s:InferenceService"
+
 # ----------------------------------------------------------------------------------------------------
 # Google Cloud (pulumi-gcp 10.x). Each token is the string the resource class passes to
 # `super().__init__('gcp:…')`; tests/rules/test_gcp_wire_format.py checks them against the installed package.

@@ -151,6 +151,40 @@ PROBES = {"readinessProbe": {"httpGet": {"path": "/healthz", "port": 8000}},
           "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8000}}}
 
 
+VERSIONS_L40S = {
+    "versions.accelplane.io/driver": "570.172.08", "versions.accelplane.io/kernel-module": "open",
+    "versions.accelplane.io/cuda": "12.8", "versions.accelplane.io/cudnn": "9.10.2.21",
+    "versions.accelplane.io/nccl": "2.27.3", "versions.accelplane.io/torch": "2.8.0",
+    "versions.accelplane.io/python": "3.11", "versions.accelplane.io/os": "amazon-linux-2023",
+}
+IMAGE_L40S = {"cuda": "12.8", "cudnn": "9.10.2.21", "nccl": "2.27.3", "torch": "2.8.0", "python": "3.11",
+              "driver": "570.172.08", "kernel_module": "open", "os": "amazon-linux-2023"}
+
+
+def infer_pool(name: str = "infer-l40s") -> Resource:
+    return node_group(name, accelerator="nvidia-l40s", instance="g6e.2xlarge", versions=VERSIONS_L40S,
+                      extra_labels={"accelplane.io/purpose": "inference", "accelplane.io/profile": "l40s"})
+
+
+def backend(name: str, weight: int, *, pool: str = "infer-l40s", min_replicas: int = 1, profile: str = "l40s",
+            versions: Mapping[str, str] | None = None, service: str = "chat") -> dict[str, Any]:
+    """One backend as the `accelplane:k8s:InferenceService` component carries it (rollout/declared.py)."""
+    return {"name": name, "objectName": f"{service}-{name}", "nodePool": pool, "accelerator": "nvidia-l40s",
+            "weight": weight, "minReplicas": min_replicas, "maxReplicas": 8, "softwareProfile": profile,
+            "versions": dict(versions if versions is not None else IMAGE_L40S)}
+
+
+def inference_service(name: str, *backends: Mapping[str, Any], rollout: Mapping[str, Any] | None = None,
+                      service: str = "chat") -> Resource:
+    return res(t.INFERENCE_SERVICE, name, {
+        "service": service, "pathPrefix": "/", "exposed": True, "backends": [dict(b) for b in backends],
+        "rollout": dict(rollout) if rollout is not None else None}, id=None)
+
+
+def canary_rollout(baseline: str = "stable", canary: str | None = "next") -> dict[str, Any]:
+    return {"baseline": baseline, "canary": canary, "steps": [5, 25, 50, 100], "metrics": "cloudwatch"}
+
+
 @dataclass
 class Case:
     passing: list[Resource]
@@ -531,6 +565,35 @@ CASES: dict[str, Case] = {
     "AP-VER-005": Case(
         passing=[node_group("train"), node_group("system", accelerator="none", instance="m7i.xlarge")],
         failing=[node_group("train", releaseVersion=None)], expect="releaseVersion", target="train-ng"),
+    # ---------------------------------------------------------------- Rollout
+    "AP-RO-001": Case(
+        # The canary's image is built for CUDA 12.8, which the pool's R570 driver supports.
+        passing=[infer_pool(), inference_service("chat-svc", backend("stable", 95), backend("next", 5),
+                                                 rollout=canary_rollout())],
+        # The canary's image needs CUDA 13.0: R570 is too old for it. The pool alone is fine.
+        failing=[infer_pool(), inference_service("chat-svc", backend("stable", 95), backend(
+            "next", 5, profile="cuda13", versions={**IMAGE_L40S, "cuda": "13.0", "torch": "2.9.0"}),
+            rollout=canary_rollout())],
+        expect="backend next (profile cuda13) on pool infer-l40s: cuda 13.0 with driver 570.172.08: "
+               "nvidia.cuda-driver", target="chat-svc"),
+    "AP-RO-002": Case(
+        # An idle canary at weight 0 may hold no replicas.
+        passing=[inference_service("chat-svc", backend("stable", 100), backend("next", 0, min_replicas=0),
+                                   rollout=canary_rollout())],
+        failing=[inference_service("chat-svc", backend("stable", 95), backend("next", 5, min_replicas=0),
+                                   rollout=canary_rollout())],
+        expect="backend next takes 5% of the requests with min_replicas 0", target="chat-svc"),
+    "AP-RO-003": Case(
+        # A finished rollout may retire its baseline once the canary carries 100.
+        passing=[inference_service("chat-svc", backend("stable", 95), backend("next", 5), rollout=canary_rollout()),
+                 inference_service("done-svc", backend("next", 100, service="done"), service="done",
+                                   rollout=canary_rollout())],
+        # The baseline is gone while the traffic is still split; another service names no canary.
+        failing=[inference_service("chat-svc", backend("next", 50), backend("other", 50), rollout=canary_rollout()),
+                 inference_service("more-svc", backend("stable", 90, service="more"), backend("a", 5, service="more"),
+                                   backend("b", 5, service="more"), service="more",
+                                   rollout=canary_rollout(canary=None))],
+        expect="baseline stable is not among the backends", target="chat-svc", also=("more-svc",)),
     # ---------------------------------------------------------------- Hygiene
     "AP-TAG-001": Case(
         passing=[bucket("b")],
