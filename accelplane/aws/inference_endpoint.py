@@ -1,7 +1,18 @@
-"""`InferenceEndpoint`: a public ALB with an HTTPS listener, an optional HTTP redirect and an IP target group.
+"""`InferenceEndpoint`: a public ALB with an HTTPS listener, an optional HTTP redirect and one IP target
+group per (exposed service, backend), weighted.
 
-Pods are registered as IP targets by the AWS Load Balancer Controller through a
-TargetGroupBinding (Kubernetes layer), so the ALB itself stays declared here, in one place.
+Pods are registered as IP targets by the AWS Load Balancer Controller through a TargetGroupBinding per
+backend (Kubernetes layer), so the ALB itself stays declared here, in one place.
+
+Routing: the HTTPS listener's default action forwards to the target groups of the service on "/"
+with the declared weights (a weighted forward action); every other exposed service gets a listener
+rule matching `<path_prefix>*`. Without a service on "/" the default action answers 404. Weighted
+forward actions: https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions
+(weights 0-999, at most five target groups per action); rule conditions and priorities:
+https://docs.aws.amazon.com/elasticloadbalancing/latest/application/listener-update-rules.html
+
+Each target group is tagged `accelplane:service` and `accelplane:backend`: `accelplane rollout` and
+`verify` find a backend's target group (its CloudWatch dimension, its health) by these tags.
 """
 
 from __future__ import annotations
@@ -11,8 +22,39 @@ from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
+from pulumi_aws.lb import (
+    ListenerDefaultActionArgsDict,
+    ListenerDefaultActionForwardArgsDict,
+    ListenerRuleActionArgsDict,
+    ListenerRuleActionForwardArgsDict,
+)
 
 from accelplane.config.model import InferenceEndpoint as EndpointSpec
+
+SERVICE_TAG = "accelplane:service"
+BACKEND_TAG = "accelplane:backend"
+DEFAULT_PREFIX = "/"
+# A path-pattern value is at most 128 characters (listener-update-rules.html above): rules are ranked by
+# prefix length in bands of RULES_PER_LENGTH, so a longer (more specific) prefix always wins and adding a
+# service of another length never renumbers the others (two rules may not share a priority, even for
+# the moment an update swaps them).
+PATH_PATTERN_MAX = 128
+RULES_PER_LENGTH = 100  # an ALB listener holds at most 100 rules
+
+
+@dataclass(frozen=True)
+class RouteBackend:
+    name: str
+    weight: int  # %, the backends of one route sum to 100
+
+
+@dataclass(frozen=True)
+class Route:
+    """An exposed inference service: the requests under `path_prefix` go to its backends by weight."""
+
+    service: str
+    path_prefix: str
+    backends: Sequence[RouteBackend]
 
 
 @dataclass(frozen=True)
@@ -22,11 +64,26 @@ class InferenceEndpointArgs:
     public_subnet_ids: Sequence[pulumi.Input[str]]
     security_group_id: pulumi.Input[str]
     tags: Mapping[str, str]
+    routes: Sequence[Route] = ()
+
+
+def rule_priorities(prefixes: Sequence[str]) -> dict[str, int]:
+    """Listener rule priority per non-default prefix: longer prefixes first (lower number), then by name."""
+    ranked: dict[str, int] = {}
+    by_length: dict[int, list[str]] = {}
+    for prefix in prefixes:
+        if prefix != DEFAULT_PREFIX:
+            by_length.setdefault(len(prefix), []).append(prefix)
+    for length, same in by_length.items():
+        for slot, prefix in enumerate(sorted(same)):
+            ranked[prefix] = (PATH_PATTERN_MAX - min(length, PATH_PATTERN_MAX)) * RULES_PER_LENGTH + slot + 1
+    return ranked
 
 
 class InferenceEndpoint(pulumi.ComponentResource):
     dns_name: pulumi.Output[str]
-    target_group_arn: pulumi.Output[str]
+    # (service, backend) -> target group ARN, for the TargetGroupBindings and the controller's role.
+    target_group_arns: dict[tuple[str, str], pulumi.Output[str]]
 
     def __init__(self, name: str, args: InferenceEndpointArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         super().__init__("accelplane:aws:InferenceEndpoint", name, None, opts)
@@ -45,38 +102,72 @@ class InferenceEndpoint(pulumi.ComponentResource):
             opts=child,
         )
         health = spec.health_check
-        target_group = aws.lb.TargetGroup(
-            f"{name}-tg",
-            target_type="ip",
-            port=spec.target_port,
-            protocol="HTTP",
-            vpc_id=args.vpc_id,
-            deregistration_delay=30,
-            health_check={
-                "enabled": True,
-                "path": health.path,
-                "port": "traffic-port",
-                "protocol": "HTTP",
-                "interval": health.interval_seconds,
-                "timeout": health.timeout_seconds,
-                "healthy_threshold": health.healthy_threshold,
-                "unhealthy_threshold": health.unhealthy_threshold,
-                "matcher": health.matcher,
-            },
-            tags=tags,
-            opts=child,
+        self.target_group_arns = {}
+        for route in args.routes:
+            for backend in route.backends:
+                # Target group names are left to pulumi-aws (32 characters at most, a random suffix):
+                # the logical name carries service and backend, the tags say them to other tools.
+                # A single-backend "/" service keeps the logical name of the one target group the
+                # endpoint had before backends existed, so upgrading an existing stack replaces nothing.
+                legacy = route.path_prefix == DEFAULT_PREFIX and [b.name for b in route.backends] == [route.service]
+                group = aws.lb.TargetGroup(
+                    f"{name}-tg-{route.service}-{backend.name}",
+                    target_type="ip",
+                    port=spec.target_port,
+                    protocol="HTTP",
+                    vpc_id=args.vpc_id,
+                    deregistration_delay=30,
+                    health_check={
+                        "enabled": True,
+                        "path": health.path,
+                        "port": "traffic-port",
+                        "protocol": "HTTP",
+                        "interval": health.interval_seconds,
+                        "timeout": health.timeout_seconds,
+                        "healthy_threshold": health.healthy_threshold,
+                        "unhealthy_threshold": health.unhealthy_threshold,
+                        "matcher": health.matcher,
+                    },
+                    tags={**tags, SERVICE_TAG: route.service, BACKEND_TAG: backend.name},
+                    opts=pulumi.ResourceOptions(
+                        parent=self, aliases=[pulumi.Alias(name=f"{name}-tg")] if legacy else None
+                    ),
+                )
+                self.target_group_arns[(route.service, backend.name)] = group.arn
+        default = next((r for r in args.routes if r.path_prefix == DEFAULT_PREFIX), None)
+        default_action: ListenerDefaultActionArgsDict = (
+            {"type": "forward", "forward": self._default_forward(default)}
+            if default is not None
+            else {
+                "type": "fixed-response",
+                "fixed_response": {"content_type": "text/plain", "message_body": "Not Found", "status_code": "404"},
+            }
         )
-        aws.lb.Listener(
+        listener = aws.lb.Listener(
             f"{name}-https",
             load_balancer_arn=alb.arn,
             port=spec.listener_port,
             protocol="HTTPS",
             ssl_policy=spec.tls_policy,
             certificate_arn=spec.certificate_arn,
-            default_actions=[{"type": "forward", "target_group_arn": target_group.arn}],
+            default_actions=[default_action],
             tags=tags,
             opts=child,
         )
+        priorities = rule_priorities([r.path_prefix for r in args.routes])
+        for route in args.routes:
+            if route.path_prefix == DEFAULT_PREFIX:
+                continue
+            action: ListenerRuleActionArgsDict = {"type": "forward", "forward": self._rule_forward(route)}
+            aws.lb.ListenerRule(
+                f"{name}-rule-{route.service}",
+                listener_arn=listener.arn,
+                priority=priorities[route.path_prefix],
+                conditions=[{"path_pattern": {"values": [f"{route.path_prefix}*"]}}],
+                actions=[action],
+                tags={**tags, SERVICE_TAG: route.service},
+                opts=child,
+            )
         if spec.http_redirect:
             # Port 80 only ever answers with a redirect: AP-LB-002 requires it, and it is the one condition
             # on which AP-NET-001 lets port 80 be open to the internet.
@@ -95,5 +186,23 @@ class InferenceEndpoint(pulumi.ComponentResource):
                 opts=child,
             )
         self.dns_name = alb.dns_name
-        self.target_group_arn = target_group.arn
-        self.register_outputs({"dnsName": alb.dns_name, "targetGroupArn": target_group.arn})
+        arns = {f"{service}/{backend}": arn for (service, backend), arn in self.target_group_arns.items()}
+        self.register_outputs({"dnsName": alb.dns_name, "targetGroupArns": arns})
+
+    # Stickiness off: a client's requests follow the weights, so the canary's share is what the weights
+    # say (with stickiness on, the ALB pins a client to one target group for `duration` seconds).
+    def _default_forward(self, route: Route) -> ListenerDefaultActionForwardArgsDict:
+        return {
+            "target_groups": [
+                {"arn": self.target_group_arns[(route.service, b.name)], "weight": b.weight} for b in route.backends
+            ],
+            "stickiness": {"enabled": False, "duration": 1},
+        }
+
+    def _rule_forward(self, route: Route) -> ListenerRuleActionForwardArgsDict:
+        return {
+            "target_groups": [
+                {"arn": self.target_group_arns[(route.service, b.name)], "weight": b.weight} for b in route.backends
+            ],
+            "stickiness": {"enabled": False, "duration": 1},
+        }

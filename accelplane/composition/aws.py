@@ -18,7 +18,7 @@ from accelplane.accelerator_vendors import node_facts
 from accelplane.aws.bucket import SecureBucket, SecureBucketArgs
 from accelplane.aws.cluster import EksCluster, EksClusterArgs
 from accelplane.aws.encryption_key import EncryptionKey, EncryptionKeyArgs
-from accelplane.aws.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
+from accelplane.aws.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs, Route, RouteBackend
 from accelplane.aws.network import NetworkArgs, PlatformNetwork
 from accelplane.aws.node_pool import AcceleratorNodePool, NodePoolArgs
 from accelplane.aws.node_role import NodeRole, NodeRoleArgs
@@ -81,7 +81,7 @@ def build_aws(platform: Platform) -> dict[str, Any]:
         "nodeGroups": node_groups,
         "buckets": {role.value: bucket.bucket_name for role, bucket in buckets.items()},
     }
-    target_group_arn = _endpoint(ctx, network, groups, outputs)
+    target_group_arns = _endpoint(ctx, network, groups, outputs)
     roles = _secrets_and_roles(ctx, keys, cluster, buckets)
     outputs["workloadRoles"] = {workload: role.arn for workload, role in roles.items()}
     build_kubernetes(
@@ -94,7 +94,7 @@ def build_aws(platform: Platform) -> dict[str, Any]:
             oidc_provider_arn=cluster.oidc_provider_arn,
             oidc_issuer_host=cluster.oidc_issuer_host,
             vpc_id=network.vpc_id,
-            target_group_arn=target_group_arn,
+            target_group_arns=target_group_arns,
             workload_role_arns={name: role.arn for name, role in roles.items()},
             bucket_names={role: bucket.bucket_name for role, bucket in buckets.items()},
             aws_provider=provider,
@@ -206,21 +206,38 @@ def _buckets(ctx: _Context, keys: _Keys) -> dict[BucketRole, SecureBucket]:
     }
 
 
+def _routes(platform: Platform) -> list[Route]:
+    """The exposed inference services, each with its backends' weights (none without a Kubernetes layer)."""
+    services = platform.kubernetes.inference_services if platform.kubernetes else []
+    return [
+        Route(
+            service=service.name,
+            path_prefix=service.path_prefix,
+            backends=[RouteBackend(name=b.name, weight=b.weight) for b in service.serving_backends],
+        )
+        for service in services
+        if service.expose
+    ]
+
+
 def _endpoint(
     ctx: _Context, network: PlatformNetwork, groups: PlatformSecurityGroups, outputs: dict[str, Any]
-) -> pulumi.Output[str] | None:
+) -> dict[tuple[str, str], pulumi.Output[str]]:
+    """The ALB; returns its target groups' ARNs by (service, backend)."""
     spec = ctx.platform.inference_endpoint
     if spec is None or groups.load_balancer_id is None:
-        return None
+        return {}
     endpoint = InferenceEndpoint(
         f"{ctx.name}-inference",
         InferenceEndpointArgs(spec=spec, vpc_id=network.vpc_id, public_subnet_ids=network.public_subnet_ids,
-                              security_group_id=groups.load_balancer_id, tags=ctx.tags),
+                              security_group_id=groups.load_balancer_id, tags=ctx.tags, routes=_routes(ctx.platform)),
         ctx.opts,
     )
     outputs["inferenceEndpoint"] = endpoint.dns_name
-    outputs["inferenceTargetGroupArn"] = endpoint.target_group_arn
-    return endpoint.target_group_arn
+    outputs["inferenceTargetGroupArns"] = {
+        f"{service}/{backend}": arn for (service, backend), arn in endpoint.target_group_arns.items()
+    }
+    return endpoint.target_group_arns
 
 
 def _secrets_and_roles(

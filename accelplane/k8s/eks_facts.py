@@ -7,7 +7,8 @@
 - Workload identity: IRSA, the role ARN annotation on the service account.
 - Checkpoints: `s3://`.
 - Exposure: the AWS Load Balancer Controller (its own least-privilege role, through the program's
-  AWS provider) and a TargetGroupBinding per exposed service.
+  AWS provider) and a TargetGroupBinding per backend of each exposed service, to that backend's
+  target group.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class EksFacts(ClusterFacts):
     oidc_provider_arn: pulumi.Output[str]
     oidc_issuer_host: pulumi.Output[str]
     vpc_id: pulumi.Output[str]
-    target_group_arn: pulumi.Output[str] | None
+    target_group_arns: Mapping[tuple[str, str], pulumi.Output[str]]  # (service, backend) -> ARN
     workload_role_arns: Mapping[str, pulumi.Output[str]]
     bucket_names: Mapping[BucketRole, pulumi.Output[str]]
     aws_provider: pulumi.ProviderResource  # the program's provider for the declared region
@@ -98,12 +99,12 @@ class EksFacts(ClusterFacts):
                 cluster_name=self.cluster_name,
                 region=platform.region,
                 vpc_id=self.vpc_id,
-                target_group_arn=self.target_group_arn,
+                target_group_arns=list(self.target_group_arns.values()),
                 oidc_provider_arn=self.oidc_provider_arn,
                 oidc_issuer_host=self.oidc_issuer_host,
                 tags=platform.resource_tags,
             ),
             opts=opts,
         )
-        backend = TargetGroupBackend(self.target_group_arn) if self.target_group_arn is not None else None
+        backend = TargetGroupBackend(dict(self.target_group_arns)) if self.target_group_arns else None
         return Exposure(depends_on=[controller], backend=backend)

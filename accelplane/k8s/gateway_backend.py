@@ -1,7 +1,11 @@
 """`GatewayBackend`: a GKE inference service behind the platform's Gateway (`inference_gateway.py`).
 
 Per exposed service, in the service's namespace:
-- an `HTTPRoute` attached to the Gateway's HTTPS listener, sending every path to the Service;
+- an `HTTPRoute` attached to the Gateway's HTTPS listener, sending the paths under the service's
+  `path_prefix` (PathPrefix match) to its backends' Services, one `backendRef` per backend with the
+  backend's weight (the Gateway splits requests in proportion to the weights; a weight of 0 sends
+  none, https://gateway-api.sigs.k8s.io/reference/spec/#httpbackendref);
+and per backend Service:
 - a `HealthCheckPolicy` (networking.gke.io/v1): the load balancer's health check probes the declared
   health path on the serving port, with the declared interval, timeout and thresholds (GKE's default
   would probe `/` and fail a model server that answers only its health path);
@@ -40,16 +44,25 @@ def _service_target(service: str) -> dict[str, str]:
     return {"group": "", "kind": "Service", "name": service}
 
 
-def attach_to_gateway(
+@dataclass(frozen=True)
+class BackendRef:
+    """One backend's Kubernetes Service and its share of the route's requests."""
+
+    service: str
+    port: int
+    weight: int
+
+
+def route_to_backends(
     name: str,
     backend: GatewayBackend,
     metadata: ObjectMetaArgsDict,
-    service: str,
-    port: int,
+    path_prefix: str,
+    refs: Sequence[BackendRef],
     parent: pulumi.Resource,
     depends_on: Sequence[pulumi.Resource],
 ) -> None:
-    opts = pulumi.ResourceOptions(parent=parent, depends_on=list(depends_on))
+    """The service's HTTPRoute: its path prefix to its backends' Services, by weight."""
     k8s.apiextensions.CustomResource(
         f"{name}-route",
         api_version=GATEWAY_API_VERSION,
@@ -67,13 +80,26 @@ def attach_to_gateway(
             ],
             "rules": [
                 {
-                    "matches": [{"path": {"type": "PathPrefix", "value": "/"}}],
-                    "backendRefs": [{"name": service, "port": port}],
+                    "matches": [{"path": {"type": "PathPrefix", "value": path_prefix}}],
+                    "backendRefs": [{"name": ref.service, "port": ref.port, "weight": ref.weight} for ref in refs],
                 }
             ],
         },
-        opts=opts,
+        opts=pulumi.ResourceOptions(parent=parent, depends_on=list(depends_on)),
     )
+
+
+def attach_backend_policies(
+    name: str,
+    backend: GatewayBackend,
+    metadata: ObjectMetaArgsDict,
+    service: str,
+    port: int,
+    parent: pulumi.Resource,
+    depends_on: Sequence[pulumi.Resource],
+) -> None:
+    """The load balancer's health check and Cloud Armor policy for one backend Service."""
+    opts = pulumi.ResourceOptions(parent=parent, depends_on=list(depends_on))
     check = backend.health_check
     k8s.apiextensions.CustomResource(
         f"{name}-health-check",

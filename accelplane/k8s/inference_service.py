@@ -1,28 +1,54 @@
-"""`InferenceService`: one declared service: Deployment, Service, HPA, PDB, its service account and
-what attaches it to the endpoint: on EKS a TargetGroupBinding that registers its pods in the cloud
-layer's ALB target group (`target_group_backend.py`), on GKE an HTTPRoute to the platform's Gateway
-with its health check and Cloud Armor policies (`gateway_backend.py`).
+"""`InferenceService`: one declared service, its service account and, per backend, a Deployment, Service,
+HPA and PDB on that backend's pool, and what attaches the backend to the endpoint: on EKS a
+TargetGroupBinding that registers its pods in the backend's own ALB target group
+(`target_group_backend.py`; the ALB's weighted forward splits the requests), on GKE the service's
+HTTPRoute with one weighted backendRef per backend and each backend's health check and Cloud Armor
+policies (`gateway_backend.py`).
 
-Pods request exactly their accelerators (requests = limits), run only on the declared pool
-(node selector, tolerations of the pool's taints), spread across zones, probe the health path,
-and reach the cloud only through their workload's identity (the service account's annotations on
-EKS; on GKE the IAM bindings name the Kubernetes service account itself).
+Pods request exactly their accelerators (requests = limits), run only on their backend's pool (node
+selector, tolerations of the pool's taints), spread across zones, probe the health path, and reach
+the cloud only through their workload's identity (the service account's annotations on EKS; on GKE
+the IAM bindings name the Kubernetes service account itself).
+
+Names and labels. A backend's objects are named `service.object_name(backend)`: the inline backend
+keeps the service's own name and logical names, so existing stacks replace nothing. Pods carry
+`accelplane.io/service` and `accelplane.io/backend` (the PodMonitor turns them into the `service` and
+`backend` labels of every scraped series, which the rollout gates read). Selectors are
+`app.kubernetes.io/name` (the backend's object name, unique per backend in the namespace) and
+`app.kubernetes.io/part-of`, so two backends of one service never select each other's pods; they stay
+the two labels they always were because a Deployment's selector is immutable: changing it would
+replace a running Deployment, and with a fixed name Kubernetes objects are deleted before they are
+re-created.
+
+A backend at `min_replicas: 0` runs no pods and has no HPA (an HPA cannot scale to zero without the
+HPAScaleToZero feature gate, https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/):
+its Deployment declares 0 replicas. With an HPA, the HPA owns the replica count (`ignore_changes`).
+
+The component's props are `rollout.declared.service_props`: the backends' pools, accelerators,
+weights, replica floors, versions and the rollout policy, which the rules and `diff` read from any
+graph without the declaration.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
 from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
+from accelplane.config.model import Backend
 from accelplane.config.model import InferenceService as ServiceSpec
-from accelplane.k8s.gateway_backend import GatewayBackend, attach_to_gateway
+from accelplane.k8s.gateway_backend import BackendRef, GatewayBackend, attach_backend_policies, route_to_backends
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
 from accelplane.k8s.target_group_backend import TargetGroupBackend, bind_target_group
+
+SERVICE_LABEL = "accelplane.io/service"
+BACKEND_LABEL = "accelplane.io/backend"
+PART_OF = {"app.kubernetes.io/part-of": "accelplane"}
 
 
 def _http_probe(path: str, failure_threshold: int) -> ProbeArgsDict:
@@ -34,40 +60,74 @@ def _http_probe(path: str, failure_threshold: int) -> ProbeArgsDict:
     }
 
 
+def backend_logical_name(component: str, service: ServiceSpec, backend: Backend) -> str:
+    """Prefix of a backend's Pulumi logical names: the component's own name for the backend that keeps
+    the service's name (as before backends existed), else `<component>-<backend>`."""
+    return component if service.object_name(backend) == service.name else f"{component}-{backend.name}"
+
+
 @dataclass(frozen=True)
-class InferenceServiceArgs:
-    spec: ServiceSpec
-    namespace: str
-    service_account: str
-    account_annotations: Mapping[str, pulumi.Input[str]]  # workload identity (EKS: the IAM role ARN)
+class BackendPlacement:
+    """Where one backend runs: its pool's extended resource, how many per replica, selector and taints."""
+
+    backend: Backend
     accelerator_resource: str
     accelerators: int  # per replica
     pool_labels: Mapping[str, str]
     tolerations: Sequence[TolerationArgsDict]
+
+
+@dataclass(frozen=True)
+class InferenceServiceArgs:
+    spec: ServiceSpec
+    props: Mapping[str, Any]  # rollout.declared.service_props: the component's recorded inputs
+    namespace: str
+    service_account: str
+    account_annotations: Mapping[str, pulumi.Input[str]]  # workload identity (EKS: the IAM role ARN)
+    backends: Sequence[BackendPlacement]
     health_path: str
-    backend: TargetGroupBackend | GatewayBackend | None  # what exposes the service; None: not exposed
+    exposure: TargetGroupBackend | GatewayBackend | None  # what exposes the service; None: not exposed
     depends_on: Sequence[pulumi.Resource]
 
 
 class InferenceService(pulumi.ComponentResource):
     def __init__(self, name: str, args: InferenceServiceArgs, opts: pulumi.ResourceOptions | None = None) -> None:
-        super().__init__("accelplane:k8s:InferenceService", name, None, opts)
+        super().__init__("accelplane:k8s:InferenceService", name, dict(args.props), opts)
         spec = args.spec
-        child = pulumi.ResourceOptions(parent=self)
-        labels = {"app.kubernetes.io/name": spec.name, "app.kubernetes.io/part-of": "accelplane"}
-        metadata: ObjectMetaArgsDict = {"name": spec.name, "namespace": args.namespace, "labels": labels}
         account: ObjectMetaArgsDict = {"name": args.service_account, "namespace": args.namespace}
         if args.account_annotations:
             account["annotations"] = dict(args.account_annotations)
-        k8s.core.v1.ServiceAccount(f"{name}-sa", metadata=account, automount_service_account_token=True, opts=child)
-        accelerators = str(args.accelerators)
+        k8s.core.v1.ServiceAccount(
+            f"{name}-sa", metadata=account, automount_service_account_token=True,
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        refs = [self._backend(name, args, placement) for placement in args.backends]
+        if spec.expose and isinstance(args.exposure, GatewayBackend):
+            metadata: ObjectMetaArgsDict = {
+                "name": spec.name,
+                "namespace": args.namespace,
+                "labels": {"app.kubernetes.io/name": spec.name, **PART_OF, SERVICE_LABEL: spec.name},
+            }
+            route_to_backends(name, args.exposure, metadata, spec.path_prefix, refs, self, args.depends_on)
+        self.register_outputs({})
+
+    def _backend(self, component: str, args: InferenceServiceArgs, placement: BackendPlacement) -> BackendRef:
+        spec, backend = args.spec, placement.backend
+        name = backend_logical_name(component, spec, backend)
+        object_name = spec.object_name(backend)
+        child = pulumi.ResourceOptions(parent=self)
+        selector = {"app.kubernetes.io/name": object_name, **PART_OF}
+        labels = {**selector, SERVICE_LABEL: spec.name, BACKEND_LABEL: backend.name}
+        metadata: ObjectMetaArgsDict = {"name": object_name, "namespace": args.namespace, "labels": labels}
+        accelerators = str(placement.accelerators)
+        resource = placement.accelerator_resource
         container: ContainerArgsDict = {
             "name": "server",
-            "image": spec.image,
+            "image": backend.image,
             "ports": [{"name": "http", "container_port": spec.port, "protocol": "TCP"}],
             "resources": {
-                "requests": {"cpu": spec.cpu, "memory": spec.memory, args.accelerator_resource: accelerators},
-                "limits": {"memory": spec.memory, args.accelerator_resource: accelerators},
+                "requests": {"cpu": backend.cpu, "memory": backend.memory, resource: accelerators},
+                "limits": {"memory": backend.memory, resource: accelerators},
             },
             # Model loading can take minutes: the startup probe holds liveness off until then.
             "startup_probe": _http_probe(args.health_path, failure_threshold=90),
@@ -80,26 +140,28 @@ class InferenceService(pulumi.ComponentResource):
                 "seccomp_profile": {"type": "RuntimeDefault"},
             },
         }
+        scaling = backend.autoscaling
+        autoscaled = scaling.min_replicas > 0
         k8s.apps.v1.Deployment(
             f"{name}-deployment",
             metadata=metadata,
             spec={
-                "replicas": spec.autoscaling.min_replicas,
-                "selector": {"match_labels": labels},
+                "replicas": scaling.min_replicas,
+                "selector": {"match_labels": selector},
                 "strategy": {"type": "RollingUpdate", "rolling_update": {"max_unavailable": 0, "max_surge": 1}},
                 "template": {
                     "metadata": {"labels": labels},
                     "spec": {
                         "service_account_name": args.service_account,
                         "priority_class_name": INFERENCE_PRIORITY,
-                        "node_selector": dict(args.pool_labels),
-                        "tolerations": list(args.tolerations),
+                        "node_selector": dict(placement.pool_labels),
+                        "tolerations": list(placement.tolerations),
                         "topology_spread_constraints": [
                             {
                                 "max_skew": 1,
                                 "topology_key": "topology.kubernetes.io/zone",
                                 "when_unsatisfiable": "ScheduleAnyway",
-                                "label_selector": {"match_labels": labels},
+                                "label_selector": {"match_labels": selector},
                             }
                         ],
                         "termination_grace_period_seconds": 60,
@@ -107,9 +169,12 @@ class InferenceService(pulumi.ComponentResource):
                     },
                 },
             },
-            # The HPA owns the replica count once running.
+            # The HPA owns the replica count once running; without one (min_replicas 0) the declared
+            # count is the truth and Pulumi keeps it.
             opts=pulumi.ResourceOptions(
-                parent=self, depends_on=list(args.depends_on), ignore_changes=["spec.replicas"]
+                parent=self,
+                depends_on=list(args.depends_on),
+                ignore_changes=["spec.replicas"] if autoscaled else None,
             ),
         )
         k8s.core.v1.Service(
@@ -117,41 +182,50 @@ class InferenceService(pulumi.ComponentResource):
             metadata=metadata,
             spec={
                 "type": "ClusterIP",
-                "selector": labels,
+                "selector": selector,
                 "ports": [{"name": "http", "port": spec.port, "target_port": "http", "protocol": "TCP"}],
             },
             opts=child,
         )
-        k8s.autoscaling.v2.HorizontalPodAutoscaler(
-            f"{name}-hpa",
-            metadata=metadata,
-            spec={
-                "scale_target_ref": {"api_version": "apps/v1", "kind": "Deployment", "name": spec.name},
-                "min_replicas": spec.autoscaling.min_replicas,
-                "max_replicas": spec.autoscaling.max_replicas,
-                "metrics": [
-                    {
-                        "type": "Resource",
-                        "resource": {
-                            "name": "cpu",
-                            "target": {
-                                "type": "Utilization",
-                                "average_utilization": spec.autoscaling.target_cpu_utilization,
+        if autoscaled:
+            k8s.autoscaling.v2.HorizontalPodAutoscaler(
+                f"{name}-hpa",
+                metadata=metadata,
+                spec={
+                    "scale_target_ref": {"api_version": "apps/v1", "kind": "Deployment", "name": object_name},
+                    "min_replicas": scaling.min_replicas,
+                    "max_replicas": scaling.max_replicas,
+                    "metrics": [
+                        {
+                            "type": "Resource",
+                            "resource": {
+                                "name": "cpu",
+                                "target": {
+                                    "type": "Utilization",
+                                    "average_utilization": scaling.target_cpu_utilization,
+                                },
                             },
-                        },
-                    }
-                ],
-            },
-            opts=child,
-        )
+                        }
+                    ],
+                },
+                opts=child,
+            )
         k8s.policy.v1.PodDisruptionBudget(
             f"{name}-pdb",
             metadata=metadata,
-            spec={"max_unavailable": 1, "selector": {"match_labels": labels}},
+            spec={"max_unavailable": 1, "selector": {"match_labels": selector}},
             opts=child,
         )
-        if spec.expose and isinstance(args.backend, TargetGroupBackend):
-            bind_target_group(name, args.backend, metadata, spec.name, spec.port, self, args.depends_on)
-        elif spec.expose and isinstance(args.backend, GatewayBackend):
-            attach_to_gateway(name, args.backend, metadata, spec.name, spec.port, self, args.depends_on)
-        self.register_outputs({})
+        if spec.expose and isinstance(args.exposure, TargetGroupBackend):
+            bind_target_group(
+                name,
+                args.exposure.target_group_arns[(spec.name, backend.name)],
+                metadata,
+                object_name,
+                spec.port,
+                self,
+                args.depends_on,
+            )
+        elif spec.expose and isinstance(args.exposure, GatewayBackend):
+            attach_backend_policies(name, args.exposure, metadata, object_name, spec.port, self, args.depends_on)
+        return BackendRef(service=object_name, port=spec.port, weight=backend.weight)

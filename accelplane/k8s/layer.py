@@ -24,13 +24,14 @@ from accelplane.config.model import BucketRole, Cloud, KubernetesLayer, NodePool
 from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, AcceleratorEnablementArgs, VendorPools
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
-from accelplane.k8s.inference_service import InferenceService, InferenceServiceArgs
+from accelplane.k8s.inference_service import BackendPlacement, InferenceService, InferenceServiceArgs
 from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitoringArgs
 from accelplane.k8s.neuron_monitor import NeuronMonitor, NeuronMonitorArgs
 from accelplane.k8s.priority_classes import PriorityClasses
 from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flavor, local_queue_name
 from accelplane.k8s.training_template import TrainingJobTemplate, TrainingJobTemplateArgs
 from accelplane.k8s.workload_namespace import WorkloadNamespace, WorkloadNamespaceArgs
+from accelplane.rollout.declared import service_props
 
 T = TypeVar("T")
 
@@ -195,6 +196,7 @@ def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEn
 
 
 def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
+    workloads = {w.name: w for w in ctx.platform.workloads}
     tpu = any(s.resource == gcp_catalog.TPU_RESOURCE for s in ctx.scheduling.values())
     AcceleratorMonitoring(
         f"{ctx.name}-monitoring",
@@ -203,6 +205,7 @@ def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
             neuron=any(v.vendor == "aws" for v in vendors),
             tpu=tpu,
             device_exporter_alerts=ctx.facts.cloud is Cloud.aws,
+            inference_namespaces=sorted({workloads[s.workload].namespace for s in ctx.spec.inference_services}),
         ),
         opts=ctx.opts,
     )
@@ -233,23 +236,32 @@ def _inference(
     workloads = {w.name: w for w in platform.workloads}
     endpoint = platform.inference_endpoint
     for service in ctx.spec.inference_services:
-        scheduling = ctx.scheduling[service.node_pool]
         workload = workloads[service.workload]
-        # A TPU VM's chips go to one pod together; elsewhere a replica takes what it declares.
-        accelerators = scheduling.per_node if scheduling.whole_node else service.accelerators_per_replica
+        placements = []
+        for backend in service.serving_backends:
+            scheduling = ctx.scheduling[backend.node_pool]
+            # A TPU VM's chips go to one pod together; elsewhere a replica takes what it declares.
+            accelerators = scheduling.per_node if scheduling.whole_node else backend.accelerators_per_replica
+            placements.append(
+                BackendPlacement(
+                    backend=backend,
+                    accelerator_resource=scheduling.resource,
+                    accelerators=accelerators,
+                    pool_labels=scheduling.selector,
+                    tolerations=scheduling.tolerations,
+                )
+            )
         InferenceService(
             f"{ctx.name}-svc-{service.name}",
             InferenceServiceArgs(
                 spec=service,
+                props=service_props(platform, service),
                 namespace=workload.namespace,
                 service_account=workload.service_account_name,
                 account_annotations=ctx.facts.service_account_annotations(workload),
-                accelerator_resource=scheduling.resource,
-                accelerators=accelerators,
-                pool_labels=scheduling.selector,
-                tolerations=scheduling.tolerations,
+                backends=placements,
                 health_path=endpoint.health_check.path if endpoint else "/healthz",
-                backend=exposure.backend,
+                exposure=exposure.backend,
                 depends_on=[
                     namespaces[workload.namespace],
                     *exposure.depends_on,

@@ -2,14 +2,15 @@
 
 It is used here only for TargetGroupBindings (the ALB is declared by the cloud layer), so its
 role may describe what it must discover and register/deregister targets in the declared target
-group, nothing else: no load balancer or security group creation. The controllers for Ingress
+groups (one per backend of each exposed service), nothing else: no load balancer or security group
+creation. The controllers for Ingress
 and Service objects keep running (the chart has no switch to drop them), but without permission
 to create anything they cannot build a second, undeclared load balancer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -41,7 +42,7 @@ class LoadBalancerControllerArgs:
     cluster_name: pulumi.Input[str]
     region: str
     vpc_id: pulumi.Input[str]
-    target_group_arn: pulumi.Input[str] | None
+    target_group_arns: Sequence[pulumi.Input[str]]
     oidc_provider_arn: pulumi.Input[str]
     oidc_issuer_host: pulumi.Output[str]
     tags: Mapping[str, str]
@@ -60,13 +61,13 @@ class LoadBalancerController(pulumi.ComponentResource):
         statements: list[dict[str, object]] = [
             {"Sid": "Discover", "Effect": "Allow", "Action": _DISCOVERY_ACTIONS, "Resource": "*"},
         ]
-        if args.target_group_arn is not None:
+        if args.target_group_arns:
             statements.append(
                 {
                     "Sid": "RegisterPodsInDeclaredTargetGroup",
                     "Effect": "Allow",
                     "Action": ["elasticloadbalancing:RegisterTargets", "elasticloadbalancing:DeregisterTargets"],
-                    "Resource": args.target_group_arn,
+                    "Resource": list(args.target_group_arns),
                 }
             )
         # The role lives with the controller; the cloud layer's IAM objects stay workload-only.

@@ -19,16 +19,28 @@ https://github.com/ray-project/ray/blob/dc74d6f7b3e9bed79f844657e4a9e5f963d837b9
 prometheus-operator 0.79 and later: the plugin's container port has no name to select) and copies
 the node name onto every series. The TPU alerts: low duty cycle, HBM nearly full, and a TPU node not
 ready; kube-state-metrics exports the nodes' TPU labels for the last one (`kube_node_labels`).
+
+Inference servers: a PodMonitor scrapes `/metrics` on the `http` port of every inference pod (the
+pods labelled `accelplane.io/backend`, in the inference workloads' namespaces) and copies the pod
+labels `accelplane.io/service` and `accelplane.io/backend` onto every series as `service` and
+`backend`, so the request histogram (`http_request_duration_seconds_bucket{service, backend}`) is per
+backend: the InferenceP99LatencyHigh alert groups by `service`, and `accelplane rollout` compares the
+canary's and the baseline's series. Prometheus exposes a pod label `a.b/c` to relabelling as
+`__meta_kubernetes_pod_label_a_b_c`
+(https://prometheus.io/docs/prometheus/latest/configuration/configuration/#pod). The namespaces'
+default-deny policies admit the monitoring namespace on every port (`workload_namespace.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from accelplane.k8s import neuron_monitor
+from accelplane.k8s.inference_service import BACKEND_LABEL, PART_OF, SERVICE_LABEL
 from accelplane.k8s.pinned_release import pinned_release
 from accelplane.k8s.workload_namespace import MONITORING_NAMESPACE
 
@@ -130,6 +142,12 @@ class AcceleratorMonitoringArgs:
     tpu: bool = False
     # The DCGM and Neuron alerts watch the exporters the EKS layer runs; on GKE nothing runs them.
     device_exporter_alerts: bool = True
+    inference_namespaces: Sequence[str] = ()  # where inference services run (their pods are scraped)
+
+
+def _pod_label_meta(label: str) -> str:
+    """The service-discovery label Prometheus gives a pod label (non-alphanumerics become `_`)."""
+    return "__meta_kubernetes_pod_label_" + "".join(c if c.isalnum() else "_" for c in label)
 
 
 class AcceleratorMonitoring(pulumi.ComponentResource):
@@ -188,6 +206,40 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
                                     "sourceLabels": ["__meta_kubernetes_pod_node_name"],
                                     "targetLabel": "node",
                                 }
+                            ],
+                        }
+                    ],
+                },
+                opts=after,
+            )
+        if args.inference_namespaces:
+            k8s.apiextensions.CustomResource(
+                f"{name}-inference",
+                api_version="monitoring.coreos.com/v1",
+                kind="PodMonitor",
+                metadata={"name": "accelplane-inference", "namespace": MONITORING_NAMESPACE},
+                spec={
+                    "namespaceSelector": {"matchNames": sorted(set(args.inference_namespaces))},
+                    "selector": {
+                        "matchLabels": dict(PART_OF),
+                        "matchExpressions": [{"key": BACKEND_LABEL, "operator": "Exists"}],
+                    },
+                    "podMetricsEndpoints": [
+                        {
+                            "port": "http",
+                            "path": "/metrics",
+                            "interval": "15s",
+                            "relabelings": [
+                                {
+                                    "action": "replace",
+                                    "sourceLabels": [_pod_label_meta(SERVICE_LABEL)],
+                                    "targetLabel": "service",
+                                },
+                                {
+                                    "action": "replace",
+                                    "sourceLabels": [_pod_label_meta(BACKEND_LABEL)],
+                                    "targetLabel": "backend",
+                                },
                             ],
                         }
                     ],
