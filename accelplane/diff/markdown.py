@@ -1,6 +1,7 @@
 """Markdown for a pull-request comment a reviewer reads in a minute.
 
 Order: verdict and summary line; software-profile changes (the usual reason for a platform PR);
+inference services' rollouts (weights per backend, each backend's matrix verdict, AP-RO-004);
 findings introduced (blocking first) and resolved; then one table per component with the input
 changes folded in `<details>`. GitHub refuses comments over 65,536 characters: a longer diff first
 drops its folded input changes, then the per-resource rows (components keep their counts) and
@@ -9,8 +10,8 @@ caps the findings tables, and says so; the table and JSON formats always have ev
 
 from __future__ import annotations
 
-from accelplane.diff.model import OPS, Component, PlanDiff, ResourceDiff, SoftwareChange, plan_counts
-from accelplane.diff.values import change_line, plural
+from accelplane.diff.model import OPS, Component, PlanDiff, ResourceDiff, ServiceRollout, SoftwareChange, plan_counts
+from accelplane.diff.values import change_line, plural, pool_text, weight_text
 from accelplane.report.model import Item
 
 COMMENT_LIMIT = 60_000  # GitHub's limit is 65,536; leave room for what CI adds around it
@@ -54,7 +55,8 @@ def _render(diff: PlanDiff, level: int) -> str:
         f"Base `{diff.base_ref}` ({diff.base_commit[:7]}) → {diff.head}: **{plan_counts(summary)}** "
         f"({diff.base_resources} → "
         f"{diff.head_resources} resources) · findings: **{len(diff.introduced)} introduced**, "
-        f"{len(diff.resolved)} resolved · software: {plural(len(diff.software), 'version set')} changed",
+        f"{len(diff.resolved)} resolved · software: {plural(len(diff.software), 'version set')} changed"
+        + (f" · rollout: {plural(len(diff.rollout), 'service')} changed" if diff.rollout else ""),
     ]
     for note in diff.notes:
         lines += ["", f"_Note: {_cell(note)}_"]
@@ -70,6 +72,23 @@ def _render(diff: PlanDiff, level: int) -> str:
                     lines.append("  - " + ", ".join(f"{_cell(v.key)} {_code(v.new or '')}" for v in change.changes))
                 lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
                           for rule, verdict_, message in change.verdict_findings]
+            lines += ["", "</details>"]
+    if diff.rollout:
+        lines += ["", "#### Rollout", "", "| Service | Backend | Pool | Weight | Matrix (working tree) |",
+                  "|---|---|---|---|---|"]
+        for service in diff.rollout:
+            lines += _rollout_rows(service)
+        explained = [(s, b) for s in diff.rollout for b in s.backends if b.verdict_findings]
+        stepless = [s for s in diff.rollout if s.problems]
+        for service in stepless:
+            lines += ["", *(f"❌ `AP-RO-004` service {_code(service.service)}: not one rollout step: {_cell(p)}"
+                            for p in service.problems)]
+        if explained and details:
+            lines += ["", f"<details><summary>Matrix findings of the backends ({len(explained)})</summary>", ""]
+            for service, backend in explained:
+                lines.append(f"- **{_cell(service.service)} / {_cell(backend.name)}**")
+                lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
+                          for rule, verdict_, message in backend.verdict_findings]
             lines += ["", "</details>"]
     rows = _MAX_FINDING_ROWS if level == _COUNTS_ONLY else None
     if diff.introduced:
@@ -111,6 +130,22 @@ def _software_row(change: SoftwareChange) -> str:
         what = "<br>".join(parts)
     verdict = f"{_VERDICT_ICON.get(change.verdict, '')} {change.verdict}".strip() if change.verdict else "—"
     return f"| {target} | {what} | {verdict} |"
+
+
+def _rollout_rows(service: ServiceRollout) -> list[str]:
+    title = _code(service.service) + (f" ({service.status})" if service.status != "changed" else "")
+    if service.baseline:
+        title += f"<br>baseline {_code(service.baseline)}, canary {_code(service.canary or '?')}"
+    rows = []
+    for index, backend in enumerate(service.backends):
+        weight = weight_text(backend.weight)
+        if backend.weight[0] != backend.weight[1]:
+            weight = f"**{weight}**"
+        verdict = (f"{_VERDICT_ICON.get(backend.verdict, '')} {backend.verdict}".strip() if backend.verdict
+                   else "—")
+        rows.append(f"| {title if index == 0 else ''} | {_code(backend.name)} | {_code(pool_text(backend))} | "
+                    f"{_cell(weight)} | {verdict} |")
+    return rows
 
 
 def _short(path: str) -> str:

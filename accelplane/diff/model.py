@@ -1,4 +1,4 @@
-"""What `accelplane diff` found: resource changes, finding changes and software changes.
+"""What `accelplane diff` found: resource changes, finding changes, software changes and rollout changes.
 
 Every formatter (table, JSON, Markdown) renders a `PlanDiff`; nothing here knows about git, the
 engine or the rules.
@@ -146,6 +146,62 @@ class SoftwareChange:
         }
 
 
+@dataclass(frozen=True)
+class BackendChange:
+    """One backend of an inference service: its pool and weight on each side (weight None: not there) and the
+    matrix verdict of its image on its pool in the working tree (None where nothing is judged: a removed
+    backend, a pool outside the graph or without accelerators)."""
+
+    name: str
+    pool: tuple[str | None, str | None]
+    weight: tuple[int | None, int | None]
+    verdict: str | None = None
+    verdict_findings: tuple[tuple[str, str, str], ...] = ()  # (rule, verdict, message), not compatible ones
+
+    @property
+    def status(self) -> str:
+        if self.weight[0] is None:
+            return "added"
+        if self.weight[1] is None:
+            return "removed"
+        return "changed" if self.weight[0] != self.weight[1] or self.pool[0] != self.pool[1] else "unchanged"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "status": self.status,
+            "pool": {"old": self.pool[0], "new": self.pool[1]},
+            "weight": {"old": self.weight[0], "new": self.weight[1]},
+            "verdict": self.verdict,
+            "verdict_findings": [{"rule": r, "verdict": v, "message": m} for r, v, m in self.verdict_findings],
+        }
+
+
+@dataclass(frozen=True)
+class ServiceRollout:
+    """An inference service whose backends, weights, rollout policy or backends' verdicts change."""
+
+    service: str
+    name: str  # the component resource's name (what an AP-RO-004 waiver names)
+    urn: str
+    status: str  # added | removed | changed
+    baseline: str | None
+    canary: str | None
+    backends: tuple[BackendChange, ...]
+    problems: tuple[str, ...] = ()  # why the change of weights is not one rollout step (AP-RO-004)
+
+    @property
+    def weights_changed(self) -> bool:
+        return any(b.weight[0] != b.weight[1] for b in self.backends)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "service": self.service, "name": self.name, "urn": self.urn, "status": self.status,
+            "baseline": self.baseline, "canary": self.canary,
+            "backends": [backend.to_json() for backend in self.backends],
+            "problems": list(self.problems),
+        }
+
+
 def _item_json(item: Item) -> dict[str, Any]:
     out = {**item.to_json(), "blocking": item.blocking}
     if item.waived:
@@ -168,6 +224,7 @@ class PlanDiff:
     software: list[SoftwareChange]
     head: str = "working tree"
     notes: list[str] = field(default_factory=list)
+    rollout: list[ServiceRollout] = field(default_factory=list)
 
     def of(self, op: str) -> list[ResourceDiff]:
         return [resource for resource in self.resources if resource.op == op]
@@ -207,6 +264,7 @@ class PlanDiff:
             "findings_resolved": len(self.resolved),
             "blocking": len(self.blocking),
             "software_changes": len(self.software),
+            "rollout_changes": len(self.rollout),
             "passed": self.passed,
         }
 
@@ -223,6 +281,7 @@ class PlanDiff:
             "findings": {"introduced": [_item_json(i) for i in self.introduced],
                          "resolved": [_item_json(i) for i in self.resolved]},
             "software": [change.to_json() for change in self.software],
+            "rollout": [service.to_json() for service in self.rollout],
             "notes": list(self.notes),
         }
 

@@ -3,7 +3,7 @@
 Steps: validate the working tree's declaration (exit 2 early on a bad one); resolve the base
 revision; export the base's project directory into a temporary directory with `git archive`; run
 both revisions' own `accelplane preview --json` in parallel; remove the temporary directory
-(whatever happened); then compare graphs, findings and software sets in this process.
+(whatever happened); then compare graphs, findings, software sets and inference services' rollouts in this process.
 
 A stack that does not exist at the base revision is new: every resource is a create and its
 findings are all introduced.
@@ -26,10 +26,11 @@ from accelplane.diff.git import Repository
 from accelplane.diff.model import PlanDiff
 from accelplane.diff.preview_runner import PreviewJob, run_previews
 from accelplane.diff.resources import diff_graphs
+from accelplane.diff.rollout import merge, rollout_changes, step_findings
 from accelplane.diff.software import software_changes
 from accelplane.errors import InputError
 from accelplane.rules.judgement import Policy
-from accelplane.rules.sources import is_bookkeeping
+from accelplane.rules.sources import from_plan, is_bookkeeping
 
 TEMP_PREFIX = "accelplane-diff-"
 
@@ -84,6 +85,11 @@ def diff_stack(
                           policy=Policy(levels=levels, waivers=tuple(head_stack.platform.waivers), as_of=as_of))
     introduced, resolved = compare(base.findings, head.findings)
     notes = [] if base_exists else [f"stack {stack} does not exist at {base_ref}: everything is new"]
+    # Both sides' inference services from their graphs (the components' props), judged alike.
+    rollout, rollout_notes = rollout_changes(from_plan(dict(base_document), base_label),
+                                             from_plan(dict(head_document), "working tree"), as_of)
+    steps = step_findings(rollout, head_stack.platform.waivers, as_of or date.today())
+    notes += rollout_notes
     return PlanDiff(
         stack=stack,
         base_ref=base_ref,
@@ -91,10 +97,11 @@ def diff_stack(
         base_resources=_count(base_document),
         head_resources=_count(head_document),
         resources=diff_graphs(base_document, head_document),
-        introduced=introduced,
+        introduced=merge(steps, introduced),
         resolved=resolved,
         software=software_changes(base_platform_data, head_platform_data, head_stack.platform, as_of),
         notes=notes,
+        rollout=rollout,
     )
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from accelplane.diff.model import PlanDiff, SoftwareChange, plan_counts
-from accelplane.diff.values import change_line, plural
+from accelplane.diff.model import PlanDiff, ServiceRollout, SoftwareChange, plan_counts
+from accelplane.diff.values import change_line, plural, pool_text, weight_text
 from accelplane.report.model import Item
 
 _STATUS_SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
@@ -25,6 +25,12 @@ def render_table(diff: PlanDiff) -> str:
         lines.append("  no version changes")
     for change in diff.software:
         lines.extend(_software(change))
+
+    lines += ["", "Rollout:"]
+    if not diff.rollout:
+        lines.append("  no inference service changes")
+    for service in diff.rollout:
+        lines.extend(_rollout(service))
 
     lines += ["", f"Findings introduced ({len(diff.introduced)}):"]
     lines.extend(_finding(item, "BLOCKING" if item.blocking else item.enforcement) for item in diff.introduced)
@@ -67,6 +73,24 @@ def _software(change: SoftwareChange) -> list[str]:
         else:
             lines.append(f"        {version.key}: {version.old} → {version.new}")
     lines.extend(f"        {verdict} {rule}: {message}" for rule, verdict, message in change.verdict_findings)
+    return lines
+
+
+def _rollout(service: ServiceRollout) -> list[str]:
+    symbol = _STATUS_SYMBOL[service.status]
+    policy = f" (baseline {service.baseline}, canary {service.canary})" if service.baseline else ""
+    lines = [f"  {symbol} service {service.service}{policy}" + (": removed" if service.status == "removed" else "")]
+    names = max((len(b.name) for b in service.backends), default=0)
+    pools = max((len(pool_text(b)) for b in service.backends), default=0)
+    weights = max((len(weight_text(b.weight)) for b in service.backends), default=0)
+    for backend in service.backends:
+        weight = weight_text(backend.weight)
+        row = f"      {backend.name:<{names}}  {pool_text(backend):<{pools}}  weight {weight:<{weights}}"
+        if backend.verdict:
+            row += f"  matrix: {backend.verdict}"
+        lines.append(row.rstrip())
+        lines.extend(f"          {verdict} {rule}: {message}" for rule, verdict, message in backend.verdict_findings)
+    lines.extend(f"      not one rollout step (AP-RO-004): {problem}" for problem in service.problems)
     return lines
 
 

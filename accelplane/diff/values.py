@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accelplane.diff.model import ABSENT, SECRET, InputChange
+from accelplane.diff.model import ABSENT, SECRET, BackendChange, InputChange
 
 MAX_VALUE = 100
 
@@ -30,3 +30,17 @@ def change_line(change: InputChange) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def weight_text(weight: tuple[int | None, int | None]) -> str:
+    """`5% → 25%`, `95%` (unchanged), `(none) → 5%` (a new backend), `5% → (removed)`."""
+    old, new = weight
+    if old == new:
+        return f"{new}%"
+    return f"{'(none)' if old is None else f'{old}%'} → {'(removed)' if new is None else f'{new}%'}"
+
+
+def pool_text(backend: BackendChange) -> str:
+    """The backend's pool, `old → new` when the change moves it."""
+    old, new = backend.pool
+    return (new or old or "?") if old in (None, new) or new is None else f"{old} → {new}"

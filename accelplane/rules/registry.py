@@ -130,6 +130,9 @@ from accelplane.rules.storage import (
 )
 
 RULE_ID = re.compile(r"^AP-[A-Z0-9]{2,4}-\d{3}$")
+# Ids of checks that compare two revisions (`accelplane diff`), so no single graph can hold them: they
+# are documented rule ids, never registered, and no registered rule may take them.
+DIFF_ONLY_IDS = frozenset({"AP-RO-004"})
 RULE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{2,63}$")
 
 
@@ -145,6 +148,8 @@ def build_registry(rules: Iterable[Rule]) -> tuple[Rule, ...]:
             raise RegistryError(f"rule id {rule.id!r} does not match AP-<FAMILY>-<NNN>")
         if not RULE_NAME.match(rule.name):
             raise RegistryError(f"rule {rule.id}: name {rule.name!r} is not a lower-case slug")
+        if rule.id in DIFF_ONLY_IDS:
+            raise RegistryError(f"rule id {rule.id} is taken by an `accelplane diff` check")
         if rule.id in by_id:
             raise RegistryError(f"duplicate rule id {rule.id} ({by_id[rule.id].name} and {rule.name})")
         if rule.name in names:

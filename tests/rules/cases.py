@@ -159,6 +159,8 @@ VERSIONS_L40S = {
 }
 IMAGE_L40S = {"cuda": "12.8", "cudnn": "9.10.2.21", "nccl": "2.27.3", "torch": "2.8.0", "python": "3.11",
               "driver": "570.172.08", "kernel_module": "open", "os": "amazon-linux-2023"}
+# An image built for CUDA 13.0 (its cuDNN and NCCL too): consistent alone, too new for an R570 driver.
+IMAGE_CUDA13 = {**IMAGE_L40S, "cuda": "13.0", "cudnn": "9.13.0.50", "nccl": "2.27.7", "torch": "2.9.0"}
 
 
 def infer_pool(name: str = "infer-l40s") -> Resource:
@@ -570,9 +572,9 @@ CASES: dict[str, Case] = {
         # The canary's image is built for CUDA 12.8, which the pool's R570 driver supports.
         passing=[infer_pool(), inference_service("chat-svc", backend("stable", 95), backend("next", 5),
                                                  rollout=canary_rollout())],
-        # The canary's image needs CUDA 13.0: R570 is too old for it. The pool alone is fine.
+        # The canary's image is built for CUDA 13.0: R570 is too old for it. The pool alone is fine.
         failing=[infer_pool(), inference_service("chat-svc", backend("stable", 95), backend(
-            "next", 5, profile="cuda13", versions={**IMAGE_L40S, "cuda": "13.0", "torch": "2.9.0"}),
+            "next", 5, profile="cuda13", versions=IMAGE_CUDA13),
             rollout=canary_rollout())],
         expect="backend next (profile cuda13) on pool infer-l40s: cuda 13.0 with driver 570.172.08: "
                "nvidia.cuda-driver", target="chat-svc"),

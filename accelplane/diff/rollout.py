@@ -1,0 +1,157 @@
+"""The rollout section of `accelplane diff`: per inference service, each backend's weight base → head
+and the matrix verdict of its image on its pool; and AP-RO-004, the check only a diff can make.
+
+Both sides are read alike, from the `accelplane:k8s:InferenceService` components of the two
+revisions' graphs (their props: `accelplane/rollout/declared.py`), never from a declaration: the
+base revision's declaration may not validate under today's model, and the graph is what each
+revision's own code built. The verdict column is AP-RO-001's judgement (the backend's image stack
+joined with its pool's node-side versions from the pool's labels), on the working tree's graph.
+
+AP-RO-004 (diff-only: it compares two revisions, so no single graph, plan or CrossGuard run can
+judge it, and the registry keeps the id reserved): a change of weights must be one rollout step,
+moving weight between the baseline and one other backend (`accelplane.rollout.steps.step_problems`).
+Two canaries growing at once, or weight moving between two backends past the baseline, is not a
+step the gates ever judged. The finding is mandatory and joins the introduced findings, so it fails
+the diff (exit 1) like a new rule finding; a waiver in the working tree's declaration (rule AP-RO-004,
+resource: the component's name or URN) accepts it, e.g. for a deliberate abort across three backends.
+Its level is not configurable with `--policy-config`, which knows only registered rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+
+from accelplane.diff.model import BackendChange, ServiceRollout
+from accelplane.report.findings import item
+from accelplane.report.model import Item
+from accelplane.rollout.steps import step_problems
+from accelplane.rules import types as t
+from accelplane.rules.graph import Graph
+from accelplane.rules.model import Enforcement, Family, Finding, Rule, Severity
+from accelplane.rules.rollout.services import Backend, backends, judge_backend, rollout, service_name, worst
+from accelplane.rules.view import Resource, UnknownValue, mapping
+from accelplane.rules.waivers import apply_waivers
+
+STEP_RULE_ID = "AP-RO-004"
+
+STEP_RULE = Rule(
+    id=STEP_RULE_ID,
+    name="rollout-one-step-per-change",
+    description="Checks whether a change moves an inference service's weights by one rollout step: between "
+    "the baseline and one other backend (accelplane diff only: it compares two revisions).",
+    family=Family.rollout,
+    severity=Severity.high,
+    enforcement=Enforcement.mandatory,
+    remediation="Move weight between the baseline and one canary per change (`accelplane rollout` writes the "
+    "next step); split the change into steps, or waive AP-RO-004 on the service for a deliberate abort.",
+    resource_types=frozenset({t.INFERENCE_SERVICE}),
+    check=lambda resource, graph: (),
+    categories=("rollout",),
+)
+
+
+def _services(resources: Iterable[Resource]) -> dict[str, Resource]:
+    # Matched by URN like every resource of the diff: a base revision older than the component's props
+    # records the component without them, and still is the same service.
+    return {r.urn: r for r in resources if r.type == t.INFERENCE_SERVICE}
+
+
+def _verdicts(backend: Backend, graph: Graph) -> tuple[str | None, tuple[tuple[str, str, str], ...]]:
+    judged = judge_backend(backend, graph)
+    findings: dict[tuple[str, str, str], None] = {}  # ordered, without the repeats of a multi-slice pool
+    for one in judged:
+        for finding in one.findings:
+            pair = one.pair(finding)
+            findings[(finding.rule, finding.verdict, f"{pair}: {finding.message}" if pair else finding.message)] = None
+    return worst([one.verdict for one in judged]), tuple(findings)
+
+
+def _backend_changes(
+    base: Resource | None, head: Resource | None, base_graph: Graph, head_graph: Graph
+) -> tuple[list[BackendChange], bool]:
+    """(rows, whether anything about the backends differs: presence, pool, weight, versions, verdict)."""
+    old = {b.name: b for b in backends(base)} if base is not None else {}
+    new = {b.name: b for b in backends(head)} if head is not None else {}
+    order = [*new, *(name for name in old if name not in new)]
+    rows, differs = [], False
+    for name in order:
+        before, after = old.get(name), new.get(name)
+        verdict, findings = _verdicts(after, head_graph) if after is not None else (None, ())
+        if before is not None and after is not None:
+            differs = differs or before != after or _verdicts(before, base_graph)[0] != verdict
+        else:
+            differs = True
+        rows.append(BackendChange(
+            name=name,
+            pool=(before.node_pool if before else None, after.node_pool if after else None),
+            weight=(before.weight or 0 if before else None, after.weight or 0 if after else None),
+            verdict=verdict, verdict_findings=findings,
+        ))
+    return rows, differs
+
+
+def rollout_changes(
+    base: Sequence[Resource], head: Sequence[Resource], as_of: date | None = None
+) -> tuple[list[ServiceRollout], list[str]]:
+    """(services whose rollout picture changes, notes) from the two revisions' resources."""
+    base_graph, head_graph = Graph(base, as_of=as_of), Graph(head, as_of=as_of)
+    old, new = _services(base), _services(head)
+    out, notes = [], []
+    for urn in set(old) | set(new):
+        before, after = old.get(urn), new.get(urn)
+        name = service_name(after if after is not None else before)  # type: ignore[arg-type]
+        try:
+            rows, differs = _backend_changes(before, after, base_graph, head_graph)
+            policy = rollout(after) if after is not None else None
+            old_policy = rollout(before) if before is not None else None
+            policy_changed = (before is not None and after is not None
+                              and mapping(before.get("rollout")) != mapping(after.get("rollout")))
+        except UnknownValue:
+            notes.append(f"service {name}: its backends are not known until apply: rollout not compared")
+            continue
+        if not differs and not policy_changed:
+            continue
+        shown = after if after is not None else before
+        assert shown is not None
+        status = "added" if before is None else "removed" if after is None else "changed"
+        problems: tuple[str, ...] = ()
+        if status == "changed":
+            if not backends(before):  # a base revision older than the component's props
+                notes.append(f"service {name}: the base revision records no backends: weights not compared")
+            else:
+                baseline = (policy or old_policy).baseline if (policy or old_policy) else None
+                before_weights = {r.name: r.weight[0] or 0 for r in rows if r.weight[0] is not None}
+                after_weights = {r.name: r.weight[1] or 0 for r in rows if r.weight[1] is not None}
+                problems = tuple(step_problems(before_weights, after_weights, baseline or None))
+        current = policy or old_policy
+        out.append(ServiceRollout(
+            service=name, name=shown.name, urn=shown.urn, status=status,
+            baseline=current.baseline or None if current else None,
+            canary=current.canary or None if current else None,
+            backends=tuple(rows), problems=problems,
+        ))
+    return sorted(out, key=lambda service: (service.service, service.urn)), notes
+
+
+def step_findings(services: Iterable[ServiceRollout], waivers: Iterable[object], today: date) -> list[Item]:
+    """AP-RO-004 for each service whose change of weights is not one step, with the working tree's waivers."""
+    found = []
+    for service in services:
+        for problem in service.problems:
+            weights = ", ".join(f"{b.name} {_weight(b.weight[0])} → {_weight(b.weight[1])}"
+                                for b in service.backends if b.weight[0] != b.weight[1])
+            found.append(Finding(rule=STEP_RULE, urn=service.urn, type=t.INFERENCE_SERVICE, name=service.name,
+                                 message=f"service {service.service}: {weights} is not one rollout step: {problem}",
+                                 enforcement=Enforcement.mandatory))
+    judged, _ = apply_waivers(found, list(waivers), today)
+    return [item(finding, strict=False) for finding in judged]
+
+
+def _weight(value: int | None) -> str:
+    return "none" if value is None else f"{value}%"
+
+
+def merge(step_items: list[Item], introduced: list[Item]) -> list[Item]:
+    """Introduced findings with AP-RO-004's, blocking ones first (the rules engine's order)."""
+    return sorted([*step_items, *introduced], key=lambda i: not i.blocking)
