@@ -28,6 +28,7 @@ _COMMAND_MODULES = (
     "accelplane.cli.nodes",
     "accelplane.cli.verify",
     "accelplane.cli.diff",
+    "accelplane.cli.rollout",
 )
 
 

@@ -1,0 +1,166 @@
+"""`accelplane rollout status|advance|abort --stack NAME --service NAME`: move an inference service's
+traffic from its baseline backend to its canary step by step, gated on live metrics.
+
+- status: per backend the declared (and, on AWS, live) weight, requests, 5xx rate and p50/p99 over
+  the gate window, each gate, and what `advance` would do. Exit 0.
+- advance: the next step's weights (and `since`) into the stack file when every gate holds and the
+  step has baked (exit 0); the rollback when a gate fails (exit 1); "holding" with the reason and
+  nothing written on too little traffic or while baking (exit 0); "complete" at 100% (exit 0).
+- abort: every backend but the baseline to 0 (exit 0).
+Exit 2 on bad input (unknown service, no rollout, a stack file that does not validate, a metrics
+endpoint that cannot be read), with nothing written. `--apply-now` also sets the live ALB weights
+(ModifyListener/ModifyRule); `pulumi up` must follow. See docs/rollout.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK
+
+_ACTIONS = {
+    "status": "show each backend's weight and traffic, the gates and what advance would do",
+    "advance": "write the next step's weights when the gates hold and the step has baked; roll back on a failed gate",
+    "abort": "write weight 0 for every backend but the baseline",
+}
+
+
+def _url(text: str) -> str:
+    from accelplane.rollout.prometheus import url_problem
+
+    problem = url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _endpoint_url(text: str) -> str:
+    from accelplane.verify.clients import endpoint_url_problem
+
+    problem = endpoint_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, e.g. 10 or 2.5 (got {text!r})") from None
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 600 seconds (got {text!r})")
+    return value
+
+
+def _now(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a UTC time like 2026-12-03T06:00:00Z (got {text!r})") from None
+    if moment.tzinfo is None or moment.utcoffset() is None or moment.utcoffset().total_seconds() != 0:  # type: ignore[union-attr]
+        raise argparse.ArgumentTypeError(f"expected a UTC time ending in Z (got {text!r})")
+    return moment.astimezone(UTC)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("rollout",
+                                   help="move an inference service's traffic to its canary, gated on metrics",
+                                   description=__doc__.split("\n\n")[0] if __doc__ else None)
+    actions = parser.add_subparsers(dest="rollout_action", required=True, parser_class=type(parser))
+    for action, description in _ACTIONS.items():
+        sub = actions.add_parser(action, help=description, description=description)
+        add_stack_arguments(sub)
+        sub.add_argument("--service", required=True, metavar="NAME", help="the inference service (kubernetes."
+                         "inference_services[].name)")
+        sub.add_argument("--prometheus-url", type=_url, metavar="URL",
+                         help="Prometheus' base URL, for rollouts reading prometheus metrics")
+        sub.add_argument("--endpoint-url", type=_endpoint_url, metavar="URL",
+                         help="send every AWS call here (moto, LocalStack, a VPC endpoint proxy)")
+        sub.add_argument("--profile", help="AWS profile (default: the standard credential chain)")
+        sub.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per Prometheus query (default 10)")
+        # For tests and reruns: judge the bake time and the window as of this instant.
+        sub.add_argument("--now", type=_now, help=argparse.SUPPRESS)
+        if action == "status":
+            sub.add_argument("--format", choices=("table", "json", "markdown"), default="table",
+                             help="output format (default: table; markdown for a PR comment)")
+            sub.add_argument("--output", type=Path, help="write the report here instead of standard output")
+            sub.add_argument("--no-live", action="store_true",
+                             help="do not read the live ALB weights (AWS), only the declared ones")
+        else:
+            sub.add_argument("--apply-now", action="store_true",
+                             help="also set the live ALB listener/rule weights now (ModifyListener/ModifyRule); "
+                             "`pulumi up` must follow")
+        if action == "advance":
+            sub.add_argument("--start", action="store_true",
+                             help="start a rollout whose canary takes 0%%: give it the first step without judging")
+        sub.set_defaults(handler=_run, rollout_command=action)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from accelplane.report.output import emit
+    from accelplane.rollout import report
+    from accelplane.rollout.run import (
+        Action,
+        Options,
+        apply_live,
+        changes,
+        decide_abort,
+        decide_advance,
+        prepare,
+        situation,
+    )
+
+    stack = require_stack(args)
+    options = Options(
+        service=args.service, now=args.now or datetime.now(UTC), prometheus_url=args.prometheus_url,
+        endpoint_url=args.endpoint_url, profile=args.profile, timeout=args.timeout,
+        live=not getattr(args, "no_live", False), start=getattr(args, "start", False),
+    )
+    command = args.rollout_command
+    if command == "status":
+        found = situation(stack, options, metrics=True, live=options.live)
+        found.decision = decide_advance(found, start=False)
+        emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
+        return EXIT_OK
+
+    if command == "abort":
+        found = situation(stack, options, metrics=False, live=False)
+        decision = decide_abort(found)
+    else:
+        found = situation(stack, options, metrics=False, live=False)
+        needs_metrics = not found.position.complete and found.position.canary_weight > 0 and not options.start
+        if needs_metrics:
+            found = situation(stack, options, metrics=True, live=False)
+        decision = decide_advance(found, start=options.start)
+    found.decision = decision
+    here = found.position
+    print(f"accelplane rollout {command}: stack {stack.stack}, service {found.service.name!r} "
+          f"(baseline {here.baseline!r}, canary {here.canary!r} at {here.canary_weight}%)")
+    if found.judgement is not None:
+        for gate in found.judgement.gates:
+            print(f"  {gate.state.value:<10}  {gate.name:<15}  {gate.detail}")
+    if decision.action in (Action.hold, Action.complete):
+        word = "holding" if decision.action is Action.hold else "complete"
+        print(f"{word}: {decision.reason}; nothing written")
+        return EXIT_OK
+    assert decision.weights is not None
+    pending = prepare(found, decision)  # checked before anything changes; exit 2 if it would not validate
+    applied = apply_live(found, options, decision.weights) if args.apply_now else None
+    moved = changes(found.declared, decision.weights)
+    if pending is None:
+        print(f"{decision.action.value}: the stack file already declares these weights ({moved}); nothing written")
+    else:
+        pending.commit()
+        lines = ", ".join(map(str, pending.changed_lines))
+        print(f"{'ROLLED BACK' if decision.action is Action.rollback else decision.action.value}: {decision.reason}")
+        print(f"wrote {stack.path} (lines {lines}): {moved}; since {options.now.strftime('%Y-%m-%dT%H:%M:%SZ')}")
+    if applied is not None:
+        print(f"applied live: {applied} now forwards {decision.weights}")
+        print(f"warning: the live weights now differ from the deployed Pulumi state: run `pulumi up` for stack "
+              f"{stack.stack} (until then `accelplane verify` reports the rollout's weights as drift)", file=sys.stderr)
+    return EXIT_FINDINGS if decision.action is Action.rollback else EXIT_OK

@@ -1,0 +1,135 @@
+"""Read a service's per-backend traffic from Prometheus' HTTP API (instant queries at `now`).
+
+The cluster's PodMonitor labels every backend's series with `service` and `backend`, so four
+instant queries answer for all backends at once:
+
+- requests: `sum by (backend) (increase(<h>_count{service="S"}[W]))`
+- 5xx:      the same with `<status_label>=~"5.."`
+- p50, p99: `histogram_quantile(q, sum by (le, backend) (rate(<h>_bucket{service="S"}[W])))`
+
+`increase()` extrapolates to the window's edges, so counts are fractional; `histogram_quantile`
+over a window without requests is NaN, read as "no latency". Any failure to get an answer (no
+connection, a timeout, an HTTP error, a body that is not the API's JSON, `status: error`) is an
+`InputError` naming the URL: an unreachable metrics endpoint is a usage problem (exit 2), never a
+verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import datetime
+from typing import Any
+
+from accelplane.config.model import Rollout
+from accelplane.errors import InputError
+from accelplane.rollout.traffic import BackendTraffic, Traffic, finite
+
+# An instant vector per backend is a few hundred bytes; anything near this is not our answer.
+_ANSWER_LIMIT = 8 * 1024 * 1024
+OPTION = "--prometheus-url"
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with `url` as Prometheus' base URL; None when usable."""
+    expected = "expected an http:// or https:// URL of Prometheus, e.g. http://127.0.0.1:9090"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError as error:
+        return f"{expected} (got {url!r}: {error})"
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        return f"{expected} (got {url!r})"
+    if parts.query or parts.fragment:
+        return f"{expected} (got {url!r}: no ?query or #fragment)"
+    return None
+
+
+def _label_value(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def queries(service: str, rollout: Rollout) -> dict[str, str]:
+    histogram = rollout.prometheus.histogram
+    window = rollout.gates.window  # "30s", "10m", "1h": Prometheus durations as written
+    selector = f'service="{_label_value(service)}"'
+    errors = f'{selector},{rollout.prometheus.status_label}=~"5.."'
+    buckets = f"sum by (le, backend) (rate({histogram}_bucket{{{selector}}}[{window}]))"
+    return {
+        "requests": f"sum by (backend) (increase({histogram}_count{{{selector}}}[{window}]))",
+        "errors": f"sum by (backend) (increase({histogram}_count{{{errors}}}[{window}]))",
+        "p50": f"histogram_quantile(0.5, {buckets})",
+        "p99": f"histogram_quantile(0.99, {buckets})",
+    }
+
+
+def read_traffic(url: str, service: str, backends: list[str], rollout: Rollout, now: datetime,
+                 timeout: float = 10.0) -> Traffic:
+    found = {name: _query(url, promql, now, timeout) for name, promql in queries(service, rollout).items()}
+    traffic: Traffic = {}
+    for backend in backends:
+        traffic[backend] = BackendTraffic(
+            requests=found["requests"].get(backend, 0.0) or 0.0,
+            errors=found["errors"].get(backend, 0.0) or 0.0,
+            p50_seconds=finite(found["p50"].get(backend)),
+            p99_seconds=finite(found["p99"].get(backend)),
+        )
+    return traffic
+
+
+def _query(base: str, promql: str, now: datetime, timeout: float) -> dict[str, float]:
+    """One instant query; its vector as {backend label: value}."""
+    endpoint = base.rstrip("/") + "/api/v1/query?" + urllib.parse.urlencode(
+        {"query": promql, "time": f"{now.timestamp():.3f}"}
+    )
+
+    def refuse(why: str) -> InputError:
+        return InputError.single(f"cannot read metrics from Prometheus at {base}: {why}", field=OPTION,
+                                 file="accelplane rollout")
+
+    request = urllib.request.Request(endpoint, headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            body = answer.read(_ANSWER_LIMIT + 1)
+    except urllib.error.HTTPError as error:
+        # Prometheus answers a bad query with 400/422 and a JSON body naming the problem.
+        detail = _api_error(error.read(64 * 1024)) or error.reason
+        raise refuse(f"HTTP {error.code} for {promql!r}: {detail}") from None
+    except urllib.error.URLError as error:
+        raise refuse(f"{error.reason}") from None
+    except TimeoutError:
+        raise refuse(f"no answer within {timeout:g} seconds") from None
+    except OSError as error:
+        raise refuse(str(error)) from None
+    if len(body) > _ANSWER_LIMIT:
+        raise refuse(f"the answer is larger than {_ANSWER_LIMIT // (1024 * 1024)} MiB: is this Prometheus?")
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        raise refuse("the answer is not JSON: is this Prometheus' HTTP API?") from None
+    if not isinstance(data, dict) or data.get("status") != "success":
+        detail = data.get("error") if isinstance(data, dict) else None
+        raise refuse(f"the query {promql!r} failed: {detail or 'no success status'}")
+    result = data.get("data") or {}
+    if result.get("resultType") != "vector" or not isinstance(result.get("result"), list):
+        raise refuse(f"expected an instant vector for {promql!r}, got {result.get('resultType')!r}")
+    values: dict[str, float] = {}
+    for sample in result["result"]:
+        try:
+            backend = sample["metric"].get("backend")
+            value = float(sample["value"][1])  # "NaN", "+Inf" parse too
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
+            raise refuse(f"a sample of {promql!r} is not [time, value]: {str(sample)[:120]}") from None
+        if isinstance(backend, str):
+            values[backend] = value
+    return values
+
+
+def _api_error(body: bytes) -> str | None:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    return str(data.get("error")) if isinstance(data, dict) and data.get("error") else None

@@ -1,0 +1,266 @@
+"""`accelplane rollout status|advance|abort`: judge the canary, move its weight, write the stack file.
+
+The order of decisions in `advance` (docs/rollout.md):
+
+1. the canary already takes 100% → complete, nothing to do;
+2. the canary takes 0% → hold (nothing to judge); `--start` moves it to the first step;
+3. the gates over the window (accelplane.rollout.gates): too few canary requests → hold; a gate
+   failing → roll back, even while the step is still baking (exit 1);
+4. the step has not baked yet (now - since < bake) → hold;
+5. otherwise the next step's weights, and `since` = now.
+
+What is written is checked before anything changes (accelplane.rollout.stack_file); with
+`--apply-now` the live listener or rule weights are set before the file is replaced, so a refused
+API call leaves both as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from accelplane.config.loader import StackConfig
+from accelplane.config.model import Cloud, InferenceService, MetricsSource, duration_seconds
+from accelplane.errors import InputError
+from accelplane.rollout import alb, cloudwatch, prometheus, steps
+from accelplane.rollout.gates import Judgement, Verdict, judge
+from accelplane.rollout.stack_file import Rewrite, rewrite
+from accelplane.rollout.traffic import Traffic
+
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+class Action(StrEnum):
+    advance = "advance"
+    start = "start"
+    hold = "hold"
+    rollback = "rollback"
+    complete = "complete"
+    abort = "abort"
+
+
+@dataclass(frozen=True)
+class Options:
+    service: str
+    now: datetime
+    prometheus_url: str | None = None
+    endpoint_url: str | None = None
+    profile: str | None = None
+    timeout: float = 10.0
+    live: bool = True
+    start: bool = False
+
+
+@dataclass
+class Decision:
+    action: Action
+    reason: str
+    weights: dict[str, int] | None = None  # the weights to write; None: nothing to write
+
+
+@dataclass
+class Situation:
+    """Everything status shows and advance decides on."""
+
+    stack: StackConfig
+    service: InferenceService
+    position: steps.Position
+    now: datetime
+    declared: dict[str, int]
+    traffic: Traffic | None = None
+    judgement: Judgement | None = None
+    live: dict[str, int] | None = None
+    live_note: str | None = None
+    bake_left: timedelta | None = None  # None: baked (or no since)
+    decision: Decision | None = None
+    routing: alb.Routing | None = field(default=None, repr=False)
+
+
+class Aws:
+    """boto3 clients for the stack's region: reads through verify's read-only clients, the one
+    write (ModifyListener/ModifyRule) through a separate client."""
+
+    def __init__(self, region: str, endpoint_url: str | None, profile: str | None) -> None:
+        from accelplane.verify.clients import AwsClients
+
+        self.reads = AwsClients(region, endpoint_url=endpoint_url, profile=profile, max_attempts=4)
+
+    def __call__(self, service: str) -> Any:
+        return self.reads(service)
+
+    def writer(self, service: str) -> Any:
+        return self.reads.session.client(service, endpoint_url=self.reads.endpoint_url, config=self.reads.config)
+
+
+def connect_aws(region: str, endpoint_url: str | None, profile: str | None) -> Aws:
+    """Tests replace this to route some calls to recorded answers (see tests/rollout)."""
+    from accelplane.verify.clients import API_ERRORS
+
+    try:
+        return Aws(region, endpoint_url, profile)
+    except API_ERRORS as error:  # an unknown --profile
+        raise InputError.single(str(error), field="--profile", file="accelplane rollout") from None
+
+
+def parse_timestamp(text: str) -> datetime:
+    return datetime.strptime(text, TIMESTAMP_FORMAT).replace(tzinfo=UTC)
+
+
+def format_timestamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
+
+
+def find_service(stack: StackConfig, name: str) -> InferenceService:
+    layer = stack.platform.kubernetes
+    services = layer.inference_services if layer is not None else []
+    service = next((s for s in services if s.name == name), None)
+    if service is None:
+        known = ", ".join(s.name for s in services) or "none"
+        raise InputError.single(f"no inference service {name!r} (declared: {known})", file=str(stack.path),
+                                line=stack.line_of("kubernetes"), field="--service")
+    index = services.index(service)
+    if service.rollout is None or service.backends is None:
+        raise InputError.single(
+            f"service {name!r} declares no rollout (backends with weights and a `rollout:` policy)",
+            file=str(stack.path), line=stack.line_of("kubernetes", "inference_services", index),
+            field=f"kubernetes.inference_services[{index}].rollout",
+        )
+    return service
+
+
+def _step_error(stack: StackConfig, service: InferenceService, error: steps.StepError) -> InputError:
+    index = next(i for i, s in enumerate(stack.platform.kubernetes.inference_services)  # type: ignore[union-attr]
+                 if s.name == service.name)
+    return InputError.single(str(error), file=str(stack.path),
+                             line=stack.line_of("kubernetes", "inference_services", index, "backends"),
+                             field=f"kubernetes.inference_services[{index}].backends")
+
+
+def situation(stack: StackConfig, options: Options, *, metrics: bool, live: bool) -> Situation:
+    service = find_service(stack, options.service)
+    try:
+        here = steps.position(service)
+    except steps.StepError as error:
+        raise _step_error(stack, service, error) from None
+    found = Situation(stack, service, here, options.now, steps.weights(service))
+    rollout = service.rollout
+    assert rollout is not None
+    if rollout.since is not None:
+        left = parse_timestamp(rollout.since) + timedelta(seconds=duration_seconds(rollout.bake)) - options.now
+        found.bake_left = left if left > timedelta(0) else None
+    aws: Aws | None = None
+    on_aws = stack.platform.cloud is Cloud.aws and service.expose
+    if (metrics and rollout.metrics is MetricsSource.cloudwatch) or (live and on_aws):
+        aws = connect_aws(stack.platform.region, options.endpoint_url, options.profile)
+    if aws is not None and on_aws:
+        try:
+            found.routing = alb.find_routing(aws, stack.platform, service)
+            found.live = alb.live_weights(found.routing)
+        except alb.RoutingError as error:
+            found.live_note = str(error)
+    elif live and not on_aws:
+        found.live_note = "no ALB route: " + ("the service is not exposed" if stack.platform.cloud is Cloud.aws
+                                              else "the Gateway's weights are not read on Google Cloud")
+    if metrics:
+        found.traffic = _traffic(stack, service, options, found, aws)
+        found.judgement = judge(found.traffic, here.baseline, here.canary, rollout.gates)
+    return found
+
+
+def _traffic(stack: StackConfig, service: InferenceService, options: Options, found: Situation,
+             aws: Aws | None) -> Traffic:
+    rollout = service.rollout
+    assert rollout is not None
+    names = [backend.name for backend in service.serving_backends]
+    if rollout.metrics is MetricsSource.prometheus:
+        if not options.prometheus_url:
+            raise InputError.single(
+                "the rollout reads Prometheus (rollout.metrics: prometheus): give --prometheus-url URL",
+                field="--prometheus-url", file="accelplane rollout")
+        return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
+                                       options.timeout)
+    if found.routing is None:
+        raise InputError.single(
+            f"cannot read CloudWatch metrics of service {service.name!r}: {found.live_note}",
+            field="--endpoint-url" if options.endpoint_url else None, file="accelplane rollout")
+    assert aws is not None
+    try:
+        return cloudwatch.read_traffic(aws("cloudwatch"), found.routing, names,
+                                       duration_seconds(rollout.gates.window), options.now)
+    except cloudwatch.MetricsError as error:
+        raise InputError.single(str(error), file="accelplane rollout") from None
+
+
+def decide_advance(found: Situation, start: bool) -> Decision:
+    here, service = found.position, found.service
+    try:
+        if here.complete:
+            return Decision(Action.complete, f"the canary {here.canary!r} takes 100% of the requests: the rollout "
+                            "is complete")
+        if start:
+            if here.canary_weight != 0:
+                raise InputError.single(f"--start: the canary {here.canary!r} already takes {here.canary_weight}%",
+                                        field="--start", file=str(found.stack.path))
+            return Decision(Action.start, f"rollout started: the canary {here.canary!r} takes its first step",
+                            steps.advanced(service))
+        if here.canary_weight == 0:
+            return Decision(Action.hold, f"the canary {here.canary!r} takes 0% of the requests, so there is nothing "
+                            "to judge (not started, or rolled back); `advance --start` gives it the first step")
+        judgement = found.judgement
+        assert judgement is not None
+        if judgement.verdict is Verdict.rollback:
+            return Decision(Action.rollback, judgement.reason, steps.rolled_back(service))
+        if judgement.verdict is Verdict.hold:
+            return Decision(Action.hold, judgement.reason)
+        rollout = service.rollout
+        assert rollout is not None
+        if found.bake_left is not None:
+            return Decision(Action.hold, f"the step is baking: {_seconds(found.bake_left)} left of {rollout.bake} "
+                            f"(since {rollout.since})")
+        return Decision(Action.advance, "every gate holds and the step has baked: the canary goes to "
+                        f"{here.next_step}%", steps.advanced(service))
+    except steps.StepError as error:
+        raise _step_error(found.stack, service, error) from None
+
+
+def decide_abort(found: Situation) -> Decision:
+    try:
+        return Decision(Action.abort, f"aborted: the baseline {found.position.baseline!r} takes every request",
+                        steps.aborted(found.service))
+    except steps.StepError as error:
+        raise _step_error(found.stack, found.service, error) from None
+
+
+def _seconds(delta: timedelta) -> str:
+    total = max(0, int(delta.total_seconds() + 0.999))
+    return f"{total // 60}m{total % 60:02d}s" if total >= 60 else f"{total}s"
+
+
+def prepare(found: Situation, decision: Decision) -> Rewrite | None:
+    """The checked rewrite of the stack file; None when the weights are those declared already."""
+    if decision.weights is None or decision.weights == found.declared:
+        return None
+    return rewrite(found.stack, found.service.name, decision.weights, format_timestamp(found.now))
+
+
+def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> str:
+    stack, service = found.stack, found.service
+    if stack.platform.cloud is not Cloud.aws or not service.expose:
+        raise InputError.single("--apply-now sets the weights of the service's ALB route: the service must be exposed "
+                                "on AWS", field="--apply-now", file=str(stack.path))
+    aws = connect_aws(stack.platform.region, options.endpoint_url, options.profile)
+    try:
+        routing = found.routing or alb.find_routing(aws, stack.platform, service)
+        alb.apply_weights(aws.writer("elbv2"), routing, weights)
+    except alb.RoutingError as error:
+        raise InputError.single(f"--apply-now: {error}; nothing written", field="--apply-now",
+                                file="accelplane rollout") from None
+    return routing.where
+
+
+def changes(before: dict[str, int], after: dict[str, int]) -> str:
+    moved = [f"{name} {before.get(name, 0)}% -> {weight}%" for name, weight in after.items()
+             if before.get(name, 0) != weight]
+    return ", ".join(moved) or "no weight changes"

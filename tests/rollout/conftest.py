@@ -1,0 +1,107 @@
+"""Fixtures for `accelplane rollout`: a stack file of our own per test, a real Prometheus scraping a
+test exporter (one per session), AWS isolation, and an in-process CLI runner."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from accelplane.cli import main
+from tests.support.prometheus.exporter import Exporter
+from tests.support.prometheus.server import Prometheus, find_binary
+
+FIXTURE = Path(__file__).parent / "fixtures" / "Pulumi.canary.yaml"
+
+
+@pytest.fixture(autouse=True)
+def no_real_aws(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No credentials, profile, config file or instance metadata of this machine reach a test."""
+    for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+                     "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_ENDPOINT_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+
+
+@pytest.fixture
+def fake_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
+
+
+def stack_text(service: str = "server", **replace: str) -> str:
+    """The fixture stack with the service renamed (one Prometheus serves every test, so each test's
+    series are its own) and any other exact text replaced."""
+    text = FIXTURE.read_text()
+    text = text.replace("        - name: server\n          workload: server\n",
+                        f"        - name: {service}\n          workload: server\n")
+    for old, new in replace.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def write_stack(directory: Path, service: str = "server", *, text: str | None = None, **replace: str) -> Path:
+    path = directory / "Pulumi.canary.yaml"
+    path.write_text(text if text is not None else stack_text(service, **replace))
+    return path
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def rollout(capsys: pytest.CaptureFixture[str]) -> object:
+    """`rollout("advance", "--stack-file", path, ...)` → Result, run in-process like the console script."""
+
+    def run(*argv: str | Path) -> Result:
+        capsys.readouterr()
+        code = main(["rollout", *map(str, argv)])
+        captured = capsys.readouterr()
+        assert "Traceback" not in captured.err, captured.err
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+@dataclass
+class Metrics:
+    exporter: Exporter
+    prometheus: Prometheus
+
+    def drive(self, service: str, backend: str, per_second: float, latency: float, errors: float = 0.0) -> None:
+        self.exporter.drive(service, backend, per_second, latency, errors)
+
+    def settle(self, service: str, seconds: float = 6.0) -> None:
+        """Wait until the service's series have been scraped for a whole gate window (5s)."""
+        self.prometheus.wait_for(f'http_request_duration_seconds_count{{service="{service}"}}')
+        time.sleep(seconds)
+
+
+@pytest.fixture(scope="session")
+def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metrics]:
+    binary = find_binary()
+    if binary is None:
+        if os.environ.get("CI") == "true":  # conventions 26: CI installs it, so missing there is a failure
+            pytest.fail("the prometheus binary is not installed: run tests/support/install_prometheus.sh")
+        pytest.skip("the prometheus binary is not installed (Debian: apt-get install prometheus; "
+                    "tests/support/install_prometheus.sh)")
+    exporter = Exporter()
+    server = Prometheus(binary, tmp_path_factory.mktemp("prometheus"), [exporter.target])
+    try:
+        yield Metrics(exporter, server)
+    finally:
+        server.close()
+        exporter.close()

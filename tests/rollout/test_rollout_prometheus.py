@@ -1,0 +1,140 @@
+"""`accelplane rollout` against a real Prometheus (Debian's package) scraping a test exporter, in
+real time: the canary walks 5 → 25 → 50 → 100 over bake windows, an error spike rolls back (exit 1),
+too little traffic holds (exit 0, file unchanged), abort, status in every format.
+
+The fixture stack judges a 5s window and bakes 2s; each test drives its own service's counters, so
+one Prometheus serves the session. Timing: each scenario first waits for one full window of
+scraped traffic (about 6 s).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from accelplane.config.loader import load_stack_file
+from tests.rollout.conftest import write_stack
+
+
+def _weights(path: Path, service: str) -> dict[str, int]:
+    stack = load_stack_file(path)
+    [found] = [s for s in stack.platform.kubernetes.inference_services if s.name == service]  # type: ignore[union-attr]
+    return {b.name: b.weight for b in found.serving_backends}
+
+
+def _since(path: Path, service: str) -> str | None:
+    stack = load_stack_file(path)
+    [found] = [s for s in stack.platform.kubernetes.inference_services if s.name == service]  # type: ignore[union-attr]
+    return found.rollout.since if found.rollout else None
+
+
+def test_a_healthy_canary_walks_every_step_over_bake_windows(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+    service = "walk"
+    path = write_stack(tmp_path, service)
+    metrics.drive(service, "l4", 40, 0.08)
+    metrics.drive(service, "l40s", 40, 0.06)
+    metrics.settle(service)
+    url = metrics.prometheus.url
+    args = ("--stack-file", path, "--service", service, "--prometheus-url", url)
+
+    first = rollout("advance", *args)
+    assert first.code == 0, first.out + first.err
+    assert "l40s 5% -> 25%" in first.out and "l4 95% -> 75%" in first.out, first.out
+    assert _weights(path, service) == {"l4": 75, "l40s": 25}
+    assert _since(path, service) is not None
+
+    baking = rollout("advance", *args)  # right away: the 2s bake has not passed
+    assert baking.code == 0 and "holding: the step is baking" in baking.out, baking.out
+    assert _weights(path, service) == {"l4": 75, "l40s": 25}
+
+    for expected in ({"l4": 50, "l40s": 50}, {"l4": 0, "l40s": 100}):
+        time.sleep(2.2)
+        step = rollout("advance", *args)
+        assert step.code == 0 and "advance:" in step.out, step.out
+        assert _weights(path, service) == expected
+
+    time.sleep(2.2)
+    done = rollout("advance", *args)
+    assert done.code == 0 and "complete:" in done.out, done.out
+    assert _weights(path, service) == {"l4": 0, "l40s": 100}
+    metrics.exporter.stop_driving(service)
+
+
+def test_an_error_spike_rolls_back_even_while_baking_and_exits_1(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+    service = "spike"
+    # At 25% and baked only just now: a failing gate is decided before the bake holds.
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    baking = f'            bake: 10m\n            since: "{now}"\n'
+    path = write_stack(tmp_path, service, **{"weight: 95   #": "weight: 75   #", "weight: 5,": "weight: 25,",
+                                             "            bake: 2s\n": baking})
+    metrics.drive(service, "l4", 40, 0.08)
+    metrics.drive(service, "l40s", 40, 0.08, errors=0.3)
+    metrics.settle(service)
+
+    result = rollout("advance", "--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+    assert result.code == 1, result.out + result.err
+    assert "ROLLED BACK" in result.out and "5xx rate" in result.out and "fails" in result.out, result.out
+    assert _weights(path, service) == {"l4": 100, "l40s": 0}
+    assert _since(path, service) != now
+    metrics.exporter.stop_driving(service)
+
+
+def test_too_little_canary_traffic_holds_and_writes_nothing(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+    service = "quiet"
+    path = write_stack(tmp_path, service)
+    before = path.read_bytes()
+    metrics.drive(service, "l4", 40, 0.08)
+    metrics.drive(service, "l40s", 1, 0.08, errors=1.0)  # failing, but too few requests for a verdict
+    metrics.settle(service)
+
+    result = rollout("advance", "--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+    assert result.code == 0, result.out + result.err
+    assert "holding:" in result.out and "fewer than 20" in result.out, result.out
+    assert path.read_bytes() == before
+    metrics.exporter.stop_driving(service)
+
+
+def test_status_shows_weights_traffic_and_gates_in_every_format(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+    service = "shown"
+    path = write_stack(tmp_path, service)
+    before = path.read_bytes()
+    metrics.drive(service, "l4", 30, 0.08)
+    metrics.drive(service, "l40s", 30, 0.3)  # 3.75x the baseline's p99 (0.1s bucket bound vs 0.5): fails the ratio 3
+    metrics.settle(service)
+    args = ("--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+
+    table = rollout("status", *args)
+    assert table.code == 0, table.err
+    assert "BACKEND" in table.out and "l40s" in table.out and "max_p99_ratio" in table.out, table.out
+    assert "live weights not read" in table.out  # no AWS credentials here: shown, not fatal
+
+    as_json = rollout("status", *args, "--format", "json", "--no-live")
+    data = json.loads(as_json.out)
+    backends = {b["name"]: b for b in data["backends"]}
+    assert backends["l4"]["declared_weight"] == 95 and backends["l40s"]["declared_weight"] == 5
+    assert backends["l40s"]["requests"] > 20 and backends["l40s"]["error_rate"] == 0
+    assert 0.25 < backends["l40s"]["p99_seconds"] <= 0.5 and 0.05 < backends["l4"]["p99_seconds"] <= 0.1
+    gates = {g["gate"]: g["state"] for g in data["gates"]}
+    assert gates == {"min_requests": "holds", "max_error_rate": "holds", "max_p99_seconds": "holds",
+                     "max_p99_ratio": "fails"}
+    assert data["decision"]["action"] == "rollback"
+
+    report = tmp_path / "status.md"
+    markdown = rollout("status", *args, "--format", "markdown", "--output", report, "--no-live")
+    assert markdown.code == 0 and "rollback" in markdown.err
+    assert report.read_text().startswith(f"### Rollout: `{service}`") and "| `max_p99_ratio` |" in report.read_text()
+    assert path.read_bytes() == before  # status writes nothing
+    metrics.exporter.stop_driving(service)
+
+
+def test_unreachable_prometheus_is_bad_input_and_writes_nothing(tmp_path: Path, rollout: Any) -> None:
+    from tests.support.prometheus.server import free_port
+
+    path = write_stack(tmp_path)
+    before = path.read_bytes()
+    result = rollout("advance", "--stack-file", path, "--service", "server",
+                     "--prometheus-url", f"http://127.0.0.1:{free_port()}", "--timeout", "2")
+    assert result.code == 2 and "cannot read metrics from Prometheus at http://127.0.0.1:" in result.err, result.err
+    assert path.read_bytes() == before

@@ -1,0 +1,92 @@
+"""A real Prometheus (Debian's `prometheus` package) on 127.0.0.1, scraping the test exporter.
+
+Started per test session on a free port with a temporary configuration and TSDB directory,
+scrape and evaluation intervals of one second, `honor_labels` so the exporter's `service` and
+`backend` labels are kept as the PodMonitor's relabelling would set them. `find_binary()` is None
+when the package is not installed (tests skip with that reason; CI installs it,
+tests/support/install_prometheus.sh).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+CANDIDATES = ("/usr/bin/prometheus", "/usr/local/bin/prometheus")
+
+
+def find_binary() -> str | None:
+    found = shutil.which("prometheus")
+    return found or next((path for path in CANDIDATES if os.access(path, os.X_OK)), None)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Prometheus:
+    def __init__(self, binary: str, workdir: Path, targets: list[str]) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = workdir / "prometheus.yml"
+        scrape = {"job_name": "model-servers", "scrape_interval": "1s", "scrape_timeout": "1s",
+                  "honor_labels": True, "static_configs": [{"targets": targets}]}
+        config.write_text(json.dumps({"global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
+                                      "scrape_configs": [scrape]}))  # JSON is YAML
+        self.log = workdir / "prometheus.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [binary, f"--config.file={config}", f"--storage.tsdb.path={workdir / 'tsdb'}",
+                 f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
+                stdout=log, stderr=subprocess.STDOUT, cwd=workdir,
+            )
+        self._wait_ready()
+
+    def _wait_ready(self, seconds: float = 30) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"prometheus exited {self.process.returncode}: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/-/ready", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.1)
+        self.close()
+        raise RuntimeError(f"prometheus not ready after {seconds}s: {self.log.read_text()[-2000:]}")
+
+    def query(self, promql: str) -> list[dict[str, object]]:
+        url = f"{self.url}/api/v1/query?" + urllib.parse.urlencode({"query": promql})
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return json.loads(answer.read())["data"]["result"]
+
+    def wait_for(self, promql: str, seconds: float = 30) -> list[dict[str, object]]:
+        """Poll until the query returns samples (series scraped and the window filled)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            found = self.query(promql)
+            if found:
+                return found
+            time.sleep(0.25)
+        raise AssertionError(f"no samples for {promql} within {seconds}s")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
