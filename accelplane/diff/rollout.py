@@ -11,10 +11,12 @@ AP-RO-004 (diff-only: it compares two revisions, so no single graph, plan or Cro
 judge it, and the registry keeps the id reserved): a change of weights must be one rollout step,
 moving weight between the baseline and one other backend (`accelplane.rollout.steps.step_problems`).
 Two canaries growing at once, or weight moving between two backends past the baseline, is not a
-step the gates ever judged. The finding is mandatory and joins the introduced findings, so it fails
-the diff (exit 1) like a new rule finding; a waiver in the working tree's declaration (rule AP-RO-004,
-resource: the component's name or URN) accepts it, e.g. for a deliberate abort across three backends.
-Its level is not configurable with `--policy-config`, which knows only registered rules.
+step the gates ever judged. A change that gives the baseline 100 (an abort or rollback, however many
+canaries it empties) is always allowed: it returns every request to what served them before. The
+finding is mandatory and joins the introduced findings, so it fails the diff (exit 1) like a new rule
+finding. It is neither configurable with `--policy-config` nor waivable: both name registered rules
+only (`accelplane check` refuses a waiver of an unknown id), and a change that is not a step is split
+into steps instead.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from accelplane.rules.graph import Graph
 from accelplane.rules.model import Enforcement, Family, Finding, Rule, Severity
 from accelplane.rules.rollout.services import Backend, backends, judge_backend, rollout, service_name, worst
 from accelplane.rules.view import Resource, UnknownValue, mapping
-from accelplane.rules.waivers import apply_waivers
 
 STEP_RULE_ID = "AP-RO-004"
 
@@ -44,7 +45,7 @@ STEP_RULE = Rule(
     severity=Severity.high,
     enforcement=Enforcement.mandatory,
     remediation="Move weight between the baseline and one canary per change (`accelplane rollout` writes the "
-    "next step); split the change into steps, or waive AP-RO-004 on the service for a deliberate abort.",
+    "next step); split the change into steps, or return every request to the baseline (abort) at once.",
     resource_types=frozenset({t.INFERENCE_SERVICE}),
     check=lambda resource, graph: (),
     categories=("rollout",),
@@ -123,7 +124,9 @@ def rollout_changes(
                 baseline = (policy or old_policy).baseline if (policy or old_policy) else None
                 before_weights = {r.name: r.weight[0] or 0 for r in rows if r.weight[0] is not None}
                 after_weights = {r.name: r.weight[1] or 0 for r in rows if r.weight[1] is not None}
-                problems = tuple(step_problems(before_weights, after_weights, baseline or None))
+                returned = baseline is not None and after_weights.get(baseline) == 100
+                if not returned:
+                    problems = tuple(step_problems(before_weights, after_weights, baseline or None))
         current = policy or old_policy
         out.append(ServiceRollout(
             service=name, name=shown.name, urn=shown.urn, status=status,
@@ -134,8 +137,8 @@ def rollout_changes(
     return sorted(out, key=lambda service: (service.service, service.urn)), notes
 
 
-def step_findings(services: Iterable[ServiceRollout], waivers: Iterable[object], today: date) -> list[Item]:
-    """AP-RO-004 for each service whose change of weights is not one step, with the working tree's waivers."""
+def step_findings(services: Iterable[ServiceRollout]) -> list[Item]:
+    """AP-RO-004 for each service whose change of weights is not one step."""
     found = []
     for service in services:
         for problem in service.problems:
@@ -144,8 +147,7 @@ def step_findings(services: Iterable[ServiceRollout], waivers: Iterable[object],
             found.append(Finding(rule=STEP_RULE, urn=service.urn, type=t.INFERENCE_SERVICE, name=service.name,
                                  message=f"service {service.service}: {weights} is not one rollout step: {problem}",
                                  enforcement=Enforcement.mandatory))
-    judged, _ = apply_waivers(found, list(waivers), today)
-    return [item(finding, strict=False) for finding in judged]
+    return [item(finding, strict=False) for finding in found]
 
 
 def _weight(value: int | None) -> str:

@@ -88,7 +88,7 @@ def diff_stack(
     # Both sides' inference services from their graphs (the components' props), judged alike.
     rollout, rollout_notes = rollout_changes(from_plan(dict(base_document), base_label),
                                              from_plan(dict(head_document), "working tree"), as_of)
-    steps = step_findings(rollout, head_stack.platform.waivers, as_of or date.today())
+    steps = step_findings(rollout)
     notes += rollout_notes
     return PlanDiff(
         stack=stack,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from accelplane.config.model import Waiver
 from accelplane.diff import render
 from accelplane.diff.model import PlanDiff
 from accelplane.diff.rollout import STEP_RULE, merge, rollout_changes, step_findings
@@ -23,9 +22,9 @@ def _service(*backends, rollout=None):
     return inference_service("acme-svc-chat", *backends, rollout=rollout or canary_rollout())
 
 
-def _diff(base, head, waivers=()):
+def _diff(base, head):
     rollout, notes = rollout_changes(base, head, TODAY)
-    steps = step_findings(rollout, waivers, TODAY)
+    steps = step_findings(rollout)
     return PlanDiff(stack="prod", base_ref="main", base_commit="a" * 40, base_resources=len(base),
                     head_resources=len(head), resources=[], introduced=merge(steps, []), resolved=[], software=[],
                     notes=notes, rollout=rollout)
@@ -87,15 +86,13 @@ def test_weight_moving_past_the_baseline_is_not_a_step() -> None:
                                 "one canary",)
 
 
-def test_a_waiver_in_the_working_tree_accepts_a_deliberate_abort() -> None:
+def test_an_abort_returning_everything_to_the_baseline_is_always_allowed() -> None:
     base = [infer_pool(), _service(backend("stable", 80), backend("next", 10), backend("other", 10))]
     head = [infer_pool(), _service(backend("stable", 100), backend("next", 0, min_replicas=0),
                                    backend("other", 0, min_replicas=0))]
-    waiver = Waiver(rule="AP-RO-004", resource="acme-svc-chat", reason="abort both canaries after the incident",
-                    owner="ml-platform", expires=date(2027, 1, 1))
-    diff = _diff(base, head, [waiver])
-    [finding] = diff.introduced
-    assert finding.waived and not finding.blocking and diff.passed
+    diff = _diff(base, head)
+    [service] = diff.rollout
+    assert service.problems == () and diff.introduced == [] and diff.passed
 
 
 def test_the_matrix_verdict_column_judges_each_backend_image_on_its_pool() -> None:
