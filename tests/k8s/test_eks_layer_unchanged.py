@@ -3,8 +3,10 @@
 `snapshots/eks-<stack>-kubernetes-layer.json` holds every resource of the layer in dev's and prod's
 `preview --json` (the Kubernetes provider, `accelplane:k8s:*` components and everything under them,
 the load balancer controller's IAM role included) as recorded before the split into `ClusterFacts`:
-type, parent, wire-format inputs, sorted dependencies and provider. A deliberate change to the EKS
-layer updates the snapshot in the same commit (the test prints what differs).
+type, parent, wire-format inputs, sorted dependencies and provider (updated for weighted backends, issue
+14: per-backend objects and labels, the inference PodMonitor, the service component's props). A
+deliberate change to the EKS layer updates the snapshot in the same commit (the test prints what
+differs).
 """
 
 from __future__ import annotations

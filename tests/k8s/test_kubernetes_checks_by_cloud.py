@@ -46,7 +46,7 @@ def test_a_tpu_replica_takes_all_of_its_vm_s_chips(tmp_path: Path) -> None:
                                "          accelerators_per_replica: 4\n", stack="tpu-prod")
     [message] = _problems(path)
     assert f"{path}:{line}:" in message
-    assert "kubernetes.inference_services[0].accelerators_per_replica" in message
+    assert "kubernetes.inference_services[0].backends[1].accelerators_per_replica" in message
     assert "takes the VM's 8 TPU chips, not 4" in message
 
 
@@ -54,7 +54,7 @@ def test_an_inference_replica_never_runs_on_a_multi_host_slice(tmp_path: Path) -
     path, _ = write_variant(tmp_path, "        instance_type: ct5lp-hightpu-8t\n        tpu_topology: 2x4\n",
                             "        instance_type: ct5lp-hightpu-4t\n        tpu_topology: 4x4\n", stack="tpu-prod")
     problems = _problems(path)
-    assert any("kubernetes.inference_services[0].node_pool" in p and "multi-host 4x4 slice" in p
+    assert any("kubernetes.inference_services[0].backends[1].node_pool" in p and "multi-host 4x4 slice" in p
                for p in problems), problems
 
 

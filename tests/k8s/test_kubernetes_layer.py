@@ -66,67 +66,116 @@ def test_provider_is_explicit_and_built_from_the_cluster(stack: tuple[str, Graph
         assert (resource.provider or "").startswith(f"{provider.urn}::"), f"{resource.name} uses another provider"
 
 
+def _by_name(graph: Graph, kind: str) -> dict[str, RecordedResource]:
+    return {r.inputs["metadata"]["name"]: r for r in _k8s(graph, kind)}
+
+
 def test_inference_deployment_probes_requests_tolerations_and_spread(stack: tuple[str, Graph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     [service] = platform.kubernetes.inference_services
-    pool = next(p for p in platform.node_pools if p.name == service.node_pool)
-    [deployment] = _k8s(graph, "Deployment")
-    pod = deployment.inputs["spec"]["template"]["spec"]
-    [container] = pod["containers"]
-    assert container["image"] == service.image and "@sha256:" in container["image"]
-    health = platform.inference_endpoint.health_check.path
-    for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
-        assert container[probe]["httpGet"] == {"path": health, "port": "http"}, probe
-    resources = container["resources"]
-    assert resources["requests"]["nvidia.com/gpu"] == resources["limits"]["nvidia.com/gpu"] == "1"
-    assert pod["nodeSelector"] == {"accelplane.io/pool": pool.name}
-    node_group = graph.named(f"{platform.name}-{pool.name}-ng").inputs
-    taints = {(t["key"], t["value"]) for t in node_group["taints"]}
-    assert {(t["key"], t["value"]) for t in pod["tolerations"]} == taints
-    assert all(t["effect"] == "NoSchedule" for t in pod["tolerations"])
-    [spread] = pod["topologySpreadConstraints"]
-    assert spread["topologyKey"] == "topology.kubernetes.io/zone"
+    deployments = _by_name(graph, "Deployment")
+    accounts = set()
+    for backend in service.serving_backends:
+        pool = next(p for p in platform.node_pools if p.name == backend.node_pool)
+        resource = {"nvidia": "nvidia.com/gpu", "aws": "aws.amazon.com/neuron"}[pool.accelerator.split("-")[0]]
+        deployment = deployments[service.object_name(backend)]
+        pod = deployment.inputs["spec"]["template"]["spec"]
+        [container] = pod["containers"]
+        assert container["image"] == backend.image and "@sha256:" in container["image"]
+        health = platform.inference_endpoint.health_check.path
+        for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
+            assert container[probe]["httpGet"] == {"path": health, "port": "http"}, probe
+        resources = container["resources"]
+        assert resources["requests"][resource] == resources["limits"][resource] == str(
+            backend.accelerators_per_replica
+        ), deployment.name
+        assert pod["nodeSelector"] == {"accelplane.io/pool": pool.name}, deployment.name
+        node_group = graph.named(f"{platform.name}-{pool.name}-ng").inputs
+        taints = {(t["key"], t["value"]) for t in node_group["taints"]}
+        assert {(t["key"], t["value"]) for t in pod["tolerations"]} == taints, deployment.name
+        assert all(t["effect"] == "NoSchedule" for t in pod["tolerations"])
+        [spread] = pod["topologySpreadConstraints"]
+        assert spread["topologyKey"] == "topology.kubernetes.io/zone"
+        accounts.add(pod["serviceAccountName"])
+        assert container["securityContext"]["allowPrivilegeEscalation"] is False
     workload = next(w for w in platform.workloads if w.name == service.workload)
-    assert pod["serviceAccountName"] == workload.name
+    assert accounts == {workload.name}  # one service account per service, whatever its backends
     [account] = [a for a in _k8s(graph, "ServiceAccount") if a.inputs["metadata"]["namespace"] == workload.namespace]
     role = graph.named(f"{platform.name}-{workload.name}-role")
     assert role.inputs["tags"]["accelplane.io/workload"] == workload.name
     assert account.inputs["metadata"]["annotations"]["eks.amazonaws.com/role-arn"].startswith(
         f"arn:aws:iam::123456789012:role/{platform.name}-{workload.name}-role-"
     )
-    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+
+
+def test_prod_backends_run_on_their_own_pools_with_their_accelerators(prod_graph: Graph) -> None:
+    deployments = _by_name(prod_graph, "Deployment")
+    l40s = deployments["serve-l40s"].inputs["spec"]["template"]["spec"]
+    inf2 = deployments["serve-inf2"].inputs["spec"]["template"]["spec"]
+    assert l40s["nodeSelector"] == {"accelplane.io/pool": "infer-l40s"}
+    assert inf2["nodeSelector"] == {"accelplane.io/pool": "infer-inf2"}
+    assert set(l40s["containers"][0]["resources"]["limits"]) == {"memory", "nvidia.com/gpu"}
+    assert inf2["containers"][0]["resources"]["limits"] == {"memory": "12Gi", "aws.amazon.com/neuron": "1"}
+    assert {t["key"] for t in inf2["tolerations"]} == {"aws.amazon.com/neuron"}
+    assert {t["key"] for t in l40s["tolerations"]} == {"nvidia.com/gpu"}
+
+
+def test_backends_of_one_service_never_select_each_other_s_pods(prod_graph: Graph) -> None:
+    deployments = _by_name(prod_graph, "Deployment")
+    services = _by_name(prod_graph, "Service")
+    pdbs = _by_name(prod_graph, "PodDisruptionBudget")
+    pods = {n: d.inputs["spec"]["template"]["metadata"]["labels"] for n, d in deployments.items()}
+    assert pods["serve-l40s"]["accelplane.io/service"] == pods["serve-inf2"]["accelplane.io/service"] == "serve"
+    assert (pods["serve-l40s"]["accelplane.io/backend"], pods["serve-inf2"]["accelplane.io/backend"]) == (
+        "l40s", "inf2"
+    )
+    for own, other in (("serve-l40s", "serve-inf2"), ("serve-inf2", "serve-l40s")):
+        for selector in (
+            deployments[own].inputs["spec"]["selector"]["matchLabels"],
+            services[own].inputs["spec"]["selector"],
+            pdbs[own].inputs["spec"]["selector"]["matchLabels"],
+        ):
+            assert selector.items() <= pods[own].items(), own
+            assert not selector.items() <= pods[other].items(), f"{own}'s selector matches {other}'s pods"
 
 
 def test_hpa_pdb_and_target_group_binding(stack: tuple[str, Graph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     [service] = platform.kubernetes.inference_services
-    [hpa] = _k8s(graph, "HorizontalPodAutoscaler")
-    spec = hpa.inputs["spec"]
-    assert hpa.type == "kubernetes:autoscaling/v2:HorizontalPodAutoscaler"
-    assert (spec["minReplicas"], spec["maxReplicas"]) == (
-        service.autoscaling.min_replicas,
-        service.autoscaling.max_replicas,
-    )
-    assert spec["metrics"][0]["resource"]["target"]["averageUtilization"] == service.autoscaling.target_cpu_utilization
-    [pdb] = _k8s(graph, "PodDisruptionBudget")
-    assert pdb.inputs["spec"]["maxUnavailable"] == 1
-    [binding] = _k8s(graph, "TargetGroupBinding")
-    target_group = graph.named(f"{platform.name}-inference-tg")
-    assert binding.inputs["spec"]["targetType"] == "ip"
-    assert binding.inputs["spec"]["targetGroupARN"].endswith(f"/{target_group.id}")
-    assert binding.inputs["spec"]["serviceRef"] == {"name": service.name, "port": service.port}
+    hpas, pdbs = _by_name(graph, "HorizontalPodAutoscaler"), _by_name(graph, "PodDisruptionBudget")
+    bindings = _by_name(graph, "TargetGroupBinding")
+    assert len(bindings) == len(service.serving_backends)
+    for backend in service.serving_backends:
+        object_name = service.object_name(backend)
+        hpa = hpas[object_name]
+        spec = hpa.inputs["spec"]
+        assert hpa.type == "kubernetes:autoscaling/v2:HorizontalPodAutoscaler"
+        assert spec["scaleTargetRef"]["name"] == object_name
+        assert (spec["minReplicas"], spec["maxReplicas"]) == (
+            backend.autoscaling.min_replicas,
+            backend.autoscaling.max_replicas,
+        )
+        target = spec["metrics"][0]["resource"]["target"]["averageUtilization"]
+        assert target == backend.autoscaling.target_cpu_utilization
+        assert pdbs[object_name].inputs["spec"]["maxUnavailable"] == 1
+        binding = bindings[object_name]
+        target_group = graph.named(f"{platform.name}-inference-tg-{service.name}-{backend.name}")
+        assert binding.inputs["spec"]["targetType"] == "ip"
+        assert binding.inputs["spec"]["targetGroupARN"].endswith(f"/{target_group.id}"), object_name
+        assert binding.inputs["spec"]["serviceRef"] == {"name": object_name, "port": service.port}
 
 
-def test_load_balancer_controller_role_is_scoped_to_the_target_group(stack: tuple[str, Graph]) -> None:
+def test_load_balancer_controller_role_is_scoped_to_the_target_groups(stack: tuple[str, Graph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     policy = json.loads(graph.named(f"{platform.name}-lbc-irsa-access").inputs["policy"])
     by_sid = {s["Sid"]: s for s in policy["Statement"]}
     assert all(a.split(":")[1].startswith("Describe") for a in by_sid["Discover"]["Action"])
     register = by_sid["RegisterPodsInDeclaredTargetGroup"]
-    assert register["Resource"].endswith(f"/{graph.named(f'{platform.name}-inference-tg').id}")
+    groups = [r for r in graph.resources if r.type == "aws:lb/targetGroup:TargetGroup"]
+    assert groups and sorted(register["Resource"]) == sorted(g.outputs["arn"] for g in groups)
     assert not any("Create" in a or a.endswith("*") for s in policy["Statement"] for a in s["Action"])
     trust = json.loads(graph.named(f"{platform.name}-lbc-irsa-role").inputs["assumeRolePolicy"])
     [subject] = [v for k, v in trust["Statement"][0]["Condition"]["StringEquals"].items() if k.endswith(":sub")]
@@ -208,10 +257,13 @@ def test_namespaces_quotas_limits_and_default_deny(stack: tuple[str, Graph]) -> 
     assert {w.namespace for w in platform.workloads} <= namespaces
     quotas = {r.inputs["metadata"]["namespace"]: r.inputs["spec"]["hard"] for r in _k8s(graph, "ResourceQuota")}
     if name == "prod":
-        # training: foundation-models' nominal + borrowing; inference: the L40S pool's full capacity.
+        # training: foundation-models' nominal + borrowing; inference: the L40S and Inferentia2 pools' full capacity.
         assert quotas["training"] == {"requests.aws.amazon.com/neuron": "40", "requests.nvidia.com/gpu": "24"}
         per_node = instance_facts("g6e.2xlarge").accelerator_count
-        assert quotas["inference"] == {"requests.nvidia.com/gpu": str(12 * per_node)}
+        neuron = instance_facts("inf2.xlarge").accelerator_count
+        assert quotas["inference"] == {
+            "requests.nvidia.com/gpu": str(12 * per_node), "requests.aws.amazon.com/neuron": str(8 * neuron)
+        }
     policies = {
         (r.inputs["metadata"]["namespace"], r.inputs["metadata"]["name"]): r.inputs["spec"]
         for r in _k8s(graph, "NetworkPolicy")

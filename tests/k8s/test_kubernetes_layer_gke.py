@@ -90,7 +90,7 @@ def test_tpu_inference_pods_take_the_whole_vm_on_the_slice_s_nodes(tpu_prod: Gra
     pool = next(p for p in platform.node_pools if p.name == "infer-v5e")
     shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology or "")
     assert shape is not None and shape.single_host
-    deployment = _one(tpu_prod, "Deployment", "llm-server", "inference")
+    deployment = _one(tpu_prod, "Deployment", "llm-server-v5e", "inference")
     pod = deployment["spec"]["template"]["spec"]
     assert pod["nodeSelector"] == {"accelplane.io/pool": "infer-v5e", **shape.node_labels}
     assert pod["nodeSelector"]["cloud.google.com/gke-tpu-accelerator"] == "tpu-v5-lite-podslice"
@@ -103,8 +103,8 @@ def test_tpu_inference_pods_take_the_whole_vm_on_the_slice_s_nodes(tpu_prod: Gra
     # Workload Identity: the IAM bindings name this KSA; nothing to annotate.
     account = _one(tpu_prod, "ServiceAccount", "serve", "inference")
     assert "annotations" not in account["metadata"]
-    assert _one(tpu_prod, "HorizontalPodAutoscaler", "llm-server", "inference")["spec"]["maxReplicas"] == 6
-    assert _one(tpu_prod, "PodDisruptionBudget", "llm-server", "inference")["spec"]["maxUnavailable"] == 1
+    assert _one(tpu_prod, "HorizontalPodAutoscaler", "llm-server-v5e", "inference")["spec"]["maxReplicas"] == 6
+    assert _one(tpu_prod, "PodDisruptionBudget", "llm-server-v5e", "inference")["spec"]["maxUnavailable"] == 1
     assert not _k8s(tpu_prod, "TargetGroupBinding")
 
 
@@ -143,18 +143,40 @@ def test_each_exposed_service_has_a_route_health_check_and_cloud_armor(tpu_prod:
     assert route["spec"]["parentRefs"] == [{"group": "gateway.networking.k8s.io", "kind": "Gateway",
                                             "name": "inference", "namespace": "accelplane-gateway",
                                             "sectionName": "https"}]
-    assert route["spec"]["rules"][0]["backendRefs"] == [{"name": "llm-server", "port": service.port}]
-    target = {"group": "", "kind": "Service", "name": "llm-server"}
+    [rule] = route["spec"]["rules"]
+    assert rule["matches"] == [{"path": {"type": "PathPrefix", "value": "/"}}]
+    # One weighted backendRef per backend Service: the Gateway splits requests 90/10.
+    assert rule["backendRefs"] == [{"name": "llm-server-h100", "port": service.port, "weight": 90},
+                                   {"name": "llm-server-v5e", "port": service.port, "weight": 10}]
     check = platform.inference_endpoint.health_check
-    health = _one(tpu_prod, "HealthCheckPolicy", "llm-server", "inference")["spec"]
-    assert health["targetRef"] == target
-    assert health["default"]["config"] == {"type": "HTTP",
-                                           "httpHealthCheck": {"port": service.port, "requestPath": check.path}}
-    assert (health["default"]["checkIntervalSec"], health["default"]["timeoutSec"]) == (
-        check.interval_seconds, check.timeout_seconds)
     armor = tpu_prod.by_type("gcp:compute/securityPolicy:SecurityPolicy")[0]
-    backend = _one(tpu_prod, "GCPBackendPolicy", "llm-server", "inference")["spec"]
-    assert backend == {"default": {"securityPolicy": armor.outputs["name"]}, "targetRef": target}
+    for name in ("llm-server-h100", "llm-server-v5e"):
+        target = {"group": "", "kind": "Service", "name": name}
+        health = _one(tpu_prod, "HealthCheckPolicy", name, "inference")["spec"]
+        assert health["targetRef"] == target
+        assert health["default"]["config"] == {"type": "HTTP",
+                                               "httpHealthCheck": {"port": service.port, "requestPath": check.path}}
+        assert (health["default"]["checkIntervalSec"], health["default"]["timeoutSec"]) == (
+            check.interval_seconds, check.timeout_seconds)
+        backend = _one(tpu_prod, "GCPBackendPolicy", name, "inference")["spec"]
+        assert backend == {"default": {"securityPolicy": armor.outputs["name"]}, "targetRef": target}
+
+
+def test_a_service_on_a_path_prefix_routes_only_that_prefix(tmp_path: Path) -> None:
+    path, _ = write_variant(tmp_path, "          port: 8000\n",
+                            "          port: 8000\n          path_prefix: /chat/\n", stack="tpu-prod")
+    graph = run_offline(load_stack_file(path))
+    [rule] = _one(graph, "HTTPRoute", "llm-server", "inference")["spec"]["rules"]
+    assert rule["matches"] == [{"path": {"type": "PathPrefix", "value": "/chat/"}}]
+    assert validate_graph(graph, "1.33").errors == []
+
+
+def test_gpu_and_tpu_backends_run_on_their_own_pools(tpu_prod: Graph) -> None:
+    gpu = _one(tpu_prod, "Deployment", "llm-server-h100", "inference")["spec"]["template"]["spec"]
+    assert gpu["nodeSelector"] == {"accelplane.io/pool": "infer-h100",
+                                   "cloud.google.com/gke-accelerator": "nvidia-h100-80gb"}
+    assert gpu["tolerations"] == [GPU_TOLERATION]
+    assert gpu["containers"][0]["resources"]["limits"] == {"memory": "64Gi", "nvidia.com/gpu": "1"}
 
 
 def test_no_http_listener_without_the_redirect(tmp_path: Path) -> None:
@@ -245,7 +267,7 @@ def test_gpu_jobset_on_gke_uses_gke_s_labels_and_taint(tpu_prod: Graph) -> None:
 
 def test_kueue_flavors_queues_and_quotas_count_chips(tpu_prod: Graph) -> None:
     flavors = {r.inputs["metadata"]["name"]: r.inputs["spec"] for r in _k8s(tpu_prod, "ResourceFlavor")}
-    assert set(flavors) == {"train-v5p", "infer-v5e", "train-h100"}
+    assert set(flavors) == {"train-v5p", "infer-v5e", "infer-h100", "train-h100"}
     v5p = flavors["train-v5p"]
     assert v5p["nodeLabels"] == {"accelplane.io/pool": "train-v5p",
                                  "cloud.google.com/gke-tpu-accelerator": "tpu-v5p-slice",
@@ -261,7 +283,8 @@ def test_kueue_flavors_queues_and_quotas_count_chips(tpu_prod: Graph) -> None:
     quotas = {r.inputs["metadata"]["namespace"]: r.inputs["spec"]["hard"] for r in _k8s(tpu_prod, "ResourceQuota")}
     assert quotas["training"] == {"requests.google.com/tpu": "32", "requests.nvidia.com/gpu": "16"}
     assert quotas["research"] == {"requests.nvidia.com/gpu": "16"}  # 8 nominal + 8 borrowing
-    assert quotas["inference"] == {"requests.google.com/tpu": str(6 * 8)}  # 6 VMs x 8 chips
+    # inference: the v5e pool (6 VMs x 8 chips) and the H100 pool (8 x 1 GPU) at full size.
+    assert quotas["inference"] == {"requests.google.com/tpu": str(6 * 8), "requests.nvidia.com/gpu": str(8 * 1)}
 
 
 def test_tpu_metrics_are_scraped_and_alerted_on(tpu_prod: Graph) -> None:

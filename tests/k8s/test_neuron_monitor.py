@@ -78,7 +78,8 @@ def test_exporter_runs_the_profile_image_on_the_neuron_pools_only(prod_graph: Gr
 def test_pod_monitor_selects_the_exporter_pods_and_its_port(prod_graph: Graph) -> None:
     template = _pod(prod_graph)
     namespace = _daemon_set(prod_graph).inputs["metadata"]["namespace"]
-    [monitor] = prod_graph.by_type("kubernetes:monitoring.coreos.com/v1:PodMonitor")
+    [monitor] = [m for m in prod_graph.by_type("kubernetes:monitoring.coreos.com/v1:PodMonitor")
+                 if m.inputs["metadata"]["name"] == "neuron-monitor"]
     spec = monitor.inputs["spec"]
     assert namespace in spec["namespaceSelector"]["matchNames"]
     pod_labels = template["metadata"]["labels"]

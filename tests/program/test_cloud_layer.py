@@ -319,12 +319,14 @@ def test_https_listener_uses_the_declared_certificate_and_tls_policy(stack: tupl
     redirect = graph.named(f"{platform.name}-inference-http-redirect").inputs
     [action] = redirect["defaultActions"]
     assert action["type"] == "redirect" and action["redirect"]["protocol"] == "HTTPS"
-    target_group = graph.named(f"{platform.name}-inference-tg").inputs
-    assert target_group["targetType"] == "ip" and target_group["port"] == endpoint.target_port
-    health = target_group["healthCheck"]
-    assert health["path"] == endpoint.health_check.path
-    assert health["interval"] == endpoint.health_check.interval_seconds
-    assert health["unhealthyThreshold"] == endpoint.health_check.unhealthy_threshold
+    [service] = platform.kubernetes.inference_services
+    for backend in service.serving_backends:
+        target_group = graph.named(f"{platform.name}-inference-tg-{service.name}-{backend.name}").inputs
+        assert target_group["targetType"] == "ip" and target_group["port"] == endpoint.target_port
+        health = target_group["healthCheck"]
+        assert health["path"] == endpoint.health_check.path
+        assert health["interval"] == endpoint.health_check.interval_seconds
+        assert health["unhealthyThreshold"] == endpoint.health_check.unhealthy_threshold
     alb = graph.named(f"{platform.name}-inference-alb").inputs
     assert alb["internal"] is False and alb["dropInvalidHeaderFields"] is True
 

@@ -1,0 +1,108 @@
+"""Per-backend Kubernetes objects of an inference service: replicas, HPA, component props, scraping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from accelplane.config.loader import load_stack, load_stack_file
+from accelplane.engine.offline import Graph, RecordedResource, run_offline
+from accelplane.rollout.declared import SERVICE_TYPE, service_props
+from tests.support.stack_files import write_variant
+
+INF2_AT_5 = "              weight: 5\n"
+INF2_SCALING = "              autoscaling: {min_replicas: 1, max_replicas: 8, target_cpu_utilization: 60}\n"
+L40S_AT_95 = "              weight: 95\n"
+
+
+@pytest.fixture(scope="module")
+def tpu_prod() -> Graph:
+    return run_offline(load_stack("tpu-prod"))
+
+
+@pytest.fixture(params=["dev", "prod", "tpu-prod"])
+def stack_graph(request: pytest.FixtureRequest, dev_graph: Graph, prod_graph: Graph,
+                tpu_prod: Graph) -> tuple[str, Graph]:
+    return request.param, {"dev": dev_graph, "prod": prod_graph, "tpu-prod": tpu_prod}[request.param]
+
+
+def _k8s(graph: Graph, kind: str) -> dict[str, RecordedResource]:
+    return {
+        r.inputs["metadata"]["name"]: r
+        for r in graph.resources
+        if r.type.startswith("kubernetes:") and r.type.endswith(f":{kind}")
+    }
+
+
+def _idle_canary(tmp_path: Path) -> Graph:
+    """prod with the Inferentia2 backend at weight 0 and no replicas (before the rollout starts)."""
+    path, _ = write_variant(tmp_path, L40S_AT_95, "              weight: 100\n", "prod")
+    text = path.read_text().replace(INF2_AT_5, "              weight: 0\n", 1)
+    path.write_text(text.replace(INF2_SCALING, "              autoscaling: {min_replicas: 0, max_replicas: 8}\n", 1))
+    return run_offline(load_stack_file(path))
+
+
+def test_a_backend_at_zero_replicas_has_no_hpa_and_declares_zero_replicas(tmp_path: Path) -> None:
+    graph = _idle_canary(tmp_path)
+    hpas = _k8s(graph, "HorizontalPodAutoscaler")
+    assert set(hpas) == {"serve-l40s"}, "an HPA cannot hold 0 replicas: none for the idle backend"
+    deployments = _k8s(graph, "Deployment")
+    assert deployments["serve-inf2"].inputs["spec"]["replicas"] == 0
+    assert deployments["serve-l40s"].inputs["spec"]["replicas"] == 2
+    # Still bound to its target group, so traffic can move to it once it has replicas.
+    assert set(_k8s(graph, "TargetGroupBinding")) == {"serve-l40s", "serve-inf2"}
+
+
+def test_the_service_component_records_its_declared_backends_and_rollout(prod_graph: Graph) -> None:
+    platform = load_stack("prod").platform
+    [service] = platform.kubernetes.inference_services
+    [component] = prod_graph.by_type(SERVICE_TYPE)
+    assert component.name == "acme-ml-svc-serve"
+    assert component.inputs == service_props(platform, service)
+    assert [(b["name"], b["weight"], b["nodePool"]) for b in component.inputs["backends"]] == [
+        ("l40s", 95, "infer-l40s"),
+        ("inf2", 5, "infer-inf2"),
+    ]
+    assert component.inputs["rollout"]["canary"] == "inf2"
+
+
+def test_backend_objects_are_children_of_their_service_component(prod_graph: Graph) -> None:
+    [component] = prod_graph.by_type(SERVICE_TYPE)
+    for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "TargetGroupBinding"):
+        objects = _k8s(prod_graph, kind)
+        assert set(objects) == {"serve-l40s", "serve-inf2"}, kind
+        assert all(o.parent == component.urn for o in objects.values()), kind
+    # One service account for the service: its workload's, which its IAM role trusts.
+    accounts = [r for r in prod_graph.resources if r.type == "kubernetes:core/v1:ServiceAccount"
+                and r.parent == component.urn]
+    assert [a.inputs["metadata"]["name"] for a in accounts] == ["serve"]
+
+
+def test_inference_pods_are_scraped_and_labelled_per_service_and_backend(stack_graph: tuple[str, Graph]) -> None:
+    name, graph = stack_graph
+    platform = load_stack(name).platform
+    monitors = _k8s(graph, "PodMonitor")
+    monitor = monitors["accelplane-inference"].inputs
+    assert monitor["metadata"]["namespace"] == "monitoring"
+    namespaces = {w.namespace for w in platform.workloads if w.name in
+                  {s.workload for s in platform.kubernetes.inference_services}}
+    assert monitor["spec"]["namespaceSelector"] == {"matchNames": sorted(namespaces)}
+    assert monitor["spec"]["selector"] == {
+        "matchLabels": {"app.kubernetes.io/part-of": "accelplane"},
+        "matchExpressions": [{"key": "accelplane.io/backend", "operator": "Exists"}],
+    }
+    [endpoint] = monitor["spec"]["podMetricsEndpoints"]
+    assert (endpoint["port"], endpoint["path"]) == ("http", "/metrics")
+    relabel = {r["targetLabel"]: r["sourceLabels"] for r in endpoint["relabelings"]}
+    assert relabel == {
+        "service": ["__meta_kubernetes_pod_label_accelplane_io_service"],
+        "backend": ["__meta_kubernetes_pod_label_accelplane_io_backend"],
+    }
+    # Every inference pod carries both labels the relabelling reads.
+    for deployment in _k8s(graph, "Deployment").values():
+        labels = deployment.inputs["spec"]["template"]["metadata"]["labels"]
+        if deployment.inputs["metadata"]["namespace"] in namespaces:
+            assert {"accelplane.io/service", "accelplane.io/backend"} <= set(labels), deployment.name
+            [container] = deployment.inputs["spec"]["template"]["spec"]["containers"]
+            assert "http" in [p["name"] for p in container["ports"]], deployment.name
