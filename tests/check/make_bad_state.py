@@ -98,6 +98,9 @@ def render() -> str:
     server["image"] = "vllm/vllm-openai:latest"
     # version matrix: the L4 inference pool's driver cannot run its CUDA 13.0
     inputs("acme-ml-dev-infer-l4-ng")["labels"]["versions.accelplane.io/driver"] = "535.54.03"
+    # rollout: the inference service's weighted backend holds no replicas (its share goes to no pods)
+    service = next(r for r in resources if r["type"] == "accelplane:k8s:InferenceService")["inputs"]
+    next(b for b in service["backends"] if b["weight"] > 0)["minReplicas"] = 0
     # hygiene: an untagged VPC
     inputs("acme-ml-dev-network-vpc")["tags"] = {"Name": "acme-ml-dev-network-vpc"}
     for r in resources:
