@@ -7,6 +7,11 @@ other resource is a descendant of one. `declaration_paths()` states that naming 
 `declaration_path()` walks a resource's parents up to its component. A test checks that every
 top-level component of the example stacks is in the map, so a new component cannot silently point
 at the top of the file.
+
+A service with `backends` maps each backend's own resources (its target group, Deployment, Service,
+HPA, PDB, TargetGroupBinding, GKE policies) to that backend's entry, and its listener rule to its
+`path_prefix`: a finding on the Inferentia2 canary's Deployment points at the canary, not at the
+service. The names follow `aws/inference_endpoint.py` and `k8s/inference_service.py`.
 """
 
 from __future__ import annotations
@@ -22,6 +27,16 @@ Path = tuple[PathPart, ...]
 _AWS = "accelplane:aws:"
 _GCP = "accelplane:gcp:"
 _K8S = "accelplane:k8s:"
+# A backend's resources under its service component: (type token, logical-name suffix).
+_BACKEND_CHILDREN = (
+    ("kubernetes:apps/v1:Deployment", "deployment"),
+    ("kubernetes:core/v1:Service", "service"),
+    ("kubernetes:autoscaling/v2:HorizontalPodAutoscaler", "hpa"),
+    ("kubernetes:policy/v1:PodDisruptionBudget", "pdb"),
+    ("kubernetes:elbv2.k8s.aws/v1beta1:TargetGroupBinding", "tgb"),
+    ("kubernetes:networking.gke.io/v1:HealthCheckPolicy", "health-check"),
+    ("kubernetes:networking.gke.io/v1:GCPBackendPolicy", "backend-policy"),
+)
 
 
 def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
@@ -70,8 +85,21 @@ def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
             paths.setdefault((f"{_K8S}WorkloadNamespace", f"{name}-ns-{team.namespace}"),
                              ("kubernetes", "teams", index))
         for index, service in enumerate(kubernetes.inference_services):
-            paths[(f"{_K8S}InferenceService", f"{name}-svc-{service.name}")] = (
-                "kubernetes", "inference_services", index)
+            component = f"{name}-svc-{service.name}"
+            at: Path = ("kubernetes", "inference_services", index)
+            paths[(f"{_K8S}InferenceService", component)] = at
+            paths[("aws:lb/listenerRule:ListenerRule", f"{name}-inference-rule-{service.name}")] = (*at, "path_prefix")
+            for position, backend in enumerate(service.serving_backends):
+                # The inline backend is the service itself (its resources are found through the component).
+                element: Path = at if service.backends is None else (*at, "backends", position)
+                target_group = f"{name}-inference-tg-{service.name}-{backend.name}"
+                paths[("aws:lb/targetGroup:TargetGroup", target_group)] = element
+                if service.backends is None:
+                    continue
+                # The backend keeping the service's name keeps the component's logical names.
+                prefix = component if service.object_name(backend) == service.name else f"{component}-{backend.name}"
+                for type_token, suffix in _BACKEND_CHILDREN:
+                    paths[(type_token, f"{prefix}-{suffix}")] = element
         for index, template in enumerate(kubernetes.training_templates):
             paths[(f"{_K8S}TrainingJobTemplate", f"{name}-train-{template.node_pool}")] = (
                 "kubernetes", "training_templates", index)
