@@ -15,6 +15,7 @@ endpoint that cannot be read), with nothing written. `--apply-now` also sets the
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,7 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--service", required=True, metavar="NAME", help="the inference service (kubernetes."
                          "inference_services[].name)")
         sub.add_argument("--prometheus-url", type=_url, metavar="URL",
-                         help="Prometheus' base URL, for rollouts reading prometheus metrics")
+                         default=os.environ.get("ACCELPLANE_PROMETHEUS_URL") or None,
+                         help="Prometheus' base URL, for rollouts reading prometheus metrics "
+                         "(default: $ACCELPLANE_PROMETHEUS_URL)")
         sub.add_argument("--endpoint-url", type=_endpoint_url, metavar="URL",
                          help="send every AWS call here (moto, LocalStack, a VPC endpoint proxy)")
         sub.add_argument("--profile", help="AWS profile (default: the standard credential chain)")

@@ -36,8 +36,8 @@ def _uses(workflow: dict[str, Any], action: str) -> list[dict[str, Any]]:
     return [step for _, step in _steps(workflow) if str(step.get("uses", "")).split("@")[0] == action]
 
 
-def test_there_are_the_two_workflows() -> None:
-    assert [p.name for p in WORKFLOWS] == ["deploy.yml", "pull-request.yml"]
+def test_there_are_the_three_workflows() -> None:
+    assert [p.name for p in WORKFLOWS] == ["deploy.yml", "pull-request.yml", "rollout.yml"]
 
 
 def test_workflows_match_the_github_workflow_schema_offline() -> None:
@@ -154,3 +154,20 @@ def test_what_the_workflows_rely_on_exists() -> None:
     if result.returncode != 0 and "jq" in result.stderr:
         pytest.skip("jq is not installed here (it is on GitHub's runners)")
     assert result.stdout.strip() == "stacks=" + str(find_project().stacks()).replace("'", '"').replace(" ", "")
+
+
+def test_rollouts_advance_by_pull_request_with_read_only_aws_access() -> None:
+    workflow = _load(ROOT / ".github/workflows/rollout.yml")
+    assert set(workflow["on"]) == {"workflow_dispatch", "schedule"}
+    assert set(workflow["on"]["workflow_dispatch"]["inputs"]) == {"stack", "service"}
+    assert workflow["permissions"] == {"contents": "read"}
+    assert workflow["concurrency"]["cancel-in-progress"] is False
+    job = workflow["jobs"]["advance"]
+    assert job["permissions"]["id-token"] == "write" and job["permissions"]["pull-requests"] == "write"
+    runs = " ".join(str(step.get("run", "")) for step in job["steps"])
+    assert "rollout advance" in runs and "--apply-now" not in runs  # the pull request is the change
+    assert "gh pr create" in runs and "rollback" in runs
+    [credentials] = _uses(workflow, "aws-actions/configure-aws-credentials")
+    assert credentials["with"]["role-to-assume"] == "${{ vars.AWS_ROLLOUT_ROLE_ARN }}"
+    [advance] = [step for step in job["steps"] if step.get("id") == "advance"]
+    assert "exit" in advance["run"]  # exit 1 (rollback written) goes on to the pull request; 2 fails

@@ -22,7 +22,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "Pulumi.canary.yaml"
 def no_real_aws(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No credentials, profile, config file or instance metadata of this machine reach a test."""
     for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-                     "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_ENDPOINT_URL"):
+                     "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_ENDPOINT_URL", "ACCELPLANE_PROMETHEUS_URL"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
@@ -95,9 +95,9 @@ def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metrics]:
     binary = find_binary()
     if binary is None:
         if os.environ.get("CI") == "true":  # conventions 26: CI installs it, so missing there is a failure
-            pytest.fail("the prometheus binary is not installed: run tests/support/install_prometheus.sh")
+            pytest.fail("the prometheus binary is not installed: run tests/support/ansible/install_prereqs.sh")
         pytest.skip("the prometheus binary is not installed (Debian: apt-get install prometheus; "
-                    "tests/support/install_prometheus.sh)")
+                    "tests/support/ansible/install_prereqs.sh installs it)")
     exporter = Exporter()
     server = Prometheus(binary, tmp_path_factory.mktemp("prometheus"), [exporter.target])
     try:

@@ -7,8 +7,10 @@
 #   openssh-client   ssh and ssh-keygen for the node reached over SSH
 #   iproute2         network namespaces and veth pairs
 #   mount            overlayfs and bind mounts (util-linux)
+#   prometheus       the real Prometheus the rollout tests (tests/rollout) start on a free loopback
+#                    port with their own config; the package's own service is not needed by them
 set -euo pipefail
-packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates)
+packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates prometheus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -17,4 +19,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The package enables a system-wide Prometheus on :9090 where systemd runs (a CI runner): the tests
+# start their own, so stop that one (again on every run: harmless when already stopped).
+if command -v systemctl >/dev/null 2>&1 && systemctl list-unit-files prometheus.service >/dev/null 2>&1; then
+  systemctl disable --now prometheus.service >/dev/null 2>&1 || true
 fi

@@ -4,7 +4,7 @@ Started per test session on a free port with a temporary configuration and TSDB 
 scrape and evaluation intervals of one second, `honor_labels` so the exporter's `service` and
 `backend` labels are kept as the PodMonitor's relabelling would set them. `find_binary()` is None
 when the package is not installed (tests skip with that reason; CI installs it,
-tests/support/install_prometheus.sh).
+tests/support/ansible/install_prereqs.sh).
 """
 
 from __future__ import annotations
