@@ -101,40 +101,42 @@ def rollout_changes(
     out, notes = [], []
     for urn in set(old) | set(new):
         before, after = old.get(urn), new.get(urn)
-        name = service_name(after if after is not None else before)  # type: ignore[arg-type]
+        shown = after if after is not None else before
+        assert shown is not None
+        name = service_name(shown)
         try:
             rows, differs = _backend_changes(before, after, base_graph, head_graph)
-            policy = rollout(after) if after is not None else None
-            old_policy = rollout(before) if before is not None else None
+            # The working tree's policy; a removed service (or one whose rollout ended) keeps the base's.
+            policy = (rollout(after) if after is not None else None) or (rollout(before) if before else None)
             policy_changed = (before is not None and after is not None
                               and mapping(before.get("rollout")) != mapping(after.get("rollout")))
+            recorded = before is not None and bool(backends(before))
         except UnknownValue:
             notes.append(f"service {name}: its backends are not known until apply: rollout not compared")
             continue
         if not differs and not policy_changed:
             continue
-        shown = after if after is not None else before
-        assert shown is not None
         status = "added" if before is None else "removed" if after is None else "changed"
         problems: tuple[str, ...] = ()
-        if status == "changed":
-            if not backends(before):  # a base revision older than the component's props
-                notes.append(f"service {name}: the base revision records no backends: weights not compared")
-            else:
-                baseline = (policy or old_policy).baseline if (policy or old_policy) else None
-                before_weights = {r.name: r.weight[0] or 0 for r in rows if r.weight[0] is not None}
-                after_weights = {r.name: r.weight[1] or 0 for r in rows if r.weight[1] is not None}
-                returned = baseline is not None and after_weights.get(baseline) == 100
-                if not returned:
-                    problems = tuple(step_problems(before_weights, after_weights, baseline or None))
-        current = policy or old_policy
+        if status == "changed" and not recorded:  # a base revision older than the component's props
+            notes.append(f"service {name}: the base revision records no backends: weights not compared")
+        elif status == "changed":
+            problems = _step_problems(rows, policy.baseline or None if policy else None)
         out.append(ServiceRollout(
             service=name, name=shown.name, urn=shown.urn, status=status,
-            baseline=current.baseline or None if current else None,
-            canary=current.canary or None if current else None,
+            baseline=policy.baseline or None if policy else None,
+            canary=policy.canary or None if policy else None,
             backends=tuple(rows), problems=problems,
         ))
     return sorted(out, key=lambda service: (service.service, service.urn)), notes
+
+
+def _step_problems(rows: Sequence[BackendChange], baseline: str | None) -> tuple[str, ...]:
+    before = {r.name: r.weight[0] or 0 for r in rows if r.weight[0] is not None}
+    after = {r.name: r.weight[1] or 0 for r in rows if r.weight[1] is not None}
+    if baseline is not None and after.get(baseline) == 100:
+        return ()  # every request back on the baseline: an abort or rollback, always allowed
+    return tuple(step_problems(before, after, baseline))
 
 
 def step_findings(services: Iterable[ServiceRollout]) -> list[Item]:
