@@ -3,8 +3,11 @@
 The base revision and the working tree each run the offline engine; the two graphs are matched
 by URN (creates, updates with the changed input paths, deletes, grouped by component); today's
 rules judge both graphs (findings introduced and resolved); the two declarations give the
-software-profile version changes per node pool with the matrix verdict of each new set. Only git
-and the project are needed: no cloud credentials, no Pulumi CLI.
+software-profile version changes per node pool with the matrix verdict of each new set; the two
+graphs' inference-service components give the rollout section (weights per backend, each backend's
+matrix verdict on its pool) and AP-RO-004, a change of weights that is not one rollout step, which
+fails the diff like an introduced mandatory finding. Only git and the project are needed: no cloud
+credentials, no Pulumi CLI.
 
 Decision — **the base graph is computed by the base revision's own code**, not by today's code
 with the base's stack file. A pull request changes the program as often as the declaration (a
@@ -27,7 +30,7 @@ registration, the children write no bytecode, and the temporary directory is rem
 run ends, also when it fails or is interrupted (`stack_diff.diff_stack`).
 
 Modules: `git` (read-only repository access), `preview_runner` (the two engine runs), `resources`
-(URN matching and input paths), `findings`, `software`, `model` (the result), and one formatter
+(URN matching and input paths), `findings`, `software`, `rollout`, `model` (the result), and one formatter
 per output (`table`, `json_format`, `markdown`).
 """
 
