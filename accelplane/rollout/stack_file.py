@@ -107,9 +107,16 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
         backend["weight"] = new
     quoted = f'"{since}"'
     if "since" in rollout_node:
-        line, column = rollout_node.lc.value("since")
-        start = starts[line] + column
-        edits.append((start, _scalar_end(text, start), quoted))
+        # From the key, not `.lc.value`: an empty `since:` has no value token to point at.
+        line, column = rollout_node.lc.key("since")
+        colon = text.index(":", starts[line] + column)
+        start = colon + 1
+        while text[start : start + 1] in (" ", "\t"):
+            start += 1
+        if text[start : start + 1] in ("", "\n", "\r", "#"):
+            edits.append((colon + 1, colon + 1, f" {quoted}"))  # any comment keeps its own spacing
+        else:
+            edits.append((start, _scalar_end(text, start), quoted))
     else:
         first = next(iter(rollout_node))
         line, column = rollout_node.lc.key(first)
@@ -127,7 +134,11 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
     changed = sorted({new_text.count("\n", 0, start) + 1 for start, _, _ in edits})
 
     # What was written must read back as exactly the intended change, and as a valid stack.
-    if parse_yaml(new_text, str(stack.path)).data != expected:
+    try:
+        written = parse_yaml(new_text, str(stack.path)).data
+    except InputError:
+        written = None
+    if written != expected:
         raise _refuse(stack, "the new weights could not be written in place (an alias, a tag or an unusual "
                              "scalar at the weight?); change them by hand")
     try:

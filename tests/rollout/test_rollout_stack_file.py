@@ -98,3 +98,19 @@ def test_weights_that_would_not_validate_are_never_written(tmp_path: Path, rollo
     assert result.code == 2 and "weights to sum to 100" in result.err and "nothing written" in result.err, result.err
     assert path.read_bytes() == before and path.stat().st_mode == mode
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.parametrize(("written", "becomes"), [
+    ("since: null", f'since: "{NOW}"'),
+    ("since:", f'since: "{NOW}"'),
+    ("since: ~   # none yet", f'since: "{NOW}"   # none yet'),
+    ("since:   # none yet", f'since: "{NOW}"   # none yet'),
+    ("since: '2026-12-01T00:00:00Z'", f'since: "{NOW}"'),
+])
+def test_since_is_written_over_any_form_of_the_old_value(tmp_path: Path, rollout: Any, written: str,
+                                                          becomes: str) -> None:
+    path = write_stack(tmp_path, **{"            bake: 2s\n": f"            bake: 2s\n            {written}\n"})
+    before = path.read_text()
+    assert rollout("abort", "--stack-file", path, "--service", "server", "--now", NOW).code == 0
+    assert path.read_text() == before.replace(f"            {written}\n", f"            {becomes}\n") \
+        .replace("weight: 95 ", "weight: 100 ").replace("weight: 5,", "weight: 0,")
