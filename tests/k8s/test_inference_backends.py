@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pulumi
+import pulumi_aws
+import pulumi_kubernetes
 import pytest
 
 from accelplane.config.loader import load_stack, load_stack_file
@@ -106,3 +109,45 @@ def test_inference_pods_are_scraped_and_labelled_per_service_and_backend(stack_g
             assert {"accelplane.io/service", "accelplane.io/backend"} <= set(labels), deployment.name
             [container] = deployment.inputs["spec"]["template"]["spec"]["containers"]
             assert "http" in [p["name"] for p in container["ports"]], deployment.name
+
+
+def test_the_latency_alert_is_per_backend_wherever_the_services_run(prod_graph: Graph) -> None:
+    [rule] = prod_graph.by_type("kubernetes:monitoring.coreos.com/v1:PrometheusRule")
+    [alert] = [r for r in rule.inputs["spec"]["groups"][0]["rules"] if r["alert"] == "InferenceP99LatencyHigh"]
+    assert "sum by (le, service, backend)" in alert["expr"]
+    assert 'http_request_duration_seconds_bucket{backend!=""}' in alert["expr"]  # the PodMonitor's series only
+    assert "namespace=" not in alert["expr"]
+
+
+def _capturing(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> dict[str, pulumi.ResourceOptions]:
+    """Record the options each `module.name` resource is created with (the offline graph keeps inputs only)."""
+    original = getattr(module, name)
+    seen: dict[str, pulumi.ResourceOptions] = {}
+
+    def create(resource_name: str, *args: object, opts: pulumi.ResourceOptions | None = None, **kwargs: object):
+        seen[resource_name] = opts or pulumi.ResourceOptions()
+        return original(resource_name, *args, opts=opts, **kwargs)
+
+    monkeypatch.setattr(module, name, create)
+    return seen
+
+
+def test_pulumi_leaves_the_replica_count_to_the_hpa_only_where_there_is_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _capturing(monkeypatch, pulumi_kubernetes.apps.v1, "Deployment")
+    _idle_canary(tmp_path)
+    assert seen["acme-ml-svc-serve-l40s-deployment"].ignore_changes == ["spec.replicas"]
+    assert not seen["acme-ml-svc-serve-inf2-deployment"].ignore_changes  # no HPA: the declared 0 holds
+
+
+def test_the_single_backend_service_keeps_the_endpoint_s_original_target_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _capturing(monkeypatch, pulumi_aws.lb, "TargetGroup")
+    run_offline(load_stack("dev"))
+    [(name, opts)] = seen.items()
+    assert name == "acme-ml-dev-inference-tg-server-server"
+    # An existing stack's target group (and the ARN its binding and the controller's role name) is kept.
+    assert [alias.name for alias in opts.aliases or []] == ["acme-ml-dev-inference-tg"]
+    seen.clear()
+    run_offline(load_stack("prod"))
+    assert all(not opts.aliases for opts in seen.values()) and len(seen) == 2
