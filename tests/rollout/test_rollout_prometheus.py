@@ -1,10 +1,10 @@
 """`accelplane rollout` against a real Prometheus (Debian's package) scraping a test exporter, in
-real time: the canary walks 5 → 25 → 50 → 100 over bake windows, an error spike rolls back (exit 1),
-too little traffic holds (exit 0, file unchanged), abort, status in every format.
+real time: the canary walks 5 → 25 → 50 → 100 over bake windows, an error spike rolls back
+(exit 1), too little traffic holds (exit 0, file unchanged), status in every format.
 
-The fixture stack judges a 5s window and bakes 2s; each test drives its own service's counters, so
-one Prometheus serves the session. Timing: each scenario first waits for one full window of
-scraped traffic (about 6 s).
+The fixture stack judges a 5s window and bakes 2s (the walk: 3s); each test drives its own
+service's counters, so one Prometheus serves the session. Each scenario first waits for a full
+window of scraped traffic (about 6 s).
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ def _since(path: Path, service: str) -> str | None:
 
 def test_a_healthy_canary_walks_every_step_over_bake_windows(tmp_path: Path, metrics: Any, rollout: Any) -> None:
     service = "walk"
-    path = write_stack(tmp_path, service)
+    # `since` is written in whole seconds (rounded down), so a step may bake up to 1s less than
+    # declared: 3s keeps the "still baking" check below clear of that second on a slow runner.
+    path = write_stack(tmp_path, service, **{"bake: 2s": "bake: 3s"})
     metrics.drive(service, "l4", 40, 0.08)
     metrics.drive(service, "l40s", 40, 0.06)
     metrics.settle(service)
@@ -45,17 +47,16 @@ def test_a_healthy_canary_walks_every_step_over_bake_windows(tmp_path: Path, met
     assert _weights(path, service) == {"l4": 75, "l40s": 25}
     assert _since(path, service) is not None
 
-    baking = rollout("advance", *args)  # right away: the 2s bake has not passed
+    baking = rollout("advance", *args)  # right away: the bake has not passed
     assert baking.code == 0 and "holding: the step is baking" in baking.out, baking.out
     assert _weights(path, service) == {"l4": 75, "l40s": 25}
 
     for expected in ({"l4": 50, "l40s": 50}, {"l4": 0, "l40s": 100}):
-        time.sleep(2.2)
+        time.sleep(3.1)
         step = rollout("advance", *args)
         assert step.code == 0 and "advance:" in step.out, step.out
         assert _weights(path, service) == expected
 
-    time.sleep(2.2)
     done = rollout("advance", *args)
     assert done.code == 0 and "complete:" in done.out, done.out
     assert _weights(path, service) == {"l4": 0, "l40s": 100}
