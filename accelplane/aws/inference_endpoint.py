@@ -107,9 +107,11 @@ class InferenceEndpoint(pulumi.ComponentResource):
             for backend in route.backends:
                 # Target group names are left to pulumi-aws (32 characters at most, a random suffix):
                 # the logical name carries service and backend, the tags say them to other tools.
-                # A single-backend "/" service keeps the logical name of the one target group the
-                # endpoint had before backends existed, so upgrading an existing stack replaces nothing.
-                legacy = route.path_prefix == DEFAULT_PREFIX and [b.name for b in route.backends] == [route.service]
+                # The "/" service's backend named after the service (the inline form, or the backend that
+                # keeps the service's name when others join it) keeps the logical name of the one target
+                # group the endpoint had before backends existed: an existing stack's target group, its
+                # ARN and the pods registered in it stay (no replacement, no re-registration).
+                legacy = route.path_prefix == DEFAULT_PREFIX and backend.name == route.service
                 group = aws.lb.TargetGroup(
                     f"{name}-tg-{route.service}-{backend.name}",
                     target_type="ip",

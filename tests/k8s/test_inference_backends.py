@@ -151,3 +151,36 @@ def test_the_single_backend_service_keeps_the_endpoint_s_original_target_group(m
     seen.clear()
     run_offline(load_stack("prod"))
     assert all(not opts.aliases for opts in seen.values()) and len(seen) == 2
+
+
+DEV_IMAGE = (
+    "111122223333.dkr.ecr.us-east-1.amazonaws.com/llm-server@sha256:"
+    "8f4b1c3a9e2d7f6b5a4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a"
+)
+DEV_INLINE = (
+    "          node_pool: infer-l4\n"
+    f"          image: {DEV_IMAGE}\n"
+    "          port: 8000\n"
+    "          accelerators_per_replica: 1\n"
+    '          cpu: "3"\n'
+    "          memory: 12Gi\n"
+    "          autoscaling: {min_replicas: 1, max_replicas: 2, target_cpu_utilization: 70}\n"
+)
+
+
+def test_a_service_gaining_a_backend_keeps_what_runs_today(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    backends = "".join(
+        f"            - {{name: {name}, node_pool: infer-l4, image: {DEV_IMAGE}, weight: {weight}, cpu: '3', "
+        "memory: 12Gi, autoscaling: {min_replicas: 1, max_replicas: 2}}\n"
+        for name, weight in (("server", 90), ("next", 10))
+    )
+    path, _ = write_variant(tmp_path, DEV_INLINE, "          port: 8000\n          backends:\n" + backends, "dev")
+    groups = _capturing(monkeypatch, pulumi_aws.lb, "TargetGroup")
+    graph = run_offline(load_stack_file(path))
+    aliases = {name: [a.name for a in opts.aliases or []] for name, opts in groups.items()}
+    assert aliases == {"acme-ml-dev-inference-tg-server-server": ["acme-ml-dev-inference-tg"],
+                      "acme-ml-dev-inference-tg-server-next": []}
+    # The backend named after the service keeps the objects' names and logical names; the new one is new.
+    deployments = {r.name: r.inputs["metadata"]["name"] for r in graph.by_type("kubernetes:apps/v1:Deployment")}
+    assert deployments == {"acme-ml-dev-svc-server-deployment": "server",
+                           "acme-ml-dev-svc-server-next-deployment": "server-next"}
