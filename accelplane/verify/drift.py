@@ -15,6 +15,10 @@ not be compared:
 - `optional`: inputs some API versions (and emulators) leave out of a response; when absent
   they are not verified rather than drifted;
 - `exact`: maps where an extra live key is drift too (node labels).
+
+Forward actions (the listener's default action, listener rules' actions) are compared here without
+their target groups; `routing` judges those, one result per forward naming the service, its
+backends' declared and live weights and the rollout.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from accelplane.verify.canonical import canonical, differences
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live_view import LiveView
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject
+from accelplane.verify.routing import ACTIONS_KEY, forward_results, rule_summary, without_targets
 
 _NAMING = frozenset({"name", "namePrefix", "bucketPrefix", "nodeGroupNamePrefix"})
 
@@ -170,6 +175,7 @@ SPECS: dict[str, Spec] = {
     "aws:lb/listener:Listener": _spec(
         ("loadBalancerArn", "port", "protocol", "sslPolicy", "certificateArn", "alpnPolicy", "defaultActions", "tags")
     ),
+    "aws:lb/listenerRule:ListenerRule": _spec(("listenerArn", "priority", "conditions", "actions", "tags")),
     "aws:secretsmanager/secret:Secret": _spec(
         ("description", "kmsKeyId", "tags"), ignore=("recoveryWindowInDays", "forceOverwriteReplicaSecret")
     ),
@@ -270,9 +276,12 @@ def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResul
             if key not in spec.read or key in unread or (key in spec.optional and live.props.get(key) is None):
                 unverifiable.append(key)
                 continue
+            live_value = live.props.get(key)
+            if ACTIONS_KEY.get(resource.type) == key:
+                value, live_value = without_targets(value), without_targets(live_value)
             for difference in differences(
                 canonical(value, symbols),
-                canonical(live.props.get(key), symbols),
+                canonical(live_value, symbols),
                 path=key,
                 exact_paths=spec.exact,
                 ignore_paths=spec.ignore,
@@ -288,6 +297,8 @@ def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResul
                         **where,
                     )
                 )
+        if ACTIONS_KEY.get(resource.type) not in (None, *unread):
+            changed += forward_results(declared, view, resource, live, where)
         results.extend(changed)
         if unverifiable:
             results.append(
@@ -311,7 +322,12 @@ def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResul
             "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
             "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
         )
-        detail = _rule_summary(live.type, props) if is_rule else live.id or ""
+        if is_rule:
+            detail = _rule_summary(live.type, props)
+        elif live.type == "aws:lb/listenerRule:ListenerRule":
+            detail = rule_summary(props)
+        else:
+            detail = live.id or ""
         results.append(
             CheckResult(
                 CheckId.drift_unexpected,

@@ -15,7 +15,7 @@ List calls (paginated, largest pages), each answering for every resource of its 
 - `tag:GetResources` on the platform tag for buckets, KMS keys, load balancers, target groups and
   log groups (their ARNs and tags: no per-resource tag call);
 - `kms:ListAliases`; `elbv2:DescribeLoadBalancers` / `DescribeTargetGroups` by ARN (20 a call);
-  `elbv2:DescribeTags` for listeners (20 a call);
+  `elbv2:DescribeTags` for listeners and listener rules (20 a call);
 - `secretsmanager:ListSecrets` with tag filters, including secrets scheduled for deletion: KMS
   key, rotation and version stages come with it (values are never read);
 - `iam:GetAccountAuthorizationDetails` (Role filter: trust, inline and attached policies, tags)
@@ -26,7 +26,8 @@ List calls (paginated, largest pages), each answering for every resource of its 
 Per-resource reads, only where no list call answers: `eks:DescribeNodegroup` (EKS has no batch
 describe); S3 versioning, encryption, public-access block, ownership, policy and lifecycle per
 bucket; `kms:DescribeKey`, `GetKeyRotationStatus`, `GetKeyPolicy` per key; load balancer and
-target group attributes, listeners and target health; `secretsmanager:GetResourcePolicy` per
+target group attributes, listeners and target health; `elbv2:DescribeRules` per listener (the
+listener rules, with their forward actions and target group weights); `secretsmanager:GetResourcePolicy` per
 secret; `iam:GetOpenIDConnectProvider`; a launch template version a node group pins that is
 neither `$Latest` nor `$Default`.
 
@@ -107,6 +108,7 @@ class Inventory:
     load_balancers: dict[str, dict[str, Any]] = field(default_factory=dict)
     lb_attributes: dict[str, Any] = field(default_factory=dict)
     listeners: dict[str, Any] = field(default_factory=dict)  # LB ARN -> listeners
+    listener_rules: dict[str, Any] = field(default_factory=dict)  # listener ARN -> its rules (default rule too)
     elb_tags: dict[str, dict[str, str]] = field(default_factory=dict)
     target_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     tg_attributes: dict[str, Any] = field(default_factory=dict)
@@ -155,6 +157,7 @@ _PAGE_SIZE = {
     "list_roles": 1000,
     "describe_log_groups": 50,
     "describe_listeners": 400,
+    "describe_rules": 400,
 }
 
 
@@ -531,8 +534,23 @@ class Collector:
         listener_arns = sorted(
             listener["ListenerArn"] for found in inv.listeners.values() if found for listener in found
         )
-        for chunk in _chunks(listener_arns, 20):
-            found = self.call("elbv2", "describe_tags", "listeners", ResourceArns=chunk)
+
+        def rules(arn: str) -> Callable[[], None]:
+            def run() -> None:
+                inv.listener_rules[arn] = self.pages("elbv2", "describe_rules", "Rules", arn, ListenerArn=arn)
+
+            return run
+
+        self.fan_out(rules(arn) for arn in listener_arns)
+        rule_arns = sorted(
+            rule["RuleArn"]
+            for found in inv.listener_rules.values()
+            if found
+            for rule in found
+            if not rule.get("IsDefault")  # the default rule is the listener's default action: no tags of its own
+        )
+        for chunk in _chunks(listener_arns + rule_arns, 20):
+            found = self.call("elbv2", "describe_tags", "listeners and rules", ResourceArns=chunk)
             for description in (found or {}).get("TagDescriptions", []):
                 inv.elb_tags[description["ResourceArn"]] = tags_of(description.get("Tags"))
 

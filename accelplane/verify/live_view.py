@@ -20,12 +20,17 @@ Matching (the names of autonamed resources differ between the offline engine and
 | bucket settings, secret policy, inline policy, attachment, listener | their parent, then name or port |
 | IAM role | its declared name, else Pulumi's autoname `<logical name>-<7 hex>` |
 | OIDC provider | the cluster's issuer |
-| load balancer, target group | the platform tag (one each), else the name prefix |
+| load balancer | the platform tag (one), else the name prefix |
+| target group | its `accelplane:service` and `accelplane:backend` tags, else as a load balancer |
+| listener rule | its listener, then its conditions (the path pattern), else its priority |
 | secret | its declared name or name prefix |
 
 Live resources that carry the platform's identity (tag, parent group, role, load balancer) but
 match no declared resource are `unexpected`: a rule added by hand, a node group created outside
-the code, an extra inline policy.
+the code, an extra inline policy, a listener rule or a target group added by hand.
+
+Forward actions (listener default actions, listener rule actions) keep their target groups and
+weights in the declared shape (`forward.targetGroups: [{arn, weight}]`); `routing` judges them.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from accelplane.rules.view import UNKNOWN, Resource
 from accelplane.verify.canonical import Symbols, canonical, symbol
 from accelplane.verify.declared import ACCOUNT_SYMBOL, DeclaredPlatform
 from accelplane.verify.inventory import UNREADABLE, Collector, Inventory, tags_of
+from accelplane.verify.routing import BACKEND_TAG, SERVICE_TAG, live_conditions, live_forward
 
 POOL_TAG = "accelplane.io/pool"
 BUCKET_ROLE_TAG = "accelplane.io/bucket-role"
@@ -75,6 +81,7 @@ VERIFIED_TYPES = frozenset(
         "aws:lb/loadBalancer:LoadBalancer",
         "aws:lb/targetGroup:TargetGroup",
         "aws:lb/listener:Listener",
+        "aws:lb/listenerRule:ListenerRule",
         "aws:secretsmanager/secret:Secret",
         "aws:secretsmanager/secretPolicy:SecretPolicy",
         "aws:secretsmanager/secretVersion:SecretVersion",
@@ -168,6 +175,24 @@ def _bool_attr(value: Any) -> Any:
     return value == "true" if isinstance(value, str) else value
 
 
+_ACTION_RENAMES = {
+    "RedirectConfig": "redirect",
+    "FixedResponseConfig": "fixedResponse",
+    "ForwardConfig": "forward",
+}
+
+
+def _actions(actions: Any, template: Any) -> list[Any]:
+    """Listener or rule actions in the wire format, forwards as `{targetGroups: [{arn, weight}], ...}`."""
+    out = []
+    for action in actions or []:
+        converted = wire(action, _element_template(template), renames=_ACTION_RENAMES)
+        if action.get("Type") == "forward":
+            converted["forward"] = live_forward(action)
+        out.append(converted)
+    return out
+
+
 # -- the view -----------------------------------------------------------------------------------
 
 
@@ -188,6 +213,9 @@ class LiveView:
     missing_reason: dict[str, str] = field(default_factory=dict)  # declared URN -> more than "not found"
     unverified: Counter[str] = field(default_factory=Counter)  # declared type -> count not read
     raw: dict[str, Any] = field(default_factory=dict)  # declared URN -> raw API data, for state checks
+    # Every live target group of the platform (ARN -> name, tags): what a forward to one that is not
+    # a backend's is, in its message.
+    target_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class ViewBuilder:
@@ -915,7 +943,10 @@ class ViewBuilder:
                 {"arn": arn, "dnsName": lb.get("DNSName"), "name": lb.get("LoadBalancerName")},
                 raw=lb,
             )
-        for resource, arn in self._pair(tgs, inv.target_groups, "TargetGroupName"):
+        for arn, tg in inv.target_groups.items():
+            self.view.target_groups[arn] = {"name": tg.get("TargetGroupName"), "tags": inv.elb_tags.get(arn, {})}
+        paired = self._pair_target_groups(tgs)
+        for resource, arn in paired:
             tg = inv.target_groups[arn]
             attributes = inv.tg_attributes.get(arn) or {}
             props = {
@@ -946,7 +977,51 @@ class ViewBuilder:
                 {"arn": arn, "name": tg.get("TargetGroupName")},
                 raw={"target_group": tg, "health": inv.target_health.get(arn)},
             )
+        claimed = {arn for _, arn in paired}
+        for arn, tg in inv.target_groups.items():
+            if arn not in claimed:
+                self._unexpected(
+                    self._live(
+                        None,
+                        "aws:lb/targetGroup:TargetGroup",
+                        arn,
+                        {"name": tg.get("TargetGroupName"), "tags": inv.elb_tags.get(arn, {})},
+                        {"arn": arn},
+                    ),
+                    "a target group tagged with the platform that the declaration does not have",
+                )
         self._listeners(listeners)
+        self._listener_rules(self.declared.of_type("aws:lb/listenerRule:ListenerRule"))
+
+    def _pair_target_groups(self, declared: list[Resource]) -> list[tuple[Resource, str]]:
+        """A backend's target group by its service and backend tags (their names share a long prefix and
+        end in a random suffix); groups without those tags as load balancers are paired."""
+        live = self.inv.target_groups
+        by_backend = {
+            (tags.get(SERVICE_TAG), tags.get(BACKEND_TAG)): arn
+            for arn in sorted(live)
+            if (tags := self.inv.elb_tags.get(arn, {})).get(BACKEND_TAG)
+        }
+        pairs: list[tuple[Resource, str]] = []
+        rest: list[Resource] = []
+        for resource in declared:
+            key = (resource.tags().get(SERVICE_TAG), resource.tags().get(BACKEND_TAG))
+            if key[1] is None:
+                rest.append(resource)
+            elif key in by_backend:
+                pairs.append((resource, by_backend.pop(key)))
+            else:
+                self.view.missing_reason[resource.urn] = (
+                    f"no target group tagged {SERVICE_TAG}={key[0]}, {BACKEND_TAG}={key[1]} "
+                    f"(service {key[0]}, backend {key[1]})"
+                )
+        taken = {arn for _, arn in pairs}
+        untagged = {
+            arn: tg
+            for arn, tg in live.items()
+            if arn not in taken and not self.inv.elb_tags.get(arn, {}).get(BACKEND_TAG)
+        }
+        return pairs + self._pair(rest, untagged, "TargetGroupName")
 
     def _listeners(self, declared: list[Resource]) -> None:
         inv = self.inv
@@ -981,14 +1056,8 @@ class ViewBuilder:
                     "sslPolicy": listener.get("SslPolicy") if protocol in ("HTTPS", "TLS") else None,
                     "certificateArn": default_cert,
                     "alpnPolicy": (listener.get("AlpnPolicy") or [None])[0],
-                    "defaultActions": wire(
-                        listener.get("DefaultActions") or [],
-                        resource.props.get("defaultActions") if resource else None,
-                        renames={
-                            "RedirectConfig": "redirect",
-                            "FixedResponseConfig": "fixedResponse",
-                            "ForwardConfig": "forward",
-                        },
+                    "defaultActions": _actions(
+                        listener.get("DefaultActions"), resource.props.get("defaultActions") if resource else None
                     ),
                     "tags": inv.elb_tags.get(arn, {}),
                 }
@@ -999,6 +1068,75 @@ class ViewBuilder:
                         self._live(None, "aws:lb/listener:Listener", arn, props, {"arn": arn}),
                         f"a listener on {lb_names[lb_arn]} that the declaration does not have",
                     )
+
+    def _listener_rules(self, declared: list[Resource]) -> None:
+        """The rules of each matched listener (not its default rule: that is the listener's default action)."""
+        inv = self.inv
+        by_listener: dict[str, list[Resource]] = {}
+        for resource in declared:
+            listener_arn = self._live_ref(resource.props.get("listenerArn"))
+            if listener_arn:
+                by_listener.setdefault(listener_arn, []).append(resource)
+        listeners = {
+            str(live.id): live.name for live in self.view.matched.values() if live.type == "aws:lb/listener:Listener"
+        }
+        for listener_arn, listener_name in listeners.items():
+            wanted = by_listener.get(listener_arn, [])
+            found = inv.listener_rules.get(listener_arn)
+            if found is UNREADABLE:
+                self._unreadable(wanted, "elbv2:DescribeRules failed")
+                continue
+            rules = [rule for rule in found or [] if not rule.get("IsDefault")]
+            props_of = {rule["RuleArn"]: self._rule_props(listener_arn, rule) for rule in rules}
+            pairs = self._pair_rules(wanted, props_of)
+            for resource, arn in pairs:
+                rule = next(r for r in rules if r["RuleArn"] == arn)
+                props = {**props_of[arn], "actions": _actions(rule.get("Actions"), resource.props.get("actions"))}
+                self._live(resource, resource.type, arn, props, {"arn": arn}, raw=rule)
+            claimed = {arn for _, arn in pairs}
+            for arn, props in props_of.items():
+                if arn not in claimed:
+                    self._unexpected(
+                        self._live(None, "aws:lb/listenerRule:ListenerRule", arn, props, {"arn": arn}),
+                        f"a rule of listener {listener_name} that the declaration does not have",
+                    )
+
+    def _rule_props(self, listener_arn: str, rule: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "listenerArn": listener_arn,
+            "priority": _int(rule.get("Priority")),
+            "conditions": live_conditions(rule.get("Conditions") or []),
+            "actions": _actions(rule.get("Actions"), None),
+            "tags": self.inv.elb_tags.get(rule["RuleArn"], {}),
+        }
+
+    def _pair_rules(
+        self, declared: list[Resource], live: Mapping[str, Mapping[str, Any]]
+    ) -> list[tuple[Resource, str]]:
+        """A rule is what it matches: paired by conditions first, so a changed priority is drift of the
+        rule; then by priority, so a changed path pattern is too rather than one rule missing and one extra."""
+
+        def key(conditions: Any) -> str:
+            return json.dumps(canonical(conditions, self.symbols), sort_keys=True, default=str)
+
+        pairs: list[tuple[Resource, str]] = []
+        free = dict(live)
+        rest = []
+        for resource in declared:
+            wanted = key(resource.props.get("conditions"))
+            arn = next((a for a, props in free.items() if key(props.get("conditions")) == wanted), None)
+            if arn is None:
+                rest.append(resource)
+            else:
+                pairs.append((resource, arn))
+                free.pop(arn)
+        for resource in rest:
+            priority = _int(resource.props.get("priority"))
+            arn = next((a for a, props in free.items() if props.get("priority") == priority), None)
+            if arn is not None:
+                pairs.append((resource, arn))
+                free.pop(arn)
+        return pairs
 
     # -- secrets -----------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from accelplane.verify.inventory import Collector
 from accelplane.verify.live_view import LiveView, build_live_view
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject, VerifyReport
 from accelplane.verify.probe import ca_bundle_problem, probe_endpoint, probe_url_problem
+from accelplane.verify.routing import idle_target_groups
 from accelplane.verify.rules import rule_results
 from accelplane.verify.state_checks import state_results
 from accelplane.verify.text import one_line
@@ -193,7 +194,7 @@ def verify(
         results.append(missing)  # nothing else to check: no resource, endpoint or checkpoint to look at
     else:
         results += drift_results(declared, view)
-        results += state_results(view, set(declared.types), now)
+        results += state_results(view, set(declared.types), now, idle_target_groups=idle_target_groups(declared))
         results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date(),
                                 options.policy_levels).results
         results += _endpoint(declared, view, options)

@@ -9,7 +9,7 @@ cannot produce (unhealthy targets, degraded node groups) as well as on what moto
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -71,12 +71,22 @@ def launch_template_version(
     )
 
 
-def target_health(resource: Resource, descriptions: Sequence[Mapping[str, Any]] | None) -> CheckResult:
-    """Every registered target healthy, and at least one: the endpoint can serve."""
+def target_health(
+    resource: Resource, descriptions: Sequence[Mapping[str, Any]] | None, *, idle: bool = False
+) -> CheckResult:
+    """Every registered target healthy, and at least one: the endpoint can serve. `idle`: the group's
+    backend is declared at weight 0 (it may run no replicas), so no targets is as declared."""
     descriptions = list(descriptions or [])
     states = Counter((d.get("TargetHealth") or {}).get("State", "unknown") for d in descriptions)
     where = _where(resource)
     if not descriptions:
+        if idle:
+            return CheckResult(
+                CheckId.target_health,
+                Status.passed,
+                "no targets registered; none needed: every forward gives this backend weight 0",
+                **where,
+            )
         return CheckResult(
             CheckId.target_health, Status.failed, "no targets registered: the endpoint cannot serve", **where
         )
@@ -154,7 +164,10 @@ def secret_rotation(
     return CheckResult(CheckId.secret_rotation, Status.passed, f"rotation enabled every {days} days", **where)
 
 
-def state_results(view: LiveView, declared_types: set[str], now: datetime | None = None) -> list[CheckResult]:
+def state_results(
+    view: LiveView, declared_types: set[str], now: datetime | None = None, *, idle_target_groups: Set[str] = frozenset()
+) -> list[CheckResult]:
+    """`idle_target_groups`: URNs of target groups declared at weight 0 everywhere (`routing`)."""
     now = now or datetime.now(UTC)
     results: list[CheckResult] = []
     templates = {
@@ -184,7 +197,7 @@ def state_results(view: LiveView, declared_types: set[str], now: datetime | None
                     )
                 )
             else:
-                results.append(target_health(declared, raw.get("health")))
+                results.append(target_health(declared, raw.get("health"), idle=urn in idle_target_groups))
         elif live.type == "aws:kms/key:Key" and raw:
             results.append(kms_key_state(declared, raw.get("metadata")))
         elif live.type == "aws:secretsmanager/secret:Secret" and raw:

@@ -1,16 +1,21 @@
-"""Fixtures for `accelplane verify`: fake credentials, moto, and the dev platform created in it."""
+"""Fixtures for `accelplane verify`: fake credentials, moto, and the dev platform created in it; a
+canary variant of dev (two weighted backends on "/" with a rollout, and a second service behind a
+path prefix) for the endpoint's routing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
+import yaml
 from moto import mock_aws
 
-from accelplane.config.loader import StackConfig, load_stack
-from accelplane.engine.offline import Graph
+from accelplane.config.loader import StackConfig, load_stack, load_stack_text
+from accelplane.config.project import find_project
+from accelplane.engine.offline import Graph, run_offline
 from accelplane.verify.clients import AwsClients
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
 from accelplane.verify.model import VerifyReport
@@ -75,18 +80,77 @@ def live_dev(moto: None, dev_declared: DeclaredPlatform, boto_session: boto3.Ses
     return platform
 
 
-@pytest.fixture
-def run_verify(dev_stack: StackConfig, dev_graph: Graph, boto_session: boto3.Session) -> Any:
+def _runner(stack: StackConfig, graph: Graph, session: boto3.Session) -> Callable[..., VerifyReport]:
     def run(clients: AwsClients | None = None, **options: Any) -> VerifyReport:
         options.setdefault("probes", 0)
         return verify(
-            dev_stack,
+            stack,
             VerifyOptions(**options),
-            graph=dev_graph,
-            clients=clients or AwsClients("us-east-1", session=boto_session),
+            graph=graph,
+            clients=clients or AwsClients("us-east-1", session=session),
         )
 
     return run
+
+
+@pytest.fixture
+def run_verify(dev_stack: StackConfig, dev_graph: Graph, boto_session: boto3.Session) -> Any:
+    return _runner(dev_stack, dev_graph, boto_session)
+
+
+CANARY_IMAGE = (
+    "111122223333.dkr.ecr.us-east-1.amazonaws.com/llm-server-int8@sha256:"
+    "2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80912"
+)
+
+
+def canary_text(*, baseline_weight: int = 95) -> str:
+    """The dev stack file with its server split into two weighted backends (baseline `l4`, canary `l4-int8`,
+    a rollout between them) and a second exposed service, `embed`, behind `/embed/`."""
+    path = find_project(Path(__file__)).stack_file("dev")
+    document = yaml.safe_load(Path(path).read_text())
+    platform = document["config"]["accelplane:platform"]
+    [server] = platform["kubernetes"]["inference_services"]
+    backend = {k: server.pop(k) for k in ("node_pool", "image", "accelerators_per_replica", "cpu", "memory",
+                                          "autoscaling")}
+    server["backends"] = [
+        {"name": "l4", **backend, "weight": baseline_weight},
+        {"name": "l4-int8", **backend, "image": CANARY_IMAGE, "weight": 100 - baseline_weight},
+    ]
+    server["rollout"] = {"baseline": "l4", "canary": "l4-int8", "steps": [5, 25, 50, 100], "metrics": "cloudwatch"}
+    platform["kubernetes"]["inference_services"].append(
+        {"name": "embed", "workload": "server", "path_prefix": "/embed/", **backend}
+    )
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+@pytest.fixture(scope="session")
+def canary_stack() -> StackConfig:
+    return load_stack_text(canary_text(), path="Pulumi.dev.yaml", stack="dev")
+
+
+@pytest.fixture(scope="session")
+def canary_graph(canary_stack: StackConfig) -> Graph:
+    return run_offline(canary_stack)
+
+
+@pytest.fixture(scope="session")
+def canary_declared(canary_stack: StackConfig, canary_graph: Graph) -> DeclaredPlatform:
+    return declared_platform(canary_stack, canary_graph)
+
+
+@pytest.fixture
+def live_canary(moto: None, canary_declared: DeclaredPlatform, boto_session: boto3.Session) -> MotoPlatform:
+    """The canary variant as `pulumi up` leaves it, with targets in every backend's target group."""
+    platform = MotoPlatform(canary_declared, session=boto_session).create()
+    platform.register_targets()
+    platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
+    return platform
+
+
+@pytest.fixture
+def run_verify_canary(canary_stack: StackConfig, canary_graph: Graph, boto_session: boto3.Session) -> Any:
+    return _runner(canary_stack, canary_graph, boto_session)
 
 
 def failures(report: VerifyReport) -> list[tuple[str, str, str | None]]:

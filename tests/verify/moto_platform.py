@@ -54,6 +54,21 @@ _RENAMES = {
     "id": "ID",
     "redirect": "RedirectConfig",
 }
+# Listener and rule actions: Pulumi's names for the ELBv2 API's (weighted forwards, fixed responses).
+_ACTION_RENAMES = {
+    "forward": "ForwardConfig",
+    "arn": "TargetGroupArn",
+    "stickiness": "TargetGroupStickinessConfig",
+    "duration": "DurationSeconds",
+    "fixedResponse": "FixedResponseConfig",
+}
+# Rule conditions: Pulumi's key -> the API's `Field` and its config member.
+_CONDITIONS = {
+    "pathPattern": ("path-pattern", "PathPatternConfig"),
+    "hostHeader": ("host-header", "HostHeaderConfig"),
+    "httpRequestMethod": ("http-request-method", "HttpRequestMethodConfig"),
+    "sourceIp": ("source-ip", "SourceIpConfig"),
+}
 
 
 def autoname(logical: str, limit: int | None = None) -> str:
@@ -189,6 +204,7 @@ class MotoPlatform:
             "aws:lb/loadBalancer:LoadBalancer": self._load_balancer,
             "aws:lb/targetGroup:TargetGroup": self._target_group,
             "aws:lb/listener:Listener": self._listener,
+            "aws:lb/listenerRule:ListenerRule": self._listener_rule,
             "aws:secretsmanager/secret:Secret": self._secret,
             "aws:secretsmanager/secretPolicy:SecretPolicy": self._secret_policy,
             "aws:secretsmanager/secretVersion:SecretVersion": self._secret_version,
@@ -543,13 +559,28 @@ class MotoPlatform:
                     "Port": props["port"],
                     "SslPolicy": props.get("sslPolicy"),
                     "Certificates": [{"CertificateArn": certificate}] if certificate else None,
-                    "DefaultActions": to_api(props["defaultActions"]),
+                    "DefaultActions": to_api(props["defaultActions"], _ACTION_RENAMES),
                     "Tags": tag_list(props.get("tags")),
                 }.items()
                 if v is not None
             }
         )["Listeners"][0]
         self._record(resource, listener["ListenerArn"], arn=listener["ListenerArn"])
+
+    def _listener_rule(self, resource: Resource, props: dict[str, Any]) -> None:
+        conditions = []
+        for condition in props.get("conditions") or []:
+            [(key, config)] = condition.items()
+            field, member = _CONDITIONS[key]
+            conditions.append({"Field": field, member: {"Values": config["values"]}})
+        rule = self.client("elbv2").create_rule(
+            ListenerArn=props["listenerArn"],
+            Priority=props["priority"],
+            Conditions=conditions,
+            Actions=to_api(props["actions"], _ACTION_RENAMES),
+            Tags=tag_list(props.get("tags")),
+        )["Rules"][0]
+        self._record(resource, rule["RuleArn"], arn=rule["RuleArn"])
 
     # -- secrets -------------------------------------------------------------------------------
 
@@ -592,6 +623,29 @@ class MotoPlatform:
                 TargetGroupArn=self.live_id[resource.name],
                 Targets=[{"Id": f"10.40.0.{10 + i}", "Port": port} for i in range(count)],
             )
+
+    def target_group_resource(self, service: str, backend: str) -> Resource:
+        """The declared target group of a service's backend (by its tags; the one group of a stack
+        declared before target groups carried them)."""
+        groups = self.declared.of_type("aws:lb/targetGroup:TargetGroup")
+        for resource in groups:
+            tags = resource.tags()
+            if (tags.get("accelplane:service"), tags.get("accelplane:backend")) == (service, backend):
+                return resource
+        if len(groups) == 1 and "accelplane:backend" not in groups[0].tags():
+            return groups[0]
+        raise KeyError((service, backend))
+
+    def target_group(self, service: str, backend: str) -> str:
+        """The live ARN of a service's backend's target group."""
+        return self.live_id[self.target_group_resource(service, backend).name]
+
+    def https_listener(self) -> str:
+        """The live ARN of the endpoint's HTTPS listener (the one whose default action routes "/")."""
+        endpoint = self.declared.platform.inference_endpoint
+        port = endpoint.listener_port if endpoint else 443
+        [listener] = [r for r in self.declared.of_type("aws:lb/listener:Listener") if r.props.get("port") == port]
+        return self.live_id[listener.name]
 
     def bucket(self, role: str) -> str:
         for resource in self.declared.of_type("aws:s3/bucket:Bucket"):

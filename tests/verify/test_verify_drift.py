@@ -314,7 +314,7 @@ def test_new_launch_template_version_not_rolled_out_warns(live_dev: MotoPlatform
 
 def test_no_registered_targets_fails_target_health(live_dev: MotoPlatform, run_verify: Any) -> None:
     elb = live_dev.client("elbv2")
-    group = live_dev.live_id["acme-ml-dev-inference-tg"]
+    group = live_dev.target_group("server", "server")
     registered = elb.describe_target_health(TargetGroupArn=group)["TargetHealthDescriptions"]
     elb.deregister_targets(TargetGroupArn=group, Targets=[d["Target"] for d in registered])
 
@@ -377,13 +377,14 @@ def _answer(
 
 
 def test_unhealthy_targets_fail_with_reason(live_dev: MotoPlatform, run_verify: Any, boto_session: Any) -> None:
+    group = live_dev.target_group_resource("server", "server").name
     clients = AwsClients("us-east-1", session=boto_session)
     _answer(clients, "elbv2", "elastic-load-balancing-v2", "DescribeTargetHealth", [(200, _UNHEALTHY_XML)])
 
     report = run_verify(clients=clients)
 
     [health] = results(report, CheckId.target_health)
-    assert health.status is Status.failed and health.name == "acme-ml-dev-inference-tg"
+    assert health.status is Status.failed and health.name == group
     assert "1 healthy, 1 unhealthy" in health.message
     assert "10.40.0.11:8000 unhealthy (Target.ResponseCodeMismatch: Health checks failed" in health.message
 
