@@ -1,7 +1,9 @@
 """AP-K8S-007: each workload runs under its own service account.
 
 Per-workload IAM roles trust one service account each (AP-IAM-006); two workloads sharing one, or
-a workload on `default`, share an IAM role and everything it can read.
+a workload on `default`, share an IAM role and everything it can read. The backends of one
+inference service (children of one `accelplane:k8s:InferenceService` component) are one workload
+serving one model on several accelerator types: they share its account by design.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ def _by_account(graph: Graph) -> dict[tuple[str, str], list[Resource]]:
     return index
 
 
+def _same_service(one: Resource, other: Resource, graph: Graph) -> bool:
+    parent = graph.get(one.parent)
+    return parent is not None and parent.type == t.INFERENCE_SERVICE and other.parent == parent.urn
+
+
 def check(resource: Resource, graph: Graph) -> Iterator[str]:
     account = _account(resource)
     if account == "default":
@@ -35,7 +42,7 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
         return
     ns = namespace(resource)
     others = sorted(object_name(o) for o in graph.memo("workloads-by-account", _by_account).get((ns, account), [])
-                    if o.urn != resource.urn)
+                    if o.urn != resource.urn and not _same_service(resource, o, graph))
     if others:
         yield f"service account {ns}/{account} is shared with {', '.join(others)}"
 
