@@ -13,11 +13,12 @@ the IAM bindings name the Kubernetes service account itself).
 Names and labels. A backend's objects are named `service.object_name(backend)`: the inline backend
 keeps the service's own name and logical names, so existing stacks replace nothing. Pods carry
 `accelplane.io/service` and `accelplane.io/backend` (the PodMonitor turns them into the `service` and
-`backend` labels of every scraped series, which the rollout gates read). Selectors are
-`app.kubernetes.io/name` (the backend's object name, unique per backend in the namespace) and
-`app.kubernetes.io/part-of`, so two backends of one service never select each other's pods; they stay
-the two labels they always were because a Deployment's selector is immutable: changing it would
-replace a running Deployment, and with a fixed name Kubernetes objects are deleted before they are
+`backend` labels of every scraped series, which the rollout gates read). Selectors select on
+`app.kubernetes.io/name` (the backend's object name, unique per backend in the namespace),
+`app.kubernetes.io/part-of` and both of those labels, so two backends of one service never select
+each other's pods. The backend keeping the service's name keeps the selector it always had (name and
+part-of, which no other backend's pods match): a Deployment's selector is immutable, so changing it
+would replace a running Deployment, and an object with a fixed name is deleted before it is
 re-created.
 
 A backend at `min_replicas: 0` runs no pods and has no HPA (an HPA cannot scale to zero without the
@@ -116,8 +117,11 @@ class InferenceService(pulumi.ComponentResource):
         name = backend_logical_name(component, spec, backend)
         object_name = spec.object_name(backend)
         child = pulumi.ResourceOptions(parent=self)
+        identity = {SERVICE_LABEL: spec.name, BACKEND_LABEL: backend.name}
+        labels = {"app.kubernetes.io/name": object_name, **PART_OF, **identity}
         selector = {"app.kubernetes.io/name": object_name, **PART_OF}
-        labels = {**selector, SERVICE_LABEL: spec.name, BACKEND_LABEL: backend.name}
+        if object_name != spec.name:
+            selector.update(identity)
         metadata: ObjectMetaArgsDict = {"name": object_name, "namespace": args.namespace, "labels": labels}
         accelerators = str(placement.accelerators)
         resource = placement.accelerator_resource

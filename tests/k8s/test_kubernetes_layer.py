@@ -138,6 +138,17 @@ def test_backends_of_one_service_never_select_each_other_s_pods(prod_graph: Grap
         ):
             assert selector.items() <= pods[own].items(), own
             assert not selector.items() <= pods[other].items(), f"{own}'s selector matches {other}'s pods"
+            assert {"accelplane.io/service", "accelplane.io/backend"} <= set(selector), own
+
+
+def test_a_running_single_backend_deployment_keeps_its_selector(dev_graph: Graph) -> None:
+    # A Deployment's selector is immutable: a new one would replace (delete, then create) what serves today.
+    [deployment] = _k8s(dev_graph, "Deployment")
+    assert deployment.inputs["spec"]["selector"]["matchLabels"] == {
+        "app.kubernetes.io/name": "server", "app.kubernetes.io/part-of": "accelplane"
+    }
+    labels = deployment.inputs["spec"]["template"]["metadata"]["labels"]
+    assert (labels["accelplane.io/service"], labels["accelplane.io/backend"]) == ("server", "server")
 
 
 def test_hpa_pdb_and_target_group_binding(stack: tuple[str, Graph]) -> None:
