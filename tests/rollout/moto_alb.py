@@ -24,9 +24,10 @@ class MotoAlb:
     load_balancer_arn: str = ""
     listener_arn: str = ""
     rules: dict[str, str] = field(default_factory=dict)  # service -> rule ARN
+    endpoint_url: str | None = None  # a ThreadedMotoServer; None: moto in process (mock_aws)
 
     def client(self, name: str) -> Any:
-        return self.session.client(name, region_name=REGION)
+        return self.session.client(name, region_name=REGION, endpoint_url=self.endpoint_url)
 
     def create(self, skip: tuple[tuple[str, str], ...] = ()) -> MotoAlb:
         ec2, elbv2 = self.client("ec2"), self.client("elbv2")

@@ -14,6 +14,7 @@ the service's listener rule forward with the new weights afterwards.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -164,8 +165,6 @@ def test_a_5xx_spike_in_cloudwatch_rolls_back(tmp_path: Path, percentiles: Any, 
 
 
 def test_status_shows_the_live_weights_and_counts(tmp_path: Path, percentiles: Any, rollout: Any) -> None:
-    import json
-
     path = _cloudwatch_stack(tmp_path)
     moto, routing = _platform(path)
     moto.put_counts("server", "l40s", NOW - timedelta(minutes=1, seconds=30), requests=10, errors=0)
@@ -219,3 +218,40 @@ def test_an_unreachable_aws_endpoint_is_bad_input(tmp_path: Path, fake_credentia
                      "--endpoint-url", f"http://127.0.0.1:{free_port()}")
     assert result.code == 2 and "cannot read CloudWatch metrics" in result.err, result.err
     assert path.read_bytes() == before
+
+
+def test_advance_with_apply_now_moves_the_live_weights_too(tmp_path: Path, percentiles: Any, rollout: Any) -> None:
+    path = _cloudwatch_stack(tmp_path)
+    moto, routing = _platform(path)
+    moto.put_counts("server", "l4", NOW - timedelta(minutes=3), requests=3800, errors=0)
+    moto.put_counts("server", "l40s", NOW - timedelta(minutes=3), requests=200, errors=0)
+    percentiles(routing, ["l4", "l40s"], {"l4": (0.12, 0.40), "l40s": (0.10, 0.41)})
+    result = rollout("advance", "--stack-file", path, "--service", "server", "--now", NOW_TEXT, "--apply-now")
+    assert result.code == 0, result.out + result.err
+    assert moto.live("server") == {"l4": 75, "l40s": 25} and _weights(path, "server") == {"l4": 75, "l40s": 25}
+    assert "applied live: listener" in result.out
+
+
+def test_apply_now_through_endpoint_url(tmp_path: Path, fake_credentials: None, rollout: Any) -> None:
+    """--endpoint-url reaches a moto server over HTTP, as `verify --endpoint-url` does."""
+    import logging
+
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        url = f"http://{host}:{port}"
+        path = _cloudwatch_stack(tmp_path)
+        moto = MotoAlb(load_stack_file(path), endpoint_url=url).create()
+        status = rollout("status", "--stack-file", path, "--service", "chat", "--endpoint-url", url,
+                         "--now", NOW_TEXT, "--format", "json")
+        assert status.code == 0, status.err  # no data points: moto has no percentile to fail on
+        assert {b["name"]: b["live_weight"] for b in json.loads(status.out)["backends"]} == {"l4": 50, "l40s": 50}
+        result = rollout("abort", "--stack-file", path, "--service", "chat", "--apply-now", "--endpoint-url", url)
+        assert result.code == 0, result.err
+        assert moto.live("chat") == {"l4": 100, "l40s": 0}
+    finally:
+        server.stop()
