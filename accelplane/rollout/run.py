@@ -147,6 +147,10 @@ def situation(stack: StackConfig, options: Options, *, metrics: bool, live: bool
     found = Situation(stack, service, here, options.now, steps.weights(service))
     rollout = service.rollout
     assert rollout is not None
+    if metrics and rollout.metrics is MetricsSource.prometheus and not options.prometheus_url:
+        raise InputError.single(  # before any AWS call a status would make for the live weights
+            "the rollout reads Prometheus (rollout.metrics: prometheus): give --prometheus-url URL",
+            field="--prometheus-url", file="accelplane rollout")
     if rollout.since is not None:
         left = parse_timestamp(rollout.since) + timedelta(seconds=duration_seconds(rollout.bake)) - options.now
         found.bake_left = left if left > timedelta(0) else None
@@ -175,10 +179,7 @@ def _traffic(stack: StackConfig, service: InferenceService, options: Options, fo
     assert rollout is not None
     names = [backend.name for backend in service.serving_backends]
     if rollout.metrics is MetricsSource.prometheus:
-        if not options.prometheus_url:
-            raise InputError.single(
-                "the rollout reads Prometheus (rollout.metrics: prometheus): give --prometheus-url URL",
-                field="--prometheus-url", file="accelplane rollout")
+        assert options.prometheus_url is not None  # checked in situation()
         return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
                                        options.timeout)
     if found.routing is None:
