@@ -133,6 +133,15 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
         )
         return response
 
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        # A component's registered outputs, as a state export holds them (the CrossGuard stack
+        # policies see outputs only).
+        outputs = _plain(pulumi.runtime.rpc.deserialize_properties(request.outputs))
+        for resource in self.graph.resources:
+            if resource.urn == request.urn and not resource.custom and outputs:
+                resource.outputs.update(outputs)
+        return super().RegisterResourceOutputs(request)
+
 
 def _plain(value: Any) -> Any:
     """Wire inputs as JSON-able data; secrets stay masked, never revealed in a plan."""

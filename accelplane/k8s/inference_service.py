@@ -110,7 +110,9 @@ class InferenceService(pulumi.ComponentResource):
                 "labels": {"app.kubernetes.io/name": spec.name, **PART_OF, SERVICE_LABEL: spec.name},
             }
             route_to_backends(name, args.exposure, metadata, spec.path_prefix, refs, self, args.depends_on)
-        self.register_outputs({})
+        # The same props as outputs: a CrossGuard stack policy sees a resource's outputs only, and the
+        # rollout rules (AP-RO-*) read the backends from them.
+        self.register_outputs(dict(args.props))
 
     def _backend(self, component: str, args: InferenceServiceArgs, placement: BackendPlacement) -> BackendRef:
         spec, backend = args.spec, placement.backend

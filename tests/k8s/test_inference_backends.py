@@ -184,3 +184,10 @@ def test_a_service_gaining_a_backend_keeps_what_runs_today(tmp_path: Path, monke
     deployments = {r.name: r.inputs["metadata"]["name"] for r in graph.by_type("kubernetes:apps/v1:Deployment")}
     assert deployments == {"acme-ml-dev-svc-server-deployment": "server",
                            "acme-ml-dev-svc-server-next-deployment": "server-next"}
+
+
+def test_the_service_component_registers_its_props_as_outputs_for_stack_policies(prod_graph: Graph) -> None:
+    """CrossGuard stack policies read a resource's outputs: the rollout rules need the backends there."""
+    (service,) = prod_graph.by_type(SERVICE_TYPE)
+    assert service.outputs == service.inputs
+    assert [b["name"] for b in service.outputs["backends"]] == ["l40s", "inf2"]
