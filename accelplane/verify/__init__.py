@@ -5,7 +5,8 @@
 - `inventory`: the live platform read with the fewest paginated list calls;
 - `live_view`: live resources matched to declared ones, in the declared (wire-format) shape;
 - `canonical`: references as symbols, documents normalised, declared-vs-live differences;
-- `drift`, `state_checks`, `rules`: the checks on the live view;
+- `drift`, `state_checks`, `rules`: the checks on the live view; `routing`: the inference endpoint's
+  forwards (target groups per service and backend, weights, the rollout) within drift;
 - `probe`: the HTTPS health probe of the inference endpoint;
 - `checkpoint`: the checkpoint restore drill;
 - `text`: messages as one bounded line, never a pasted HTML error page;
