@@ -62,6 +62,18 @@ def _call(client: Any, operation: str, **params: Any) -> Any:
         raise RoutingError(f"elbv2/tagging {operation} failed: {code}: {message}") from None
 
 
+def _all(client: Any, operation: str, key: str, **params: Any) -> list[dict[str, Any]]:
+    """Every page of an ELBv2 Describe call (Marker / NextMarker)."""
+    items: list[dict[str, Any]] = []
+    marker = ""
+    while True:
+        page = _call(client, operation, **params, **({"Marker": marker} if marker else {}))
+        items += page.get(key, [])
+        marker = page.get("NextMarker") or ""
+        if not marker:
+            return items
+
+
 def find_routing(clients: Any, platform: Platform, service: InferenceService) -> Routing:
     """The live route of `service`; `clients(service_name)` returns a boto3 client."""
     tagging = clients("resourcegroupstaggingapi")
@@ -92,7 +104,7 @@ def find_routing(clients: Any, platform: Platform, service: InferenceService) ->
     elbv2 = clients("elbv2")
     ours = set(groups.values())
     for balancer in balancers:
-        listeners = _call(elbv2, "describe_listeners", LoadBalancerArn=balancer).get("Listeners", [])
+        listeners = _all(elbv2, "describe_listeners", "Listeners", LoadBalancerArn=balancer)
         for listener in (item for item in listeners if item.get("Protocol") == "HTTPS"):
             if service.path_prefix == "/":
                 actions = listener.get("DefaultActions", [])
@@ -100,7 +112,7 @@ def find_routing(clients: Any, platform: Platform, service: InferenceService) ->
                     return Routing(balancer, listener["ListenerArn"], None, actions, groups,
                                    {arn: name for name, arn in groups.items()})
                 continue
-            rules = _call(elbv2, "describe_rules", ListenerArn=listener["ListenerArn"]).get("Rules", [])
+            rules = _all(elbv2, "describe_rules", "Rules", ListenerArn=listener["ListenerArn"])
             for rule in rules:
                 if not rule.get("IsDefault") and _forwarded(rule.get("Actions", [])) & ours:
                     return Routing(balancer, listener["ListenerArn"], rule["RuleArn"], rule.get("Actions", []),
