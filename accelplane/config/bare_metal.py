@@ -9,10 +9,11 @@ every version the group's roles install) live in `accelplane.config.checks`.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 GroupName = Annotated[
     str,
@@ -30,6 +31,47 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# What a secret pasted into the stack file looks like: PEM/OpenSSH/PuTTY private keys, an SSH key
+# line or its base64 blob, sshpass. Stack files are committed, so a secret there is a leak; keys
+# are named by path (or come from the agent) and passwords are never declared.
+_KEY_MATERIAL = re.compile(
+    r"-----BEGIN |PRIVATE KEY|PuTTY-User-Key-File|\bsshpass\b|\bansible_(ssh_|become_)?pass(word)?\b"
+    r"|\b(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA"
+    r"|AAAA[BCE][0-9A-Za-z+/]{40,}",
+    re.IGNORECASE,
+)
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/=]{64,}")
+_SECRET_KEYS = re.compile(r"pass(word|phrase)?|secret|private_key$|key_data|token", re.IGNORECASE)
+
+
+def _no_key_material(value: str) -> str:
+    """Refuse a value that carries a secret instead of naming where it is."""
+    if "\n" in value or "\r" in value:
+        raise ValueError("a multi-line value looks like inline key material; name a key file by path or use an agent")
+    # A long run mixing upper, lower case and digits is an encoded key, not a path or an option.
+    encoded = any(
+        re.search(r"[A-Z]", run) and re.search(r"[a-z]", run) and re.search(r"[0-9]", run)
+        for run in _BASE64_RUN.findall(value)
+    )
+    if encoded or _KEY_MATERIAL.search(value):
+        raise ValueError(
+            "looks like key material or a password; secrets never go in the stack file: "
+            "name a private key file by path, or use an SSH agent"
+        )
+    return value
+
+
+SshText = Annotated[str, Field(min_length=1), AfterValidator(_no_key_material)]
+# ssh reads several whitespace-separated files from one UserKnownHostsFile value.
+PathText = Annotated[str, StringConstraints(pattern=r"^\S+$"), AfterValidator(_no_key_material)]
+# [user@]host[:port], host a DNS name, an IPv4 address or a bracketed IPv6 address.
+JumpHost = Annotated[
+    str,
+    StringConstraints(pattern=r"^([A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$"),
+    Field(description="Jump (bastion) host as [user@]host[:port]."),
+]
+
+
 class ConnectionKind(StrEnum):
     """How Ansible reaches a host."""
 
@@ -39,17 +81,66 @@ class ConnectionKind(StrEnum):
     local = "local"
 
 
+class HostKeyChecking(StrEnum):
+    """OpenSSH's StrictHostKeyChecking."""
+
+    yes = "yes"
+    accept_new = "accept-new"
+    no = "no"
+
+
 class Connection(_Model):
     kind: ConnectionKind = Field(default=ConnectionKind.ssh, description="ssh, chroot (a root directory) or local.")
-    user: str | None = Field(default=None, min_length=1, description="Remote user for ssh (default: Ansible's).")
+    user: SshText | None = Field(default=None, description="Remote user for ssh (default: Ansible's).")
     port: int = Field(default=22, ge=1, le=65535, description="SSH port.")
-    private_key_file: str | None = Field(default=None, min_length=1, description="SSH private key on the controller.")
+    private_key_file: SshText | None = Field(
+        default=None, description="Path of the SSH private key on the controller (never the key itself)."
+    )
     become: bool = Field(default=False, description="Escalate with sudo (for a non-root ssh user).")
+    known_hosts_file: PathText | None = Field(
+        default=None, description="Known-hosts file on the controller for the hosts and the jump host."
+    )
+    host_key_checking: HostKeyChecking | None = Field(
+        default=None, description="StrictHostKeyChecking: yes, accept-new or no (default: Ansible's setting)."
+    )
+    jump_host: JumpHost | None = Field(
+        default=None,
+        description="Reach the hosts through this bastion ([user@]host[:port]), checked like the hosts themselves.",
+    )
+    common_args: list[SshText] = Field(
+        default_factory=list,
+        description="Extra arguments for every ssh, scp and sftp call, one word each, "
+        "e.g. ['-o', 'ServerAliveInterval=30'].",
+    )
+    extra_args: list[SshText] = Field(default_factory=list, description="Extra arguments for ssh only, one word each.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_secret_keys(cls, data: Any) -> Any:
+        # Named here rather than as "unknown key": the fix is a path or an agent, not a spelling.
+        if isinstance(data, dict):
+            for key in data:
+                if isinstance(key, str) and _SECRET_KEYS.search(key) and key != "private_key_file":
+                    raise ValueError(
+                        f"{key}: secrets never go in the stack file; name a private key file by path "
+                        "(private_key_file) or use an SSH agent"
+                    )
+        return data
 
     @model_validator(mode="after")
     def _ssh_only(self) -> Connection:
-        if self.kind is not ConnectionKind.ssh and (self.user or self.private_key_file or self.port != 22):
-            raise ValueError("user, port and private_key_file apply only to kind: ssh")
+        ssh_only = {
+            "user": self.user,
+            "port": self.port != 22,
+            "private_key_file": self.private_key_file,
+            "known_hosts_file": self.known_hosts_file,
+            "host_key_checking": self.host_key_checking,
+            "jump_host": self.jump_host,
+            "common_args": self.common_args,
+            "extra_args": self.extra_args,
+        }
+        if self.kind is not ConnectionKind.ssh and any(ssh_only.values()):
+            raise ValueError(f"{', '.join(name for name, value in ssh_only.items() if value)} apply only to kind: ssh")
         return self
 
 
@@ -154,4 +245,32 @@ class BareMetal(_Model):
     strict_matrix: bool = Field(
         default=False, description="Refuse profiles the matrix calls conditional, not only incompatible ones."
     )
+    connection: Connection | None = Field(
+        default=None,
+        description="Stack-wide connection settings; a group's own `connection` keys win. Groups of another kind "
+        "(e.g. chroot) take nothing from it.",
+    )
     groups: list[HostGroup] = Field(min_length=1, description="Host groups: accelerator, profile and hosts.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _inherit_connection(cls, data: Any) -> Any:
+        """Merge the stack-wide `connection` under each group's, before the groups are validated,
+        so that a merged value that does not fit is reported at the group."""
+        if not isinstance(data, dict) or not isinstance(data.get("connection"), dict):
+            return data
+        default = data["connection"]
+        try:
+            kind = Connection.model_validate(default).kind
+        except ValidationError:
+            return data  # reported once, at bare_metal.connection
+        groups = data.get("groups")
+        if not isinstance(groups, list):
+            return data
+        merged = []
+        for group in groups:
+            own = group.get("connection", {}) if isinstance(group, dict) else None
+            if isinstance(own, dict) and own.get("kind", kind.value) == kind.value:
+                group = {**group, "connection": {**default, **own}}
+            merged.append(group)
+        return {**data, "groups": merged}

@@ -11,10 +11,11 @@ Ansible's rule for group names). Variables are set on the host groups; rollout s
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from accelplane.config.bare_metal import BareMetal, ConnectionKind, HostGroup
+from accelplane.config.bare_metal import BareMetal, Connection, ConnectionKind, HostGroup, HostKeyChecking
 from accelplane.config.loader import StackConfig
 from accelplane.errors import InputError
 
@@ -117,10 +118,67 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
             variables["ansible_user"] = connection.user
         if connection.private_key_file:
             variables["ansible_ssh_private_key_file"] = connection.private_key_file
+        variables.update(ssh_variables(connection))
     if connection.kind is not ConnectionKind.ssh:
         # The node's own Python; discovery would cost one round trip per host for the same answer.
         variables["ansible_python_interpreter"] = "/usr/bin/python3"
     return variables
+
+
+def ssh_variables(connection: Connection) -> dict[str, Any]:
+    """Known-hosts file, host-key checking, jump host and extra arguments as Ansible's ssh variables."""
+    variables: dict[str, Any] = {}
+    checking = _checking_options(connection)
+    common = [*checking]
+    if connection.jump_host:
+        common += ["-o", f"ProxyCommand={_proxy_command(connection, checking)}"]
+    common += connection.common_args
+    if common:
+        variables["ansible_ssh_common_args"] = shlex.join(common)
+    if connection.extra_args:
+        variables["ansible_ssh_extra_args"] = shlex.join(connection.extra_args)
+    if connection.host_key_checking is not None:
+        # Ansible adds its own `-o StrictHostKeyChecking=no` ahead of these arguments when its
+        # host_key_checking is off, and ssh keeps the first value it reads: the declaration wins
+        # only if Ansible's setting agrees with it.
+        variables["ansible_host_key_checking"] = connection.host_key_checking is not HostKeyChecking.no
+    return variables
+
+
+def _checking_options(connection: Connection) -> list[str]:
+    options = []
+    if connection.known_hosts_file:
+        options += ["-o", f"UserKnownHostsFile={connection.known_hosts_file}"]
+    if connection.host_key_checking is not None:
+        options += ["-o", f"StrictHostKeyChecking={connection.host_key_checking.value}"]
+    return options
+
+
+def _proxy_command(connection: Connection, checking: list[str]) -> str:
+    """`ssh -W %h:%p` through the jump host, with the hosts' known-hosts file, checking and key.
+
+    Not `-o ProxyJump`: ssh starts the jump hop with only -l, -p and -F of its own command line,
+    so the hop would be checked against ~/.ssh/known_hosts with the user's defaults instead of
+    the declared file, and would not use the declared key."""
+    jump = connection.jump_host or ""
+    user, _, hostport = jump.rpartition("@")
+    host, port = hostport, None
+    if hostport.startswith("["):
+        host, _, rest = hostport[1:].partition("]")
+        port = rest.removeprefix(":") or None
+    elif hostport.count(":") == 1:
+        host, port = hostport.split(":")
+    argv = ["ssh", "-W", "%h:%p", *checking]
+    if connection.private_key_file:
+        argv += ["-i", connection.private_key_file]
+    if user:
+        argv += ["-l", user]
+    if port:
+        argv += ["-p", port]
+    argv.append(host)
+    # ssh expands %-tokens in ProxyCommand and runs it with the shell: escape the declared words.
+    words = [argv[0], argv[1], argv[2], *(shlex.quote(word.replace("%", "%%")) for word in argv[3:])]
+    return " ".join(words)
 
 
 def matrix_verdict(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, index: int) -> dict[str, Any]:
