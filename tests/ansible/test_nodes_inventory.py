@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,165 @@ def test_strict_matrix_refuses_conditional_profiles(tmp_path):
         assert matrix["strict"] is True
         # Strict turns every "not in the matrix" finding into a blocking one.
         assert matrix["blocking"] == any(f["verdict"] == "incompatible" for f in matrix["findings"])
+
+
+# Connection settings (issue 15): ssh options per group and stack-wide, never a secret.
+
+_ED25519_BLOB = "AAAAC3NzaC1lZDI1NTE5AAAAIGq3" + "Zm9yLXRlc3RzLW9ubHktbm90LWEtcmVhbC1rZXk" + "x"
+_PEM = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+
+
+def _ssh_stack(change) -> dict:
+    """The lab stack with h100-train over ssh; `change(bare_metal)` adds the settings under test."""
+
+    def edit(bm, platform):
+        bm["groups"][0]["connection"] = {"kind": "ssh", "user": "root", "private_key_file": "~/.ssh/lab_ed25519"}
+        change(bm)
+
+    return _with_bare_metal(edit)
+
+
+def test_connection_settings_become_the_groups_ssh_variables(tmp_path):
+    def settings(bm):
+        bm["groups"][0]["connection"].update(
+            known_hosts_file="/etc/accelplane/known_hosts",
+            host_key_checking="yes",
+            jump_host="ops@bastion.example:2222",
+            common_args=["-o", "ServerAliveInterval=30"],
+            extra_args=["-o", "ConnectTimeout=10"],
+        )
+
+    inventory = build_inventory(load_stack_text(_ssh_stack(settings), path=str(tmp_path / "Pulumi.ssh.yaml")))
+    ssh = inventory.groups["h100_train"]["vars"]
+    common = shlex.split(ssh["ansible_ssh_common_args"])
+    assert common[:4] == ["-o", "UserKnownHostsFile=/etc/accelplane/known_hosts", "-o", "StrictHostKeyChecking=yes"]
+    assert common[-2:] == ["-o", "ServerAliveInterval=30"]
+    proxy = common[5].removeprefix("ProxyCommand=")
+    assert common[4] == "-o" and common[5].startswith("ProxyCommand=")
+    # The jump hop is checked against the same file with the same key (ProxyJump would not be).
+    assert shlex.split(proxy) == [
+        "ssh", "-W", "%h:%p",
+        "-o", "UserKnownHostsFile=/etc/accelplane/known_hosts", "-o", "StrictHostKeyChecking=yes",
+        "-i", "~/.ssh/lab_ed25519", "-l", "ops", "-p", "2222", "bastion.example",
+    ]  # fmt: skip
+    assert shlex.split(ssh["ansible_ssh_extra_args"]) == ["-o", "ConnectTimeout=10"]
+    assert ssh["ansible_host_key_checking"] is True
+    assert ssh["ansible_ssh_private_key_file"] == "~/.ssh/lab_ed25519"
+    # Per group: the chroot group gets none of it.
+    chroot = inventory.groups["mi300x_infer"]["vars"]
+    assert not {key for key in chroot if key.startswith(("ansible_ssh_", "ansible_host_key"))}
+
+
+def test_a_stack_wide_connection_is_the_default_of_ssh_groups_and_a_groups_keys_win(tmp_path):
+    def settings(bm):
+        bm["connection"] = {"known_hosts_file": "/etc/ssh/fleet_known_hosts", "host_key_checking": "yes"}
+        bm["groups"][0]["connection"]["host_key_checking"] = "accept-new"
+
+    inventory = build_inventory(load_stack_text(_ssh_stack(settings), path=str(tmp_path / "Pulumi.ssh.yaml")))
+    ssh = inventory.groups["h100_train"]["vars"]
+    assert shlex.split(ssh["ansible_ssh_common_args"]) == [
+        "-o", "UserKnownHostsFile=/etc/ssh/fleet_known_hosts", "-o", "StrictHostKeyChecking=accept-new",
+    ]  # fmt: skip
+    assert "ansible_ssh_common_args" not in inventory.groups["mi300x_infer"]["vars"]  # chroot: not inherited
+
+
+def test_host_key_checking_off_is_passed_to_ansible_too(tmp_path):
+    def settings(bm):
+        bm["groups"][0]["connection"]["host_key_checking"] = "no"
+
+    inventory = build_inventory(load_stack_text(_ssh_stack(settings), path=str(tmp_path / "Pulumi.ssh.yaml")))
+    assert inventory.groups["h100_train"]["vars"]["ansible_host_key_checking"] is False
+
+
+def test_plain_ansible_sees_the_connection_settings(tmp_path):
+    def settings(bm):
+        bm["groups"][0]["connection"].update(known_hosts_file="/k", host_key_checking="yes", jump_host="bastion")
+
+    path = tmp_path / "Pulumi.ssh.yaml"
+    path.write_text(_ssh_stack(settings))
+    result = ansible_inventory(path)
+    assert result.returncode == 0, result.stderr
+    host = plain(json.loads(result.stdout))["_meta"]["hostvars"]["h100-01"]
+    assert "-o StrictHostKeyChecking=yes" in host["ansible_ssh_common_args"]
+    assert "ProxyCommand=ssh -W %h:%p" in host["ansible_ssh_common_args"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        (
+            lambda bm: bm["groups"][0]["connection"].update(private_key_file=_PEM),
+            "bare_metal.groups[0].connection.private_key_file",
+            "inline key material",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(
+                common_args=["-o", f"IdentityFile=ssh-ed25519 {_ED25519_BLOB}"]
+            ),
+            "bare_metal.groups[0].connection.common_args[1]",
+            "looks like key material or a password",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(extra_args=[_ED25519_BLOB]),
+            "bare_metal.groups[0].connection.extra_args[0]",
+            "secrets never go in the stack file",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(extra_args=["-o", "ProxyCommand=sshpass -p hunter2 ssh b"]),
+            "bare_metal.groups[0].connection.extra_args[1]",
+            "secrets never go in the stack file",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(password="hunter2"),
+            "bare_metal.groups[0].connection",
+            "password: secrets never go in the stack file",
+        ),
+        (
+            lambda bm: bm.update(connection={"private_key_file": _PEM}),
+            "bare_metal.connection.private_key_file",
+            "inline key material",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(jump_host="ops@bastion example"),
+            "bare_metal.groups[0].connection.jump_host",
+            "should match pattern",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(known_hosts_file="/a /b"),
+            "bare_metal.groups[0].connection.known_hosts_file",
+            "should match pattern",
+        ),
+        (
+            lambda bm: bm["groups"][0]["connection"].update(host_key_checking="ask"),
+            "bare_metal.groups[0].connection.host_key_checking",
+            "'yes', 'accept-new' or 'no'",
+        ),
+        (
+            lambda bm: bm["groups"][1].update(connection={"kind": "chroot", "jump_host": "bastion"}),
+            "bare_metal.groups[1].connection",
+            "jump_host apply only to kind: ssh",
+        ),
+    ],
+)
+def test_bad_connection_settings_are_refused_with_file_line_and_field(change, field, message):
+    with pytest.raises(InputError) as error:
+        load_stack_text(_ssh_stack(change), path="Pulumi.bad.yaml")
+    text = str(error.value)
+    assert f"accelplane:platform.{field}: " in text and message in text, text
+    assert "Pulumi.bad.yaml:" in text
+    assert "hunter2" not in text and _ED25519_BLOB not in text, "the refusal must not echo the secret"
+
+
+def test_key_material_in_the_stack_file_exits_2_naming_its_line(tmp_path, capsys):
+    from accelplane.cli import main
+
+    def inline_key(bm):
+        bm["groups"][0]["connection"]["private_key_file"] = _PEM
+
+    path = tmp_path / "Pulumi.leak.yaml"
+    path.write_text(_ssh_stack(inline_key))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "private_key_file" in text)
+    assert main(["nodes", "apply", "--stack-file", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{line}: accelplane:platform.bare_metal.groups[0].connection.private_key_file: " in err, err
+    assert "b3BlbnNzaC1rZXktdjEAAAAA" not in err
