@@ -14,6 +14,10 @@ from pathlib import Path
 from tests.support.ansible.nodes import LabNode
 
 SUBNET = "10.254.13"  # a /30 that exists only between the two namespaces
+# With `start(..., inner_address=INNER_ADDRESS)` sshd also listens on this address, held by the
+# node namespace's loopback: reachable from the node itself (a jump host there), not from the
+# controller, which has no route to it.
+INNER_ADDRESS = "10.254.14.1"
 
 
 @dataclass
@@ -29,7 +33,7 @@ def _ip(*argv: str) -> None:
     subprocess.run(["ip", *argv], check=True, capture_output=True)
 
 
-def start(node: LabNode, work: Path) -> SshNode:
+def start(node: LabNode, work: Path, *, inner_address: str | None = None) -> SshNode:
     tag = f"{os.getpid() % 100000}"
     controller_ns, node_ns = f"apctl{tag}", f"apnode{tag}"
     ssh = SshNode(controller_ns, node_ns, f"{SUBNET}.2", work / "id_ed25519", work / "known_hosts")
@@ -54,12 +58,16 @@ def start(node: LabNode, work: Path) -> SshNode:
             _ip("-n", ns, "addr", "add", f"{address}/30", "dev", link)
             _ip("-n", ns, "link", "set", link, "up")
             _ip("-n", ns, "link", "set", "lo", "up")
+        if inner_address:
+            _ip("-n", node_ns, "addr", "add", f"{inner_address}/32", "dev", "lo")
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(ssh.key)], check=True)
         node.path("root/.ssh").mkdir(mode=0o700, parents=True, exist_ok=True)
         node.path("root/.ssh/authorized_keys").write_text(ssh.key.with_suffix(".pub").read_text())
         node.path("run/sshd").mkdir(parents=True, exist_ok=True)
         node.path("etc/ssh/sshd_config.lab").write_text(
-            f"ListenAddress {ssh.address}\nPermitRootLogin prohibit-password\nPasswordAuthentication no\n"
+            f"ListenAddress {ssh.address}\n"
+            + (f"ListenAddress {inner_address}\n" if inner_address else "")
+            + "PermitRootLogin prohibit-password\nPasswordAuthentication no\n"
             "UsePAM no\nStrictModes no\nAuthorizedKeysFile /root/.ssh/authorized_keys\n"
             "Subsystem sftp /usr/lib/openssh/sftp-server\n"
         )
