@@ -125,13 +125,19 @@ def test_a_plan_whose_canary_holds_no_replicas_fails_ap_ro_002(
         findings[0]["message"]
 
 
-def test_a_state_export_is_judged_like_the_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`pulumi stack export` keeps a component's props as its inputs; AP-RO-001 joins them with the pool's."""
+@pytest.mark.parametrize("kept_as", ["inputs", "outputs"])
+def test_a_state_export_is_judged_like_the_graph(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kept_as: str
+) -> None:
+    """A `pulumi stack export` keeps a component's props as its inputs or only as its registered outputs
+    (the component registers its props as outputs too); AP-RO-001 joins them with the pool's either way."""
     pool, service = infer_pool(), inference_service("acme-svc-chat", backend("stable", 95), backend(
         "next", 5, profile="cuda13", versions=IMAGE_CUDA13), rollout=canary_rollout())
     urn = "urn:pulumi:prod::accelplane::{}::{}"
     resources = [{"urn": urn.format(r.type, r.name), "type": r.type, "custom": r.type != t.INFERENCE_SERVICE,
-                  "id": r.id or "", "inputs": dict(r.props), "outputs": dict(r.props)} for r in (pool, service)]
+                  "id": r.id or "",
+                  "inputs": dict(r.props) if kept_as == "inputs" or r.type != t.INFERENCE_SERVICE else {},
+                  "outputs": dict(r.props)} for r in (pool, service)]
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"version": 3, "deployment": {"manifest": {}, "resources": resources}}))
     code, findings = _check(capsys, "--state", str(path))

@@ -44,13 +44,20 @@ class Backend:
     versions: Mapping[str, str]
 
 
+def _declared(service: Resource, key: str) -> object:
+    """A prop of the component, else its registered output of that name: a `pulumi stack export`
+    keeps a component's registered outputs, and the component registers its props as outputs."""
+    value = service.get(key)
+    return value if value is not None else service.outputs.get(key)
+
+
 def service_name(service: Resource) -> str:
-    return as_str(service.get("service")) or service.name
+    return as_str(_declared(service, "service")) or service.name
 
 
 def backends(service: Resource) -> list[Backend]:
     out = []
-    for raw in as_list(service.get("backends")):
+    for raw in as_list(_declared(service, "backends")):
         name = as_str(get(raw, "name"))
         if not name:
             continue
@@ -76,7 +83,7 @@ class RolloutView:
 
 
 def rollout(service: Resource) -> RolloutView | None:
-    raw = mapping(service.get("rollout"))
+    raw = mapping(_declared(service, "rollout"))
     if not raw:
         return None
     return RolloutView(baseline=as_str(get(raw, "baseline")), canary=as_str(get(raw, "canary")))
