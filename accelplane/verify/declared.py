@@ -34,6 +34,7 @@ class DeclaredPlatform:
     platform: Platform
     resources: list[Resource]
     account: str = FAKE_ACCOUNT
+    components: frozenset[str] = frozenset()  # URNs of component resources (no cloud identity of their own)
     _by_type: dict[str, list[Resource]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -54,6 +55,10 @@ class DeclaredPlatform:
         symbols = Symbols()
         symbols.add(self.account, ACCOUNT_SYMBOL)
         for resource in self.resources:
+            if resource.urn in self.components:
+                # A component's registered outputs repeat its children's ARNs and names: the identity
+                # is the child's, never the component's.
+                continue
             sym = symbol(resource.name)
             if resource.id:
                 symbols.add(resource.id, sym)
@@ -96,6 +101,7 @@ def _outputs(mocks: AwsLikeMocks, recorded: Any) -> dict[str, Any]:
 def declared_platform(stack: StackConfig, graph: Graph | None = None) -> DeclaredPlatform:
     graph = graph or run_offline(stack)
     mocks = AwsLikeMocks(region=stack.platform.region)
+    recorded_resources = [recorded for recorded in graph.resources if not recorded.type.startswith("pulumi:")]
     resources = [
         Resource(
             urn=recorded.urn,
@@ -108,7 +114,7 @@ def declared_platform(stack: StackConfig, graph: Graph | None = None) -> Declare
             id=recorded.id,
             outputs=_outputs(mocks, recorded),
         )
-        for recorded in graph.resources
-        if not recorded.type.startswith("pulumi:")
+        for recorded in recorded_resources
     ]
-    return DeclaredPlatform(stack=stack.stack, platform=stack.platform, resources=resources)
+    components = frozenset(recorded.urn for recorded in recorded_resources if not recorded.custom)
+    return DeclaredPlatform(stack=stack.stack, platform=stack.platform, resources=resources, components=components)
