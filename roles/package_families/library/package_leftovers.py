@@ -80,7 +80,7 @@ def installed_packages(dpkg_lines):
         fields = line.split("\t")
         if len(fields) < len(_FIELDS):
             continue
-        record = dict(zip(_FIELDS, fields))
+        record = dict(zip(_FIELDS, fields[: len(_FIELDS)], strict=True))
         if record["db:Status-Abbrev"][1:2] in ("n", "c", ""):
             continue
         packages[record["Package"]] = record

@@ -9,10 +9,14 @@ repositories ("570.172.08-1", "2.27.3-1+cuda12.8", "1:6.12.12.60401-1").
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import io
 import os
 import tarfile
 from pathlib import Path
+
+import yaml
 
 from tests.support.ansible.debs import StubPackage, build_deb, write_index
 from tests.support.ansible.wheels import build_wheel
@@ -33,6 +37,14 @@ WHEELS = {
     "2.8.0+rocm6.4": ("", "6.4.43483"),
 }
 NCCL_WHEELS = {"nvidia-nccl-cu12": "2.27.3", "nvidia-nccl-cu13": "2.28.9"}
+# NVIDIA's forward-compatibility libcuda (docs.nvidia.com/deploy/cuda-compatibility/): no profile
+# declares it, so on a node it is a leftover of the driver family (tests/ansible/test_nodes_managed_sets.py).
+CUDA_COMPAT = {"cuda-compat-13-0": "580.95.05-1"}
+# The nccl-tests release the role pins (its defaults are the one place); the lab's source tarball
+# of that release builds the all_reduce_perf stand-in.
+NCCL_TESTS_VERSION = yaml.safe_load(
+    (Path(__file__).resolve().parents[3] / "roles/nccl_tests/defaults/main.yml").read_text()
+)["nccl_tests_version"]
 
 
 def _standin(name: str, **values: str) -> str:
@@ -221,12 +233,48 @@ def _efa_tarball(version: str, ofi: str, out: Path, scratch: Path) -> None:
         archive.add(deb, arcname=f"aws-efa-installer/DEBS/{deb.name}")
 
 
+def nccl_tests_tarball() -> bytes:
+    """The lab's nccl-tests source tarball: byte for byte the same on every call (fixed times, no
+    gzip name or time), so its SHA-256 is known before it is built (`nccl_tests_group_vars`).
+    Its `lab-build.sh` writes build/all_reduce_perf, the stand-in that prints nccl-tests' output."""
+    top = f"nccl-tests-{NCCL_TESTS_VERSION}"
+    script = (STANDINS / "all_reduce_perf").read_text()
+    build = (
+        "#!/bin/sh\n# Stand-in for `make` in nccl-tests' source: writes the benchmark it would build.\n"
+        "set -e\nmkdir -p build\ncp src/all_reduce_perf.sh build/all_reduce_perf\nchmod 0755 build/all_reduce_perf\n"
+    )
+    raw = io.BytesIO()
+    members = ((f"{top}/lab-build.sh", build, 0o755), (f"{top}/src/all_reduce_perf.sh", script, 0o644))
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as archive:
+        for name, text, mode in members:
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size, info.mode, info.mtime = len(data), mode, 0
+            archive.addfile(info, io.BytesIO(data))
+    return gzip.compress(raw.getvalue(), mtime=0)
+
+
+def nccl_tests_group_vars() -> dict[str, object]:
+    """The nccl_tests role's source and build for lab nodes: the lab tarball with its checksum, and
+    its build script (the lab root has no compiler); written beside each lab stack (lab.write_stack)."""
+    return {
+        "nccl_tests_source_url": "file:///srv/accelplane-lab/nccl-tests/nccl-tests-{version}.tar.gz",
+        "nccl_tests_source_sha256": hashlib.sha256(nccl_tests_tarball()).hexdigest(),
+        "nccl_tests_build_packages": [],
+        "nccl_tests_build_command": ["sh", "lab-build.sh"],
+    }
+
+
 def build_lab(dest: Path) -> Path:
-    """apt/, wheels/ and efa/ under `dest` (mounted at /srv/accelplane-lab on every node)."""
+    """apt/, wheels/, efa/ and nccl-tests/ under `dest` (mounted at /srv/accelplane-lab on every node)."""
     apt, wheels, efa = dest / "apt", dest / "wheels", dest / "efa"
-    for directory in (apt, wheels, efa, dest / "scratch"):
+    for directory in (apt, wheels, efa, dest / "scratch", dest / "nccl-tests"):
         directory.mkdir(parents=True, exist_ok=True)
-    for package in nvidia_packages() + runtime_packages() + amd_packages():
+    compat = [
+        StubPackage(name, version, files={f"/usr/local/cuda/compat/libcuda.so.{version.split('-')[0]}": ("", 0o644)})
+        for name, version in CUDA_COMPAT.items()
+    ]
+    for package in nvidia_packages() + runtime_packages() + amd_packages() + compat:
         build_deb(package, apt)
     write_index(apt)
     for version, (cuda, hip) in WHEELS.items():
@@ -240,6 +288,7 @@ def build_lab(dest: Path) -> Path:
         build_wheel(name, version, {f"{name.replace('-', '_')}/__init__.py": ""}, wheels)
     for version, ofi in EFA.items():
         _efa_tarball(version, ofi, efa, dest / "scratch")
+    (dest / "nccl-tests" / f"nccl-tests-{NCCL_TESTS_VERSION}.tar.gz").write_bytes(nccl_tests_tarball())
     for path in [dest, *dest.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)  # apt's _apt user reads the repository
     return dest

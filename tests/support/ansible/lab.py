@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from accelplane.nodes.runner import RunResult, run_playbook
+from tests.support.ansible.catalog import nccl_tests_group_vars
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 LAB_STACK = PROJECT_ROOT / "stacks" / "Pulumi.lab.yaml"
@@ -51,6 +52,10 @@ def write_stack(
     bare_metal["groups"] = kept
     path = directory / f"Pulumi.{name}.yaml"
     path.write_text(yaml.safe_dump(document, sort_keys=False))
+    # Ansible reads group_vars/ beside an inventory file: where an operator points a role at a
+    # mirror. The lab's nccl-tests source is a stand-in tarball (catalog.nccl_tests_tarball).
+    (directory / "group_vars").mkdir(exist_ok=True)
+    (directory / "group_vars" / "all.yml").write_text(yaml.safe_dump(nccl_tests_group_vars(), sort_keys=False))
     return path
 
 

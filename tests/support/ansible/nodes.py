@@ -116,7 +116,8 @@ def _install_lab_files(node: LabNode, vendor: str) -> None:
     node.path("etc/lab/hardware.json").write_text(json.dumps(HARDWARE[vendor], indent=1) + "\n")
     node.path("var/lib/lab").mkdir(parents=True, exist_ok=True)
     node.path("var/lib/lab/boot_id").write_text(str(uuid.uuid4()) + "\n")
-    standins = (("lab-reboot", "usr/local/sbin"), ("all_reduce_perf", "usr/local/bin"), ("dcgmi", "usr/local/bin"))
+    # all_reduce_perf is not here: the nccl_tests role builds it from the lab's source tarball.
+    standins = (("lab-reboot", "usr/local/sbin"), ("dcgmi", "usr/local/bin"))
     for name, where in standins:
         shutil.copy2(STANDINS / name, node.path(f"{where}/{name}"))
         node.path(f"{where}/{name}").chmod(0o755)
