@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from fnmatch import fnmatchcase
 
 from ansible.module_utils.basic import AnsibleModule
@@ -56,6 +57,8 @@ removed:
   returned: state=absent
 """
 
+# "(>= 1.2)": the operator (the obsolete "<" and ">" are "<=" and ">=") and the version.
+_CONSTRAINT = re.compile(r"^(<<|<=|>=|>>|=|<|>)\s*(\S+)$")
 _FIELDS = ("Package", "Version", "db:Status-Abbrev", "Depends", "Pre-Depends", "Provides")
 
 
@@ -87,25 +90,51 @@ def installed_packages(dpkg_lines):
     return packages
 
 
-def _names(field):
-    """A Depends-style field -> alternative groups of package names (versions and arches dropped)."""
+def _relations(field):
+    """A Depends-style field -> alternative groups of (name, operator, version); arch qualifiers dropped."""
     groups = []
     for group in field.split(","):
-        names = [alt.strip().split(" ")[0].split("(")[0].split(":")[0] for alt in group.split("|")]
-        names = [name for name in names if name]
-        if names:
-            groups.append(names)
+        alternatives = []
+        for alternative in group.split("|"):
+            name, _, rest = alternative.strip().partition("(")
+            name = name.strip().split(":")[0].split("[")[0].strip()
+            match = _CONSTRAINT.match(rest.split(")")[0].strip()) if rest else None
+            operator, version = (match.group(1), match.group(2)) if match else ("", "")
+            if name:
+                alternatives.append((name, operator, version))
+        if alternatives:
+            groups.append(alternatives)
     return groups
 
 
-def needed_by(roots, installed):
-    """The installed packages `roots` need, transitively (roots included when installed)."""
+def _satisfies(version, operator, wanted, compare):
+    if not operator:
+        return True
+    if not version:
+        return False  # an unversioned Provides never satisfies a versioned dependency (Debian policy 7.5)
+    order = compare(version, wanted)
+    return {
+        "<<": order < 0,
+        "<=": order <= 0,
+        "<": order <= 0,
+        "=": order == 0,
+        ">=": order >= 0,
+        ">": order >= 0,
+        ">>": order > 0,
+    }[operator]
+
+
+def needed_by(roots, installed, compare):
+    """The installed packages `roots` need, transitively (roots included when installed).
+
+    Versions count: after a rollback to 570, a driver that needs `nvidia-kernel-open-dkms (= 570...)
+    | nvidia-kernel-dkms (= 570...)` does not need the 580 nvidia-kernel-dkms the failed upgrade left."""
     providers = {}
     for name, record in installed.items():
-        providers.setdefault(name, set()).add(name)
-        for group in _names(record["Provides"]):
-            for virtual in group:
-                providers.setdefault(virtual, set()).add(name)
+        providers.setdefault(name, []).append((name, record["Version"]))
+        for group in _relations(record["Provides"]):
+            for virtual, _, provided in group:
+                providers.setdefault(virtual, []).append((name, provided))
     needed = set()
     todo = [name for name in roots if name in installed]
     while todo:
@@ -114,10 +143,14 @@ def needed_by(roots, installed):
             continue
         needed.add(name)
         record = installed[name]
-        for group in _names(record["Depends"]) + _names(record["Pre-Depends"]):
-            # Any installed alternative may be the one that satisfies the dependency: keep them all.
-            for alternative in group:
-                todo.extend(providers.get(alternative, ()))
+        for group in _relations(record["Depends"]) + _relations(record["Pre-Depends"]):
+            # Any installed alternative that satisfies the dependency may be the one apt relies on.
+            for wanted, operator, version in group:
+                todo.extend(
+                    package
+                    for package, offered in providers.get(wanted, ())
+                    if _satisfies(offered, operator, version, compare)
+                )
     return needed
 
 
@@ -128,9 +161,9 @@ def family_of(name, families):
     return None
 
 
-def find_leftovers(installed, declared, families):
+def find_leftovers(installed, declared, families, compare):
     """[{package, version, family}] sorted by package: the installed family members nothing declares."""
-    needed = needed_by(declared, installed)
+    needed = needed_by(declared, installed, compare)
     leftovers = []
     for name in sorted(installed):
         family = family_of(name, families)
@@ -151,6 +184,25 @@ def leftover_messages(leftovers):
 def removed_by(simulation_lines):
     """`apt-get -s remove` output -> the packages it would remove."""
     return [line.split()[1] for line in simulation_lines if line.startswith("Remv ")]
+
+
+def _version_compare():
+    """Debian version order: python3-apt's (ansible.builtin.apt needs it too), else dpkg's."""
+    try:
+        import apt_pkg
+
+        apt_pkg.init_system()
+        return apt_pkg.version_compare
+    except ImportError:
+        import subprocess
+
+        def compare(left, right):
+            if left == right:
+                return 0
+            less = subprocess.run(["dpkg", "--compare-versions", left, "lt", right], check=False).returncode == 0
+            return -1 if less else 1
+
+        return compare
 
 
 def _run(module, argv, what):
@@ -177,7 +229,7 @@ def main():
             pin_texts.append(handle.read())
     declared = declared_packages(pin_texts)
     out = _run(module, ["dpkg-query", "-W", "-f=" + "\t".join(f"${{{f}}}" for f in _FIELDS) + "\n"], "dpkg-query")
-    leftovers = find_leftovers(installed_packages(out.splitlines()), declared, families)
+    leftovers = find_leftovers(installed_packages(out.splitlines()), declared, families, _version_compare())
     result = {"changed": False, "leftovers": leftovers, "mismatches": leftover_messages(leftovers)}
     if params["state"] == "reported" or not leftovers:
         module.exit_json(**result, removed=[])
