@@ -104,9 +104,9 @@ CANARY_IMAGE = (
 )
 
 
-def canary_text(*, baseline_weight: int = 95) -> str:
+def canary_text(*, baseline_weight: int = 95, server_prefix: str = "/") -> str:
     """The dev stack file with its server split into two weighted backends (baseline `l4`, canary `l4-int8`,
-    a rollout between them) and a second exposed service, `embed`, behind `/embed/`."""
+    a rollout between them) on `server_prefix` and a second exposed service, `embed`, behind `/embed/`."""
     path = find_project(Path(__file__)).stack_file("dev")
     document = yaml.safe_load(Path(path).read_text())
     platform = document["config"]["accelplane:platform"]
@@ -118,6 +118,8 @@ def canary_text(*, baseline_weight: int = 95) -> str:
         {"name": "l4-int8", **backend, "image": CANARY_IMAGE, "weight": 100 - baseline_weight},
     ]
     server["rollout"] = {"baseline": "l4", "canary": "l4-int8", "steps": [5, 25, 50, 100], "metrics": "cloudwatch"}
+    if server_prefix != "/":
+        server["path_prefix"] = server_prefix
     platform["kubernetes"]["inference_services"].append(
         {"name": "embed", "workload": "server", "path_prefix": "/embed/", **backend}
     )

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import boto3
+
 from accelplane.config.loader import load_stack_text
 from accelplane.engine.offline import run_offline
 from accelplane.rules.view import Resource
+from accelplane.verify.clients import AwsClients
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
 from accelplane.verify.live_view import VERIFIED_TYPES
 from accelplane.verify.model import CheckId, Status, VerifyReport
 from accelplane.verify.routing import idle_target_groups, live_forward, without_targets
+from accelplane.verify.run import VerifyOptions, verify
 from accelplane.verify.state_checks import target_health
-from tests.verify.conftest import canary_text, failures
+from tests.verify.conftest import CHECKPOINT_FILES, canary_text, failures
 from tests.verify.moto_platform import MotoPlatform
 
 LISTENER_RULE = "aws:lb/listenerRule:ListenerRule"
@@ -205,3 +209,22 @@ def test_a_one_target_forward_as_aws_reports_it_compares_with_the_declared_forms
         "targetGroups": [{"arn": arn, "weight": None}],
         "stickiness": None,
     }
+
+
+def test_without_a_service_on_root_the_default_404_is_verified(moto: None, boto_session: boto3.Session) -> None:
+    stack = load_stack_text(canary_text(server_prefix="/chat/"), path="Pulumi.dev.yaml", stack="dev")
+    graph = run_offline(stack)
+    live = MotoPlatform(declared_platform(stack, graph), session=boto_session).create()
+    live.register_targets()
+    live.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
+
+    def run() -> VerifyReport:
+        clients = AwsClients("us-east-1", session=boto_session)
+        return verify(stack, VerifyOptions(probes=0), graph=graph, clients=clients)
+
+    assert failures(run()) == []
+    # Someone points the default action at the server's baseline: every unmatched path now reaches it.
+    live.client("elbv2").modify_listener(
+        ListenerArn=live.https_listener(), DefaultActions=forward((live.target_group("server", "l4"), 1))
+    )
+    assert failures(run()) == [(CheckId.drift_changed, HTTPS, "defaultActions")]
