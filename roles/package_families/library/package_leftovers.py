@@ -21,8 +21,9 @@ DOCUMENTATION = r"""
 module: package_leftovers
 short_description: Find or remove installed packages of managed families that no pinned set declares
 description:
-  - Declared packages are those of the pin files (C(<preferences_dir>/accelplane-*.pref)) that
-    pinned_packages writes, one per component.
+  - Declared packages are C(declared) when given (the sets the component roles checked), else
+    those of the pin files (C(<preferences_dir>/accelplane-*.pref)) that pinned_packages writes,
+    one per component, rewritten by every apply.
   - A leftover is an installed package whose name matches a family's pattern, that is not declared
     and that no declared package needs (directly or through other installed packages).
   - Check mode reports what would be removed and changes nothing.
@@ -31,6 +32,10 @@ options:
     description: Component -> fnmatch patterns of package names (roles/package_families/defaults).
     type: dict
     required: true
+  declared:
+    description: The packages the profile's sets name; without it, the pin files' packages.
+    type: list
+    elements: str
   state:
     description: C(reported) only lists the leftovers; C(absent) removes them.
     type: str
@@ -216,6 +221,7 @@ def main():
     module = AnsibleModule(
         argument_spec={
             "families": {"type": "dict", "required": True},
+            "declared": {"type": "list", "elements": "str"},
             "state": {"type": "str", "choices": ["reported", "absent"], "default": "reported"},
             "preferences_dir": {"type": "path", "default": "/etc/apt/preferences.d"},
         },
@@ -223,11 +229,14 @@ def main():
     )
     params = module.params
     families = {str(family): [str(p) for p in patterns] for family, patterns in params["families"].items()}
-    pin_texts = []
-    for path in sorted(glob.glob(os.path.join(params["preferences_dir"], "accelplane-*.pref"))):
-        with open(path, encoding="utf-8") as handle:
-            pin_texts.append(handle.read())
-    declared = declared_packages(pin_texts)
+    if params["declared"] is not None:
+        declared = set(params["declared"])
+    else:
+        pin_texts = []
+        for path in sorted(glob.glob(os.path.join(params["preferences_dir"], "accelplane-*.pref"))):
+            with open(path, encoding="utf-8") as handle:
+                pin_texts.append(handle.read())
+        declared = declared_packages(pin_texts)
     out = _run(module, ["dpkg-query", "-W", "-f=" + "\t".join(f"${{{f}}}" for f in _FIELDS) + "\n"], "dpkg-query")
     leftovers = find_leftovers(installed_packages(out.splitlines()), declared, families, _version_compare())
     result = {"changed": False, "leftovers": leftovers, "mismatches": leftover_messages(leftovers)}
