@@ -18,8 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-# Facts the roles set that the summary shows (roles/node_reboot, roles/node_upgrade).
-_RESULT_FACTS = {"node_reboot_result": "reboot", "node_upgrade_result": "upgrade"}
+# Facts the roles set that the summary shows (roles/node_reboot, roles/node_upgrade, and
+# roles/node_software in check mode, where node_reboot finds no reboot request: nothing was written).
+_RESULT_FACTS = {
+    "node_reboot_result": "reboot",
+    "node_upgrade_result": "upgrade",
+    "node_software_check_reboot": "check_reboot",
+}
 
 
 @dataclass
@@ -38,18 +43,32 @@ class HostProgress:
     plays: set[int] = field(default_factory=set)
     # Set by the view: the run ended before the host had a task in the playbook's last play.
     not_run: bool = False
+    # A check-mode run: nothing changed, what is counted would have.
+    check: bool = False
 
     @property
     def status(self) -> str:
         if self.unreachable:
             return "unreachable"
+        # Refused by upgrade.yml's fleet preflight: nothing was written, so nothing was rolled back.
+        if self.outcomes.get("upgrade") == "refused":
+            return "refused"
         if self.outcomes.get("upgrade") == "rolled_back":
             return "rolled back"
         if self.failed:
             return "failed"
         if self.not_run:
             return "not run"
-        return "changed" if self.changed else "ok"
+        if self.changed:
+            return "would change" if self.check else "changed"
+        return "ok"
+
+    @property
+    def reboot(self) -> str:
+        """The reboot column: what node_reboot did, or in check mode what it would do."""
+        if self.check and self.outcomes.get("check_reboot", "not_needed") != "not_needed":
+            return self.outcomes["check_reboot"].replace("_", " ")
+        return self.outcomes.get("reboot", "-").replace("_", " ")
 
 
 class ProgressView:
@@ -72,7 +91,7 @@ class ProgressView:
         self._plays: list[str] = []  # plays that started, in order, by ansible-runner's play uuid
 
     def host(self, name: str) -> HostProgress:
-        return self.hosts.setdefault(name, HostProgress(name))
+        return self.hosts.setdefault(name, HostProgress(name, check=self.check))
 
     def _print(self, text: str) -> None:
         elapsed = self._clock() - self._start
@@ -136,7 +155,10 @@ class ProgressView:
             host.message = str(result.get("msg") or "unreachable").strip()
             self._print(f"{host.host:<16} UNREACHABLE {host.message}")
         elif kind == "runner_on_ok" and result.get("changed"):
-            self._print(f"{host.host:<16} {'would change' if self.check else 'changed':<10} {label}")
+            # pinned_packages names the package=version specs it installed, or would install.
+            installed = result.get("installed")
+            detail = f": {', '.join(map(str, installed))}" if isinstance(installed, list) and installed else ""
+            self._print(f"{host.host:<16} {'would change' if self.check else 'changed':<10} {label}{detail}")
 
     def _on_stats(self, data: dict[str, Any]) -> None:
         for key, attr in (
@@ -163,7 +185,7 @@ class ProgressView:
                     str(host.ok),
                     str(host.changed),
                     str(host.failed + host.unreachable),
-                    host.outcomes.get("reboot", "-").replace("_", " "),
+                    host.reboot,
                     reports.get(name, "-"),
                 )
             )
@@ -171,7 +193,7 @@ class ProgressView:
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
         for name in sorted(self.hosts):
             host = self.hosts[name]
-            if host.status in ("failed", "unreachable", "rolled back") and host.message:
+            if host.status in ("failed", "unreachable", "rolled back", "refused") and host.message:
                 lines.append(f"{name}: {host.message}")
         not_run = [name for name in sorted(self.hosts) if self.hosts[name].status == "not run"]
         if not_run:
