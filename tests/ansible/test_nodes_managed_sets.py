@@ -67,8 +67,8 @@ def test_leftovers_are_undeclared_family_members_no_declared_package_needs():
         {"package": "nvidia-kernel-dkms", "version": "580.105.08-1", "family": "nvidia_driver"},
     ]
     assert package_leftovers.leftover_messages(leftovers[:1]) == [
-        "nvidia_driver: cuda-compat-13-0 580.95.05-1 is installed but no pinned set declares it "
-        "(unpinned, unheld: apt upgrades would move it; apply removes it)"
+        "nvidia_driver: cuda-compat-13-0 580.95.05-1 is installed, unpinned and unheld: no pinned set "
+        "declares it (apt upgrades would move it; apply removes it)"
     ]
     # Declared by a pin file: not a leftover.
     pins = "Package: libnvidia-nscq-580 nvidia-fabricmanager-580\nPin: version 580.95.05-*\nPin-Priority: 1000\n"
@@ -84,8 +84,8 @@ def test_validate_reports_an_undeclared_family_package_and_apply_removes_it(appl
     assert result.rc != 0
     report = json.loads((result.report_dir / "h100-01.json").read_text())
     assert report["mismatches"] == [
-        f"nvidia_driver: {compat} {version} is installed but no pinned set declares it "
-        "(unpinned, unheld: apt upgrades would move it; apply removes it)"
+        f"nvidia_driver: {compat} {version} is installed, unpinned and unheld: no pinned set "
+        "declares it (apt upgrades would move it; apply removes it)"
     ]
     result = lab.run("site.yml", stack, tmp_path)
     assert result.rc == 0, lab.failure(result)

@@ -21,21 +21,18 @@ DOCUMENTATION = r"""
 module: package_leftovers
 short_description: Find or remove installed packages of managed families that no pinned set declares
 description:
-  - Declared packages are C(declared) when given (the sets the component roles checked), else
-    those of the pin files (C(<preferences_dir>/accelplane-*.pref)) that pinned_packages writes,
-    one per component, rewritten by every apply.
-  - A leftover is an installed package whose name matches a family's pattern, that is not declared
-    and that no declared package needs (directly or through other installed packages).
+  - Declared packages are those of the pin files (C(<preferences_dir>/accelplane-*.pref)) that
+    pinned_packages writes, one per component, rewritten by every apply, and the held ones
+    (pinned_packages holds every package of its sets and releases those that leave them).
+  - A leftover is an installed package whose name matches a family's pattern, that is neither
+    pinned nor held (apt moves it freely) and that no declared package needs at its installed
+    version (directly or through other installed packages).
   - Check mode reports what would be removed and changes nothing.
 options:
   families:
     description: Component -> fnmatch patterns of package names (roles/package_families/defaults).
     type: dict
     required: true
-  declared:
-    description: The packages the profile's sets name; without it, the pin files' packages.
-    type: list
-    elements: str
   state:
     description: C(reported) only lists the leftovers; C(absent) removes them.
     type: str
@@ -180,8 +177,8 @@ def find_leftovers(installed, declared, families, compare):
 
 def leftover_messages(leftovers):
     return [
-        f"{item['family']}: {item['package']} {item['version']} is installed but no pinned set declares it "
-        "(unpinned, unheld: apt upgrades would move it; apply removes it)"
+        f"{item['family']}: {item['package']} {item['version']} is installed, unpinned and unheld: no pinned set "
+        "declares it (apt upgrades would move it; apply removes it)"
         for item in leftovers
     ]
 
@@ -221,7 +218,6 @@ def main():
     module = AnsibleModule(
         argument_spec={
             "families": {"type": "dict", "required": True},
-            "declared": {"type": "list", "elements": "str"},
             "state": {"type": "str", "choices": ["reported", "absent"], "default": "reported"},
             "preferences_dir": {"type": "path", "default": "/etc/apt/preferences.d"},
         },
@@ -229,16 +225,17 @@ def main():
     )
     params = module.params
     families = {str(family): [str(p) for p in patterns] for family, patterns in params["families"].items()}
-    if params["declared"] is not None:
-        declared = set(params["declared"])
-    else:
-        pin_texts = []
-        for path in sorted(glob.glob(os.path.join(params["preferences_dir"], "accelplane-*.pref"))):
-            with open(path, encoding="utf-8") as handle:
-                pin_texts.append(handle.read())
-        declared = declared_packages(pin_texts)
+    pin_texts = []
+    for path in sorted(glob.glob(os.path.join(params["preferences_dir"], "accelplane-*.pref"))):
+        with open(path, encoding="utf-8") as handle:
+            pin_texts.append(handle.read())
     out = _run(module, ["dpkg-query", "-W", "-f=" + "\t".join(f"${{{f}}}" for f in _FIELDS) + "\n"], "dpkg-query")
-    leftovers = find_leftovers(installed_packages(out.splitlines()), declared, families, _version_compare())
+    installed = installed_packages(out.splitlines())
+    # Held counts as declared: a deleted pin file or a released hold alone is the component
+    # roles' drift to report, not a reason to remove their packages.
+    held = {name for name, record in installed.items() if record["db:Status-Abbrev"].startswith("h")}
+    declared = declared_packages(pin_texts) | held
+    leftovers = find_leftovers(installed, declared, families, _version_compare())
     result = {"changed": False, "leftovers": leftovers, "mismatches": leftover_messages(leftovers)}
     if params["state"] == "reported" or not leftovers:
         module.exit_json(**result, removed=[])
