@@ -12,7 +12,8 @@ forward actions: https://docs.aws.amazon.com/elasticloadbalancing/latest/applica
 https://docs.aws.amazon.com/elasticloadbalancing/latest/application/listener-update-rules.html
 
 Each target group is tagged `accelplane:service` and `accelplane:backend`: `accelplane rollout` and
-`verify` find a backend's target group (its CloudWatch dimension, its health) by these tags.
+`verify` find a backend's target group (its CloudWatch dimension, its health) by these tags. The
+listener and each rule carry the weights they deploy as `accelplane:weights` (`endpoint_tags.py`).
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ from pulumi_aws.lb import (
 )
 
 from accelplane.config.model import InferenceEndpoint as EndpointSpec
+from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 
-SERVICE_TAG = "accelplane:service"
-BACKEND_TAG = "accelplane:backend"
 DEFAULT_PREFIX = "/"
 # A path-pattern value is at most 128 characters (listener-update-rules.html above): rules are ranked by
 # prefix length in bands of RULES_PER_LENGTH, so a longer (more specific) prefix always wins and adding a
@@ -55,6 +55,11 @@ class Route:
     service: str
     path_prefix: str
     backends: Sequence[RouteBackend]
+
+
+def _weights(route: Route) -> str:
+    """The deployed weights, as a tag `--apply-now` leaves alone (`accelplane/endpoint_tags.py`)."""
+    return weights_value((b.name, b.weight) for b in route.backends)
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
             ssl_policy=spec.tls_policy,
             certificate_arn=spec.certificate_arn,
             default_actions=[default_action],
-            tags=tags,
+            tags=tags if default is None else {**tags, WEIGHTS_TAG: _weights(default)},
             opts=child,
         )
         priorities = rule_priorities([r.path_prefix for r in args.routes])
@@ -167,7 +172,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
                 priority=priorities[route.path_prefix],
                 conditions=[{"path_pattern": {"values": [f"{route.path_prefix}*"]}}],
                 actions=[action],
-                tags={**tags, SERVICE_TAG: route.service},
+                tags={**tags, SERVICE_TAG: route.service, WEIGHTS_TAG: _weights(route)},
                 opts=child,
             )
         if spec.http_redirect:

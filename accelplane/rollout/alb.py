@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.config.model import InferenceService, Platform
+from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG
 from accelplane.verify.clients import API_ERRORS, describe_error
 
 PLATFORM_TAG = "accelplane:platform"
-SERVICE_TAG = "accelplane:service"
-BACKEND_TAG = "accelplane:backend"
 
 
 class RoutingError(Exception):

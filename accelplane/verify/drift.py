@@ -31,7 +31,13 @@ from accelplane.verify.canonical import canonical, differences
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live_view import LiveView
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject
-from accelplane.verify.routing import ACTIONS_KEY, forward_results, rule_summary, without_targets
+from accelplane.verify.routing import (
+    ACTIONS_KEY,
+    forward_results,
+    rule_summary,
+    without_targets,
+    without_weights_tag,
+)
 
 _NAMING = frozenset({"name", "namePrefix", "bucketPrefix", "nodeGroupNamePrefix"})
 
@@ -279,6 +285,8 @@ def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResul
             live_value = live.props.get(key)
             if ACTIONS_KEY.get(resource.type) == key:
                 value, live_value = without_targets(value), without_targets(live_value)
+            elif key == "tags" and resource.type in ACTIONS_KEY:
+                value, live_value = without_weights_tag(value), without_weights_tag(live_value)
             for difference in differences(
                 canonical(value, symbols),
                 canonical(live_value, symbols),

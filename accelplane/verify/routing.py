@@ -23,16 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, parse_weights
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject
 
 if TYPE_CHECKING:
+    from accelplane.config.model import InferenceService
     from accelplane.verify.declared import DeclaredPlatform
     from accelplane.verify.live_view import LiveView
 
-SERVICE_TAG = "accelplane:service"  # the tags aws/inference_endpoint.py puts on each target group
-BACKEND_TAG = "accelplane:backend"
 TARGET_GROUP = "aws:lb/targetGroup:TargetGroup"
 LISTENER = "aws:lb/listener:Listener"
 LISTENER_RULE = "aws:lb/listenerRule:ListenerRule"
@@ -199,9 +199,13 @@ def _text(weights: Mapping[str, int | None]) -> str:
     return " / ".join(f"{name} {'?' if weight is None else weight}" for name, weight in weights.items())
 
 
-def _rollout_hint(declared: DeclaredPlatform, service: str | None) -> str:
+def _services(declared: DeclaredPlatform) -> list[InferenceService]:
     kubernetes = declared.platform.kubernetes
-    found = next((s for s in (kubernetes.inference_services if kubernetes else []) if s.name == service), None)
+    return list(kubernetes.inference_services) if kubernetes else []
+
+
+def _rollout_hint(declared: DeclaredPlatform, service: str | None) -> str:
+    found = next((s for s in _services(declared) if s.name == service), None)
     if found is not None and found.rollout is not None:
         return (
             f"rollout {found.rollout.baseline} → {found.canary or '?'}; run `pulumi up`, or the weights were applied "
@@ -236,6 +240,7 @@ def forward_results(
             weight is not None and (mine.get(label) or 0) != weight for label, weight in expected.items()
         )
         if not foreign and not weights_differ:
+            results.extend(_undeployed(declared, resource, live, key, expected, service, where))
             continue
         actual.update({t.label: t.weight for t in foreign})
         name = service or resource.name
@@ -264,6 +269,38 @@ def forward_results(
             )
         )
     return results
+
+
+def _undeployed(
+    declared: DeclaredPlatform,
+    resource: Resource,
+    live: Resource,
+    key: str,
+    expected: Mapping[str, int | None],
+    service: str | None,
+    where: Subject,
+) -> list[CheckResult]:
+    """Live weights as declared, yet not what the last `pulumi up` deployed (the `accelplane:weights` tag):
+    `accelplane rollout --apply-now` set them and the stack file it wrote has not been applied yet, so
+    Pulumi's state still holds the old weights (a later `pulumi up` of another change would revert them)."""
+    deployed = parse_weights(live.tags().get(WEIGHTS_TAG))
+    live_weights = {label: weight or 0 for label, weight in expected.items()}
+    if deployed is None or deployed == live_weights:
+        return []
+    found = next((s for s in _services(declared) if s.name == service), None)
+    rollout = f"rollout {found.rollout.baseline} → {found.canary or '?'}: " if found and found.rollout else ""
+    message = (
+        f"service {service or resource.name}: live weights {_text(live_weights)} are not deployed by Pulumi (the "
+        f"last `pulumi up` set {_text(deployed)}; {rollout}applied with `accelplane rollout --apply-now`?); "
+        "run `pulumi up` with this stack file"
+    )
+    return [CheckResult(CheckId.drift_changed, Status.failed, message, path=f"tags.{WEIGHTS_TAG}",
+                        expected=dict(deployed), actual=live_weights, **where)]
+
+
+def without_weights_tag(tags: Any) -> Any:
+    """Tags as the generic comparison sees them: the deployed weights are judged with the forward."""
+    return {k: v for k, v in tags.items() if k != WEIGHTS_TAG} if isinstance(tags, Mapping) else tags
 
 
 def idle_target_groups(declared: DeclaredPlatform) -> set[str]:

@@ -62,6 +62,8 @@ def test_listener_forwards_to_the_backends_with_the_declared_weights(prod_graph:
     # A client is not pinned to one backend: the split is what the weights say.
     assert action["forward"]["stickiness"] == {"enabled": False, "duration": 1}
     assert not prod_graph.by_type("aws:lb/listenerRule:ListenerRule")
+    # What this deployment sets, kept where `rollout --apply-now` does not write (verify compares).
+    assert _https(prod_graph, "acme-ml")["tags"]["accelplane:weights"] == "l40s=95 inf2=5"
 
 
 def test_a_single_backend_service_forwards_all_requests_to_its_target_group(dev_graph: Graph) -> None:
@@ -88,6 +90,7 @@ def test_a_second_exposed_service_gets_a_path_rule_longer_prefixes_first(tmp_pat
         assert rule["conditions"] == [{"pathPattern": {"values": [pattern]}}]
         [action] = rule["actions"]
         assert action["forward"]["targetGroups"] == [{"arn": groups[(service, service)].outputs["arn"], "weight": 100}]
+        assert rule["tags"]["accelplane:weights"] == f"{service}=100"
     # /chat/v2/ must be matched before /chat/, which would otherwise take its requests.
     priority = {service: rules[f"acme-ml-dev-inference-rule-{service}"]["priority"] for service in ("chat", "chat-v2")}
     assert priority["chat-v2"] < priority["chat"]
@@ -97,6 +100,7 @@ def test_without_a_service_on_the_root_the_listener_answers_404(tmp_path: Path) 
     graph = _dev_with(tmp_path, "          port: 8000\n", "          port: 8000\n          path_prefix: /v1/\n")
     [default] = _https(graph, "acme-ml-dev")["defaultActions"]
     assert default["type"] == "fixed-response" and default["fixedResponse"]["statusCode"] == "404"
+    assert "accelplane:weights" not in _https(graph, "acme-ml-dev")["tags"]
     [rule] = graph.by_type("aws:lb/listenerRule:ListenerRule")
     assert rule.inputs["conditions"] == [{"pathPattern": {"values": ["/v1/*"]}}]
 

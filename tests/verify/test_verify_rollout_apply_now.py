@@ -4,7 +4,8 @@ the deployed declaration, naming the rollout, until the rewritten stack file is 
 `--apply-now` sets the live listener weights (ModifyListener) and rewrites the stack file; `pulumi up`
 has not run. Verified against the declaration that was deployed (what CI holds until the operator's
 stack-file change is merged and applied), the live weights are drift, and the message names both
-causes; verified against the rewritten file, the live routing is as declared.
+causes; verified against the rewritten file, the weights are as declared but not what Pulumi deployed
+(the listener's `accelplane:weights` tag), still drift until `pulumi up` has run.
 """
 
 from __future__ import annotations
@@ -50,9 +51,24 @@ def test_apply_now_then_verify_reports_the_rollouts_weights_as_drift(
     assert failures(report) == [(CheckId.drift_changed, HTTPS, "defaultActions.forward.targetGroups")]
     assert report.failed
 
-    # The rewritten stack file declares what is live now: no drift against it.
+    # The rewritten stack file declares what is live now, but `pulumi up` has not deployed it: the
+    # listener's `accelplane:weights` tag still holds the weights Pulumi deployed, so this is drift too.
     rewritten = load_stack_file(stack_file)
     layer = rewritten.platform.kubernetes
     assert layer is not None and [b.weight for b in layer.inference_services[0].serving_backends] == [100, 0]
-    after = verify(rewritten, VerifyOptions(probes=0), clients=AwsClients("us-east-1", session=boto_session))
-    assert failures(after) == []
+    clients = AwsClients("us-east-1", session=boto_session)
+    before_up = verify(rewritten, VerifyOptions(probes=0), clients=clients)
+    assert failures(before_up) == [(CheckId.drift_changed, HTTPS, "tags.accelplane:weights")]
+    [undeployed] = [r for r in before_up.results if r.check == CheckId.drift_changed]
+    assert undeployed.message == (
+        "service server: live weights l4 100 / l4-int8 0 are not deployed by Pulumi (the last `pulumi up` set "
+        "l4 95 / l4-int8 5; rollout l4 → l4-int8: applied with `accelplane rollout --apply-now`?); run "
+        "`pulumi up` with this stack file"
+    )
+
+    # `pulumi up` with the rewritten file deploys the listener's tags as declared: clean.
+    elbv2 = boto_session.client("elbv2", region_name="us-east-1")
+    elbv2.add_tags(ResourceArns=[live_canary.https_listener()],
+                   Tags=[{"Key": "accelplane:weights", "Value": "l4=100 l4-int8=0"}])
+    after_up = verify(rewritten, VerifyOptions(probes=0), clients=clients)
+    assert failures(after_up) == []
