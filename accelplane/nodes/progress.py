@@ -50,8 +50,8 @@ class HostProgress:
     def status(self) -> str:
         if self.unreachable:
             return "unreachable"
-        # Refused by upgrade.yml's fleet preflight: nothing was written, so nothing was rolled back.
-        if self.outcomes.get("upgrade") == "refused":
+        # Failed while upgrade.yml's fleet preflight checked it: refused, nothing written, nothing rolled back.
+        if self.failed and self.outcomes.get("upgrade") == "checking":
             return "refused"
         if self.outcomes.get("upgrade") == "rolled_back":
             return "rolled back"

@@ -121,5 +121,5 @@ def test_every_playbook_has_the_preflight_and_one_play_that_does_the_work():
     assert {name: count_plays(PLAYBOOK_DIR / playbook) for name, playbook in PLAYBOOKS.items()} == {
         "apply": 2,
         "validate": 2,
-        "upgrade": 2,
+        "upgrade": 3,  # the fleet-wide check of the new profile runs before the serial play
     }
