@@ -1,9 +1,6 @@
 """`accelplane nodes apply --check` on a node never set up: its apt sources do not name the stack's
 repository yet, so check mode reads the preflight's scratch package lists, reports what would be
 installed, says the driver change would reboot the node, writes nothing and exits 0.
-
-nccl-tests stay off here: their build role is outside this check (the validation runs them only
-outside check mode anyway).
 """
 
 from __future__ import annotations
@@ -22,11 +19,7 @@ def test_check_mode_on_a_node_never_set_up_reports_what_would_be_installed(make_
     # Ansible's remote scratch (/root/.ansible) and apt's caches aside: a fresh node's upper layer has
     # neither /root nor /var/cache yet.
     before = tree_digest(node.upper, skip=SKIP)
-    stack = lab.write_stack(
-        tmp_path,
-        {"h100-train": [("h100-01", node.root)]},
-        group_settings={"h100-train": {"validation": {"matmul_size": 8, "nccl_tests": False}}},
-    )
+    stack = lab.write_stack(tmp_path, {"h100-train": [("h100-01", node.root)]})
     out = io.StringIO()
     result = lab.run("site.yml", stack, tmp_path, check=True, view=ProgressView(out=out, check=True))
     assert result.rc == 0, lab.failure(result)
