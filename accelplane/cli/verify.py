@@ -18,6 +18,7 @@ import argparse
 from datetime import timedelta
 from pathlib import Path
 
+from accelplane.cli.aws_args import add_aws_arguments
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
@@ -42,15 +43,6 @@ def _seconds(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"expected more than 0 seconds (got {value:g})")
     return value
-
-
-def _endpoint_url(text: str) -> str:
-    from accelplane.verify.clients import endpoint_url_problem
-
-    problem = endpoint_url_problem(text)
-    if problem:
-        raise argparse.ArgumentTypeError(problem)
-    return text
 
 
 def _probe_url(text: str) -> str:
@@ -80,13 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_stack_arguments(parser)
     parser.add_argument("--policy-config", type=Path,
                         help="enforcement levels of the rules on live state (the --policy-pack-config format)")
-    parser.add_argument(
-        "--endpoint-url",
-        type=_endpoint_url,
-        metavar="URL",
-        help="send every AWS call here (moto, LocalStack, a VPC endpoint proxy): an http:// or https:// URL",
-    )
-    parser.add_argument("--profile", help="AWS profile (default: the standard credential chain)")
+    add_aws_arguments(parser)
     parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.add_argument(
