@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -148,6 +149,33 @@ class AcceleratorMonitoringArgs:
     inference_namespaces: Sequence[str] = ()  # where inference services run (their pods are scraped)
 
 
+def _copy_label(source: str, target: str) -> dict[str, Any]:
+    return {"action": "replace", "sourceLabels": [source], "targetLabel": target}
+
+
+def _pod_monitor(
+    resource_name: str,
+    name: str,
+    namespaces: Sequence[str],
+    selector: dict[str, Any],
+    endpoint: dict[str, Any],
+    opts: pulumi.ResourceOptions,
+) -> None:
+    """A PodMonitor in the monitoring namespace scraping one endpoint of the selected pods every 15 s."""
+    k8s.apiextensions.CustomResource(
+        resource_name,
+        api_version="monitoring.coreos.com/v1",
+        kind="PodMonitor",
+        metadata={"name": name, "namespace": MONITORING_NAMESPACE},
+        spec={
+            "namespaceSelector": {"matchNames": list(namespaces)},
+            "selector": selector,
+            "podMetricsEndpoints": [{**endpoint, "interval": "15s"}],
+        },
+        opts=opts,
+    )
+
+
 def _pod_label_meta(label: str) -> str:
     """The service-discovery label Prometheus gives a pod label (non-alphanumerics become `_`)."""
     return "__meta_kubernetes_pod_label_" + "".join(c if c.isalnum() else "_" for c in label)
@@ -177,77 +205,42 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
         )
         after = pulumi.ResourceOptions(parent=self, depends_on=[self.release])
         if args.neuron:
-            k8s.apiextensions.CustomResource(
+            _pod_monitor(
                 f"{name}-neuron-monitor",
-                api_version="monitoring.coreos.com/v1",
-                kind="PodMonitor",
-                metadata={"name": "neuron-monitor", "namespace": MONITORING_NAMESPACE},
-                spec={
-                    "namespaceSelector": {"matchNames": [neuron_monitor.NAMESPACE]},
-                    "selector": {"matchLabels": dict(neuron_monitor.POD_LABELS)},
-                    "podMetricsEndpoints": [{"port": neuron_monitor.METRICS_PORT_NAME, "interval": "15s"}],
-                },
-                opts=after,
+                "neuron-monitor",
+                [neuron_monitor.NAMESPACE],
+                {"matchLabels": dict(neuron_monitor.POD_LABELS)},
+                {"port": neuron_monitor.METRICS_PORT_NAME},
+                after,
             )
         if args.tpu:
-            k8s.apiextensions.CustomResource(
+            _pod_monitor(
                 f"{name}-tpu-device-plugin",
-                api_version="monitoring.coreos.com/v1",
-                kind="PodMonitor",
-                metadata={"name": "tpu-device-plugin", "namespace": MONITORING_NAMESPACE},
-                spec={
-                    "namespaceSelector": {"matchNames": [TPU_DEVICE_PLUGIN_NAMESPACE]},
-                    "selector": {"matchLabels": dict(TPU_DEVICE_PLUGIN_LABELS)},
-                    "podMetricsEndpoints": [
-                        {
-                            "portNumber": TPU_METRICS_PORT,
-                            "path": "/metrics",
-                            "interval": "15s",
-                            "relabelings": [
-                                {
-                                    "action": "replace",
-                                    "sourceLabels": ["__meta_kubernetes_pod_node_name"],
-                                    "targetLabel": "node",
-                                }
-                            ],
-                        }
-                    ],
+                "tpu-device-plugin",
+                [TPU_DEVICE_PLUGIN_NAMESPACE],
+                {"matchLabels": dict(TPU_DEVICE_PLUGIN_LABELS)},
+                {
+                    "portNumber": TPU_METRICS_PORT,
+                    "path": "/metrics",
+                    "relabelings": [_copy_label("__meta_kubernetes_pod_node_name", "node")],
                 },
-                opts=after,
+                after,
             )
         if args.inference_namespaces:
-            k8s.apiextensions.CustomResource(
+            _pod_monitor(
                 f"{name}-inference",
-                api_version="monitoring.coreos.com/v1",
-                kind="PodMonitor",
-                metadata={"name": "accelplane-inference", "namespace": MONITORING_NAMESPACE},
-                spec={
-                    "namespaceSelector": {"matchNames": sorted(set(args.inference_namespaces))},
-                    "selector": {
-                        "matchLabels": dict(PART_OF),
-                        "matchExpressions": [{"key": BACKEND_LABEL, "operator": "Exists"}],
-                    },
-                    "podMetricsEndpoints": [
-                        {
-                            "port": "http",
-                            "path": "/metrics",
-                            "interval": "15s",
-                            "relabelings": [
-                                {
-                                    "action": "replace",
-                                    "sourceLabels": [_pod_label_meta(SERVICE_LABEL)],
-                                    "targetLabel": "service",
-                                },
-                                {
-                                    "action": "replace",
-                                    "sourceLabels": [_pod_label_meta(BACKEND_LABEL)],
-                                    "targetLabel": "backend",
-                                },
-                            ],
-                        }
+                "accelplane-inference",
+                sorted(set(args.inference_namespaces)),
+                {"matchLabels": dict(PART_OF), "matchExpressions": [{"key": BACKEND_LABEL, "operator": "Exists"}]},
+                {
+                    "port": "http",
+                    "path": "/metrics",
+                    "relabelings": [
+                        _copy_label(_pod_label_meta(SERVICE_LABEL), "service"),
+                        _copy_label(_pod_label_meta(BACKEND_LABEL), "backend"),
                     ],
                 },
-                opts=after,
+                after,
             )
         alerts = list(ALERTS if args.device_exporter_alerts else GENERIC_ALERTS)
         if args.tpu:
