@@ -29,6 +29,7 @@ _COMMAND_MODULES = (
     "accelplane.cli.verify",
     "accelplane.cli.diff",
     "accelplane.cli.rollout",
+    "accelplane.cli.bundle",
 )
 
 
