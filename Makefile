@@ -21,7 +21,6 @@ preview: $(STAMP)
 ## bare-metal node tests need (debootstrap, dpkg-dev, iproute2, ...); without root those skip.
 test: $(STAMP)
 	if [ "$$(id -u)" = 0 ]; then bash tests/support/ansible/install_prereqs.sh; fi
-	if [ "$$(id -u)" = 0 ]; then bash tests/support/mirror/install_prereqs.sh; fi
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

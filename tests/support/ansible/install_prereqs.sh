@@ -25,3 +25,6 @@ fi
 if command -v systemctl >/dev/null 2>&1 && systemctl list-unit-files prometheus.service >/dev/null 2>&1; then
   systemctl disable --now prometheus.service >/dev/null 2>&1 || true
 fi
+# The bundle tests' servers and tools (gpg, apt-ftparchive, skopeo, docker-registry): one call here,
+# so `make test` and CI, which both run this script, get them.
+bash "$(dirname "$0")/../mirror/install_prereqs.sh"
