@@ -109,7 +109,20 @@ def _workloads_and_secrets(platform: Platform) -> Iterator[Issue]:
 _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
     "nvidia": ("driver", "kernel_module", "cuda", "nccl", "container_toolkit", "containerd", "torch"),
     "amd": ("amdgpu_kmd", "rocm", "nccl", "containerd", "torch"),
+    # Intel Gaudi (roles/habana_gaudi): the habanalabs-* packages and habana-torch-plugin carry
+    # the release and its build number; torch is Intel's Gaudi build of that version.
+    "intel": ("gaudi_sw", "gaudi_build", "containerd", "torch"),
 }
+
+
+_VENDOR_NAMES = {
+    "nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel Gaudi", "huawei": "Huawei Ascend", "aws": "AWS Neuron"
+}
+
+
+def _supported_vendors() -> str:
+    names = [_VENDOR_NAMES.get(vendor, vendor) for vendor in _BARE_METAL_VERSIONS]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _bare_metal(platform: Platform) -> Iterator[Issue]:
@@ -142,7 +155,7 @@ def _bare_metal(platform: Platform) -> Iterator[Issue]:
         if required is None:
             yield (
                 (*base, "accelerator"),
-                f"bare-metal roles support NVIDIA and AMD accelerators, not {group.accelerator} ({vendor})",
+                f"bare-metal roles support {_supported_vendors()} accelerators, not {group.accelerator} ({vendor})",
             )
             continue
         profile = platform.software_profiles.get(group.software_profile)

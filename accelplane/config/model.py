@@ -236,6 +236,12 @@ class SoftwareProfile(Model):
     torch_xla: Version | None = Field(default=None, description="torch_xla version.")
     tpu_runtime: str | None = Field(default=None, description="TPU VM runtime image.")
     gaudi_sw: Version | None = Field(default=None, description="Intel Gaudi software release.")
+    gaudi_build: str | None = Field(
+        default=None,
+        pattern=r"^[0-9]+$",
+        description="Build number of the Intel Gaudi software release (1.22.0-740: 740): the habanalabs-* package "
+        "versions are <gaudi_sw>-<build>, habana-torch-plugin's <gaudi_sw>.<build>.",
+    )
     cann: Version | None = Field(default=None, description="Huawei CANN release.")
     torch_npu: Version | None = Field(default=None, description="torch_npu version.")
     efa_installer: Version | None = Field(default=None, description="AWS EFA installer version.")
@@ -272,6 +278,8 @@ class SoftwareProfile(Model):
             "description", "container_toolkit", "containerd", "ami_release_version", "nvidia_device_plugin",
             "dcgm_exporter", "neuron_helm_chart", "efa_device_plugin", "aws_load_balancer_controller", "kueue",
             "jobset", "kube_prometheus_stack", "neuron_monitor_image",
+            # Package builds the bare-metal roles install; the matrix judges the release itself.
+            "gaudi_build",
         }
     )
     # Container images by digest: pinned here like versions, but not versions. They do not fit a node
@@ -705,6 +713,40 @@ class KubernetesLayer(Model):
     teams: list[Team] = Field(default_factory=list, description="Kueue teams: quotas per flavor, borrowing.")
 
 
+class AirGap(Model):
+    """An air-gapped stack: every artifact comes from one mirror that `accelplane bundle fetch` built
+    (docs/bundle.md). Declared once here; `accelplane check` (AP-AIR-001) flags any artifact source
+    of the stack that is not in it: apt repositories, the Python index, the EFA installer URL, the
+    charts of the Kubernetes layer and images by digest."""
+
+    mirror_url: str = Field(
+        pattern=r"^(https?|file):\S+[^/]$",
+        description="Base URL of the mirror as the nodes reach it (no trailing '/'): apt repository at <url>/apt, "
+        "Python index at <url>/python/simple/, installers at <url>/files/, charts at <url>/charts.",
+    )
+    registry: str | None = Field(
+        default=None,
+        pattern=r"^[a-z0-9.-]+(:[0-9]+)?(/[a-z0-9._-]+)*$",
+        description="Registry (host[:port][/prefix]) the locked images are synced to; images by digest must name it.",
+    )
+
+    @property
+    def apt_uri(self) -> str:
+        return f"{self.mirror_url}/apt"
+
+    @property
+    def python_index(self) -> str:
+        return f"{self.mirror_url}/python/simple/"
+
+    @property
+    def installer_base(self) -> str:
+        return f"{self.mirror_url}/files/"
+
+    @property
+    def chart_repository(self) -> str:
+        return f"{self.mirror_url}/charts"
+
+
 class GcpSettings(Model):
     """What only Google Cloud needs: the project and zones, and how the GKE version is pinned."""
 
@@ -757,6 +799,10 @@ class Platform(Model):
     log_retention_days: int = Field(default=90, ge=1, description="AWS: CloudWatch retention of control-plane logs.")
     bare_metal: BareMetal | None = Field(
         default=None, description="Bare-metal accelerator host groups run with Ansible (`accelplane nodes`)."
+    )
+    air_gap: AirGap | None = Field(
+        default=None,
+        description="Air-gapped: the one mirror every artifact comes from (`accelplane bundle`); check flags others.",
     )
 
     @property

@@ -115,7 +115,7 @@ def _with_bare_metal(change) -> str:
         (
             lambda bm, p: bm["groups"][0].update(accelerator="google-tpu-v5e"),
             "bare_metal.groups[0].accelerator",
-            "support NVIDIA and AMD accelerators",
+            "accelerators, not google-tpu-v5e (google)",
         ),
         (
             lambda bm, p: p["software_profiles"]["h100-r570"].pop("fabric_manager"),

@@ -40,6 +40,19 @@ NCCL_WHEELS = {"nvidia-nccl-cu12": "2.27.3", "nvidia-nccl-cu13": "2.28.9"}
 # NVIDIA's forward-compatibility libcuda (docs.nvidia.com/deploy/cuda-compatibility/): no profile
 # declares it, so on a node it is a leftover of the driver family (tests/ansible/test_nodes_managed_sets.py).
 CUDA_COMPAT = {"cuda-compat-13-0": "580.95.05-1"}
+# Intel Gaudi software releases: release -> (build, torch). 1.22.0-740 is the lab profile's; the
+# 1.23.0 build's hl-smi fails like a driver that did not load (the failed canary of
+# tests/ansible/test_nodes_gaudi.py).
+GAUDI = {"1.22.0": ("740", "2.7.1"), "1.23.0": ("695", "2.9.0")}
+BROKEN_GAUDI = {"1.23.0"}
+GAUDI_PACKAGES = (
+    "habanalabs-dkms",
+    "habanalabs-firmware",
+    "habanalabs-thunk",
+    "habanalabs-firmware-tools",
+    "habanalabs-graph",
+    "habanalabs-container-runtime",
+)
 # The nccl-tests release the role pins (its defaults are the one place); the lab's source tarball
 # of that release builds the all_reduce_perf stand-in.
 NCCL_TESTS_VERSION = yaml.safe_load(
@@ -220,6 +233,61 @@ def amd_packages() -> list[StubPackage]:
     return packages
 
 
+def gaudi_packages() -> list[StubPackage]:
+    """Intel's Gaudi repository: every package of a release at "<release>-<build>"; the driver
+    registers with DKMS, the firmware tools carry hl-smi."""
+    packages = []
+    for release, (build, _torch) in GAUDI.items():
+        version = f"{release}-{build}"
+        files: dict[str, dict[str, tuple[str | bytes, int]]] = {
+            "habanalabs-firmware-tools": {
+                "/usr/bin/hl-smi": _exe(
+                    _standin("hl-smi", VERSION=version, BROKEN="yes" if release in BROKEN_GAUDI else "no")
+                )
+            },
+            "habanalabs-firmware": {f"/lib/firmware/habanalabs/gaudi3/gaudi3-fit-{release}.itb": ("", 0o644)},
+            "habanalabs-thunk": {"/usr/lib/habanalabs/libhl-thunk.so": ("", 0o644)},
+            "habanalabs-graph": {"/usr/lib/habanalabs/libSynapse.so": ("", 0o644)},
+            "habanalabs-container-runtime": {
+                "/usr/bin/habana-container-runtime": _exe('#!/bin/sh\nexec runc "$@"\n')
+            },
+        }
+        for name in GAUDI_PACKAGES:
+            dkms = name == "habanalabs-dkms"
+            depends = {"habanalabs-dkms": ("dkms",), "habanalabs-graph": (f"habanalabs-thunk (= {version})",)}
+            packages.append(
+                StubPackage(
+                    name,
+                    version,
+                    depends=depends.get(name, ()),
+                    files=files.get(name, {}),
+                    postinst=f'dkms install -m habanalabs -v {version} -k "$(uname -r)"' if dkms else None,
+                    prerm=f"dkms remove -m habanalabs -v {version} --all" if dkms else None,
+                )
+            )
+    return packages
+
+
+def _gaudi_wheels(wheels: Path) -> None:
+    """Intel's PyTorch for Gaudi: torch <version>+hpu.synapse.v<release> and habana-torch-plugin
+    <release>.<build>, whose habana_frameworks.torch.core registers torch.hpu."""
+    for release, (build, torch) in GAUDI.items():
+        version = f"{torch}+hpu.synapse.v{release}"
+        torch_init = _standin("torch_init.py", VERSION=version, CUDA="", HIP="")
+        build_wheel("torch", version, {"torch/__init__.py": torch_init}, wheels)
+        plugin = f"{release}.{build}"
+        build_wheel(
+            "habana-torch-plugin",
+            plugin,
+            {
+                "habana_frameworks/__init__.py": "",
+                "habana_frameworks/torch/__init__.py": "",
+                "habana_frameworks/torch/core/__init__.py": _standin("habana_frameworks_core.py", VERSION=plugin),
+            },
+            wheels,
+        )
+
+
 def _efa_tarball(version: str, ofi: str, out: Path, scratch: Path) -> None:
     deb = build_deb(
         StubPackage("libnccl-ofi", f"{ofi}-1", files={"/opt/amazon/ofi-nccl/lib/libnccl-net.so": ("", 0o644)}),
@@ -274,7 +342,7 @@ def build_lab(dest: Path) -> Path:
         StubPackage(name, version, files={f"/usr/local/cuda/compat/libcuda.so.{version.split('-')[0]}": ("", 0o644)})
         for name, version in CUDA_COMPAT.items()
     ]
-    for package in nvidia_packages() + runtime_packages() + amd_packages() + compat:
+    for package in nvidia_packages() + runtime_packages() + amd_packages() + gaudi_packages() + compat:
         build_deb(package, apt)
     write_index(apt)
     for version, (cuda, hip) in WHEELS.items():
@@ -284,6 +352,7 @@ def build_lab(dest: Path) -> Path:
             {"torch/__init__.py": _standin("torch_init.py", VERSION=version, CUDA=cuda, HIP=hip)},
             wheels,
         )
+    _gaudi_wheels(wheels)
     for name, version in NCCL_WHEELS.items():
         build_wheel(name, version, {f"{name.replace('-', '_')}/__init__.py": ""}, wheels)
     for version, ofi in EFA.items():

@@ -37,6 +37,8 @@ HARDWARE = {
         "gpus": [{"name": "AMD Instinct MI300X OAM", "gfx_target": "gfx942"} for _ in range(8)],
         "bus_bandwidth_gbps": 310.5,
     },
+    # Accelerators that are not GPUs list `devices`: torch.cuda sees none of them.
+    "intel": {"devices": [{"name": "HL-325L", "memory_mib": 131072} for _ in range(8)]},
 }
 
 

@@ -1,0 +1,92 @@
+"""A matmul on the accelerator through the vendor's PyTorch bridge, checked against a float64
+reference on the CPU; the devices matmul_check.py (torch.cuda) does not reach.
+
+Run with the framework environment's Python: `python matmul_device_check.py KIND SIZE`, KIND one of
+  hpu     Intel Gaudi (habana_frameworks.torch): a process acquires one Gaudi, so the product runs
+          on the device this process got; hl-smi counts them all.
+  npu     Huawei Ascend (torch_npu): every NPU the process sees, one after the other.
+  neuron  AWS Neuron (torch_neuronx): the matmul compiled by neuronx-cc (torch_neuronx.trace) and
+          run on a NeuronCore.
+Prints one JSON object like matmul_check.py: {"devices": [{"index", "name", "max_rel_error",
+"seconds"}...], "error": null | str}. Exit 0 when every product is within tolerance, 1 otherwise.
+"""
+
+import json
+import sys
+import time
+
+TOLERANCE = 1e-2  # float32 accumulation over SIZE terms, relative to the largest reference value
+
+
+def _hpu(torch, a, b):
+    import habana_frameworks.torch.core as htcore
+
+    if not torch.hpu.is_available():
+        raise RuntimeError("torch sees no Gaudi (torch.hpu.is_available() is False)")
+    start = time.perf_counter()
+    product = a.to("hpu") @ b.to("hpu")
+    htcore.mark_step()  # lazy mode: the graph runs here
+    torch.hpu.synchronize()
+    yield 0, torch.hpu.get_device_name(), product.cpu(), time.perf_counter() - start
+
+
+def _npu(torch, a, b):
+    import torch_npu  # noqa: F401 - registers torch.npu
+
+    if not torch.npu.is_available():
+        raise RuntimeError("torch sees no NPU (torch.npu.is_available() is False)")
+    for index in range(torch.npu.device_count()):
+        device = torch.device("npu", index)
+        start = time.perf_counter()
+        product = a.to(device) @ b.to(device)
+        torch.npu.synchronize(device)
+        yield index, torch.npu.get_device_name(index), product.cpu(), time.perf_counter() - start
+
+
+def _neuron(torch, a, b):
+    import torch_neuronx
+
+    class Matmul(torch.nn.Module):
+        def forward(self, x, y):
+            return x @ y
+
+    start = time.perf_counter()
+    compiled = torch_neuronx.trace(Matmul(), (a, b))  # neuronx-cc compiles it for the NeuronCore
+    product = compiled(a, b)
+    yield 0, "NeuronCore 0", product, time.perf_counter() - start
+
+
+KINDS = {"hpu": _hpu, "npu": _npu, "neuron": _neuron}
+
+
+def main() -> int:
+    kind = sys.argv[1] if len(sys.argv) > 1 else ""
+    size = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
+    result = {"devices": [], "error": None}
+    if kind not in KINDS:
+        result["error"] = f"unknown device kind {kind!r}; expected one of {', '.join(KINDS)}"
+        print(json.dumps(result))
+        return 1
+    try:
+        import torch
+
+        torch.manual_seed(0)
+        a = torch.randn(size, size, dtype=torch.float32)
+        b = torch.randn(size, size, dtype=torch.float32)
+        reference = a.double() @ b.double()
+        scale = reference.abs().max().item()
+        ok = True
+        for index, name, product, seconds in KINDS[kind](torch, a, b):
+            error = (product.double() - reference).abs().max().item() / scale
+            ok = ok and error <= TOLERANCE
+            result["devices"].append({"index": index, "name": name, "max_rel_error": error, "seconds": seconds})
+    except Exception as error:  # the report names why, whatever it is
+        result["error"] = f"{kind} matmul failed: {type(error).__name__}: {error}"
+        print(json.dumps(result))
+        return 1
+    print(json.dumps(result))
+    return 0 if ok and result["devices"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
