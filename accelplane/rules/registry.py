@@ -34,7 +34,13 @@ from accelplane.rules.compute import (
     tpu_slice_node_count,
     tpu_topology_matches_machine_type,
 )
-from accelplane.rules.hygiene import gcp_required_labels, log_retention, protect_stateful_in_prod, required_tags
+from accelplane.rules.hygiene import (
+    air_gap_sources,
+    gcp_required_labels,
+    log_retention,
+    protect_stateful_in_prod,
+    required_tags,
+)
 from accelplane.rules.iam import (
     gcp_no_primitive_roles,
     gcp_no_project_grants_to_workloads,
@@ -278,6 +284,8 @@ RULES: tuple[Rule, ...] = build_registry(
         required_tags.RULE,
         protect_stateful_in_prod.RULE,
         log_retention.RULE,
+        # Supply chain: air-gapped stacks
+        air_gap_sources.RULE,
         gcp_required_labels.RULE,
     ]
 )
