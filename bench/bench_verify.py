@@ -45,7 +45,7 @@ from accelplane.config.loader import StackConfig, load_stack  # noqa: E402
 from accelplane.engine.offline import run_offline  # noqa: E402
 from accelplane.verify.declared import declared_platform  # noqa: E402
 from accelplane.verify.run import VerifyOptions, verify  # noqa: E402
-from tests.verify.moto_platform import MotoPlatform, honour_secure_transport  # noqa: E402
+from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport  # noqa: E402
 
 
 def fifty_pool_prod() -> StackConfig:
@@ -74,6 +74,7 @@ def main() -> None:
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     undo = honour_secure_transport()
+    undo_eks = fill_eks_gaps()
     try:
         host, port = server.get_host_and_port()
         url = f"http://{host}:{port}"
@@ -115,6 +116,7 @@ def main() -> None:
                 for operation, count in sorted(calls["by_operation"].items(), key=lambda item: (-item[1], item[0])):
                     print(f"  {operation.ljust(width)}  {count:4d}")
     finally:
+        undo_eks()
         undo()
         server.stop()
 

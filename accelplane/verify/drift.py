@@ -14,7 +14,13 @@ not be compared:
   reported once per resource as not verified (`drift.unverifiable`, a skip, never a pass);
 - `optional`: inputs some API versions (and emulators) leave out of a response; when absent
   they are not verified rather than drifted;
-- `exact`: maps where an extra live key is drift too (node labels).
+- `exact`: maps where an extra live key is drift too (node labels);
+- `defaults`: the desired state of what the program leaves unset. The offline graph holds every
+  input the program sets (whatever the stack file leaves at its default, the program still sends),
+  so that is compared as it is; an input the program does not send at all is AWS's default, and a
+  hand-made change to it (a role's session lengthened to 12 hours, an extra control-plane security
+  group, an SSH key put in a launch template, deletion protection turned on) is drift too. `ABSENT`
+  means "no value": any live value is drift.
 
 Forward actions (the listener's default action, listener rules' actions) are compared here without
 their target groups; `routing` judges those, one result per forward naming the service, its
@@ -23,11 +29,11 @@ backends' declared and live weights and the rollout.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from accelplane.verify.canonical import canonical, differences
+from accelplane.verify.canonical import Symbols, canonical, differences
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live_view import LiveView
 from accelplane.verify.model import CheckId, CheckResult, Status, Subject
@@ -42,18 +48,31 @@ from accelplane.verify.routing import (
 _NAMING = frozenset({"name", "namePrefix", "bucketPrefix", "nodeGroupNamePrefix"})
 
 
+class _Absent:
+    def __repr__(self) -> str:
+        return "(not set)"
+
+
+ABSENT: Any = _Absent()  # a default that is no value at all
+
+
 @dataclass(frozen=True)
 class Spec:
     read: frozenset[str]
     ignore: frozenset[str] = frozenset()
     optional: frozenset[str] = frozenset()
     exact: frozenset[str] = frozenset()
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # dotted input path -> AWS's default
 
 
 def _spec(
-    read: Iterable[str], ignore: Iterable[str] = (), optional: Iterable[str] = (), exact: Iterable[str] = ()
+    read: Iterable[str],
+    ignore: Iterable[str] = (),
+    optional: Iterable[str] = (),
+    exact: Iterable[str] = (),
+    defaults: Mapping[str, Any] | None = None,
 ) -> Spec:
-    return Spec(frozenset(read), frozenset(ignore) | _NAMING, frozenset(optional), frozenset(exact))
+    return Spec(frozenset(read), frozenset(ignore) | _NAMING, frozenset(optional), frozenset(exact), defaults or {})
 
 
 _RULE = (
@@ -71,9 +90,12 @@ _RULE = (
 _BUCKET_SETTING = ("bucket",)
 
 SPECS: dict[str, Spec] = {
-    # enableDnsHostnames/Support need one DescribeVpcAttribute call per attribute: not read.
-    "aws:ec2/vpc:Vpc": _spec(("cidrBlock", "tags")),
-    "aws:ec2/subnet:Subnet": _spec(("cidrBlock", "availabilityZone", "mapPublicIpOnLaunch", "vpcId", "tags")),
+    # enableDnsHostnames/Support: one DescribeVpcAttribute call per attribute (DescribeVpcs omits them).
+    "aws:ec2/vpc:Vpc": _spec(("cidrBlock", "enableDnsSupport", "enableDnsHostnames", "tags")),
+    "aws:ec2/subnet:Subnet": _spec(
+        ("cidrBlock", "availabilityZone", "mapPublicIpOnLaunch", "vpcId", "tags"),
+        defaults={"mapPublicIpOnLaunch": False},
+    ),
     "aws:ec2/securityGroup:SecurityGroup": _spec(("description", "vpcId", "tags"), ignore=("revokeRulesOnDelete",)),
     "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup": _spec(("vpcId", "tags")),
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": _spec(_RULE, optional=("description",)),
@@ -97,12 +119,29 @@ SPECS: dict[str, Spec] = {
             "monitoring",
         ),
         ignore=("description", "updateDefaultVersion", "defaultVersion"),
+        # EKS picks the AMI and its bootstrap for the AMI type unless the template names them; no SSH
+        # key, no instance profile of its own (the node group's role), no groups outside its interfaces.
+        defaults={
+            "imageId": ABSENT,
+            "userData": ABSENT,
+            "keyName": ABSENT,
+            "iamInstanceProfile": ABSENT,
+            "instanceType": ABSENT,
+            "vpcSecurityGroupIds": [],
+        },
     ),
     "aws:ec2/placementGroup:PlacementGroup": _spec(("strategy", "tags")),
     "aws:eks/cluster:Cluster": _spec(
         ("version", "roleArn", "vpcConfig", "encryptionConfig", "enabledClusterLogTypes", "accessConfig", "tags"),
         ignore=("accessConfig.bootstrapClusterCreatorAdminPermissions", "bootstrapSelfManagedAddons"),
         optional=("accessConfig",),
+        defaults={
+            "vpcConfig.securityGroupIds": [],  # no control-plane group besides the one EKS creates
+            "vpcConfig.endpointPrivateAccess": False,
+            "vpcConfig.endpointPublicAccess": True,
+            "enabledClusterLogTypes": [],
+            "encryptionConfig": ABSENT,
+        },
     ),
     "aws:eks/nodeGroup:NodeGroup": _spec(
         (
@@ -127,6 +166,7 @@ SPECS: dict[str, Spec] = {
         ignore=("scalingConfig.desiredSize", "launchTemplate.version", "forceUpdateVersion"),
         optional=("updateConfig",),
         exact=("labels",),
+        defaults={"remoteAccess": ABSENT, "taints": [], "labels": {}},
     ),
     "aws:iam/openIdConnectProvider:OpenIdConnectProvider": _spec(
         ("url", "clientIdLists", "tags"), ignore=("thumbprintLists",)
@@ -134,6 +174,7 @@ SPECS: dict[str, Spec] = {
     "aws:iam/role:Role": _spec(
         ("assumeRolePolicy", "maxSessionDuration", "description", "path", "permissionsBoundary", "tags"),
         ignore=("forceDetachPolicies",),
+        defaults={"maxSessionDuration": 3600, "path": "/", "permissionsBoundary": ABSENT},
     ),
     "aws:iam/rolePolicy:RolePolicy": _spec(("role", "policy")),
     "aws:iam/rolePolicyAttachment:RolePolicyAttachment": _spec(("role", "policyArn")),
@@ -149,6 +190,11 @@ SPECS: dict[str, Spec] = {
         ),
         ignore=("deletionWindowInDays", "bypassPolicyLockoutSafetyCheck", "isEnabled"),
         optional=("rotationPeriodInDays",),
+        defaults={
+            "keyUsage": "ENCRYPT_DECRYPT",
+            "customerMasterKeySpec": "SYMMETRIC_DEFAULT",
+            "enableKeyRotation": False,
+        },
     ),
     "aws:kms/alias:Alias": _spec(("targetKeyId",)),
     "aws:s3/bucket:Bucket": _spec(("bucket", "tags"), ignore=("forceDestroy", "objectLockEnabled")),
@@ -173,7 +219,14 @@ SPECS: dict[str, Spec] = {
             "idleTimeout",
             "enableDeletionProtection",
             "tags",
-        )
+        ),
+        defaults={
+            "internal": False,
+            "ipAddressType": "ipv4",
+            "dropInvalidHeaderFields": False,
+            "idleTimeout": 60,
+            "enableDeletionProtection": False,
+        },
     ),
     "aws:lb/targetGroup:TargetGroup": _spec(
         ("port", "protocol", "targetType", "vpcId", "deregistrationDelay", "healthCheck", "tags")
@@ -191,7 +244,9 @@ SPECS: dict[str, Spec] = {
         ("secretId",),
         ignore=("secretString", "secretBinary", "secretStringWo", "secretStringWoVersion", "versionStages"),
     ),
-    "aws:cloudwatch/logGroup:LogGroup": _spec(("retentionInDays", "kmsKeyId", "tags")),
+    "aws:cloudwatch/logGroup:LogGroup": _spec(
+        ("retentionInDays", "kmsKeyId", "tags"), defaults={"retentionInDays": ABSENT, "kmsKeyId": ABSENT}
+    ),
 }
 
 
@@ -209,6 +264,54 @@ def _rule_summary(type_token: str, props: dict[str, Any]) -> str:
     peers = ("cidrIpv4", "cidrIpv6", "referencedSecurityGroupId", "prefixListId")
     peer = next((props[k] for k in peers if props.get(k)), "?")
     return f"{direction} {what} {ports} {'to' if direction == 'egress' else 'from'} {peer}"
+
+
+def _at(props: Mapping[str, Any], path: str) -> Any:
+    value: Any = props
+    for part in path.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == [] or value == {} or value == ""
+
+
+def _default_drift(
+    declared: Mapping[str, Any],
+    live: Mapping[str, Any],
+    spec: Spec,
+    unread: set[str],
+    symbols: Symbols,
+    where: Subject,
+) -> list[CheckResult]:
+    """Inputs the program leaves unset whose live value is no longer AWS's default."""
+    out: list[CheckResult] = []
+    for path, default in sorted(spec.defaults.items()):
+        root = path.split(".", 1)[0]
+        if root not in spec.read or root in unread or _at(declared, path) is not None:
+            continue  # not read, or the program sets it (compared as declared)
+        value = _at(live, path)
+        if default is ABSENT:
+            if _empty(value):
+                continue
+        elif value is None or not differences(canonical(default), canonical(value, symbols), path=path):
+            continue  # not reported by the API, or still the default
+        actual = canonical(value, symbols)
+        out.append(
+            CheckResult(
+                CheckId.drift_changed,
+                Status.failed,
+                f"{path}: not set by the program (AWS default {_short(default)}), live {_short(actual)}",
+                path=path,
+                expected=None if default is ABSENT else default,
+                actual=actual,
+                **where,
+            )
+        )
+    return out
 
 
 def stack_missing(
@@ -305,6 +408,7 @@ def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResul
                         **where,
                     )
                 )
+        changed += _default_drift(resource.props, live.props, spec, unread, symbols, where)
         if ACTIONS_KEY.get(resource.type) not in (None, *unread):
             changed += forward_results(declared, view, resource, live, where)
         results.extend(changed)

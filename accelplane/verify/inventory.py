@@ -21,7 +21,18 @@ List calls (paginated, largest pages), each answering for every resource of its 
 - `iam:GetAccountAuthorizationDetails` (Role filter: trust, inline and attached policies, tags)
   and `iam:ListRoles` (maximum session duration); `iam:ListOpenIDConnectProviders` (the ARN holds
   the cluster's issuer);
-- `logs:DescribeLogGroups` with the declared name as prefix.
+- `logs:DescribeLogGroups` with the declared name as prefix;
+- `eks:ListAccessEntries` and `eks:ListAddons` of the cluster (what was granted or installed by hand:
+  the program declares the access it needs, EKS adds the node roles' entries);
+- `elbv2:DescribeTargetGroups` by load balancer: every target group bound to the platform's load
+  balancer, tagged or not.
+
+Followed by reference, not by tag (AWS creates some of the platform's resources itself, untagged):
+once the chains above have run, every security group a read resource refers to and that the tag
+filter did not return (the EKS cluster security group EKS attaches to every node, the cluster's
+additional groups, the groups each launch template version attaches, the load balancer's groups, a
+node group's remote-access group) is read with `ec2:DescribeSecurityGroups` and
+`DescribeSecurityGroupRules` filtered on `group-id` (two calls, whatever their number).
 
 Per-resource reads, only where no list call answers: `eks:DescribeNodegroup` (EKS has no batch
 describe); S3 versioning, encryption, public-access block, ownership, policy and lifecycle per
@@ -29,7 +40,9 @@ bucket; `kms:DescribeKey`, `GetKeyRotationStatus`, `GetKeyPolicy` per key; load 
 target group attributes, listeners and target health; `elbv2:DescribeRules` per listener (the
 listener rules, with their forward actions and target group weights); `secretsmanager:GetResourcePolicy` per
 secret; `iam:GetOpenIDConnectProvider`; a launch template version a node group pins that is
-neither `$Latest` nor `$Default`.
+neither `$Latest` nor `$Default`; `ec2:DescribeVpcAttribute` (DNS support and hostnames) per VPC;
+`eks:DescribeAccessEntry` for an access entry that is not a declared node role's (to tell the
+cluster creator's entry, made with the cluster, from one granted later).
 
 A call that fails (access denied, throttled past all retries, a timeout, TLS, an answer that is not
 the AWS API's) is recorded as a read error, its message one bounded line; the resources it would
@@ -119,6 +132,14 @@ class Inventory:
     secret_policies: dict[str, Any] = field(default_factory=dict)
     roles: Any = field(default_factory=dict)  # role name -> RoleDetail (+ MaxSessionDuration, Description)
     log_groups: dict[str, Any] = field(default_factory=dict)
+    vpc_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)  # VPC id -> attribute -> value
+    # Security groups read because a read resource refers to them (not returned by the tag filter):
+    # group id -> what refers to it ("the EKS cluster security group of acme-ml-dev", ...).
+    referenced_groups: dict[str, list[str]] = field(default_factory=dict)
+    cluster_security_group: str | None = None
+    access_entries: Any = None  # principal ARN -> DescribeAccessEntry answer (or {} when not described)
+    addons: Any = None  # add-on names
+    bound_target_groups: dict[str, Any] = field(default_factory=dict)  # LB ARN -> its target groups
     errors: list[ReadError] = field(default_factory=list)
 
 
@@ -158,6 +179,9 @@ _PAGE_SIZE = {
     "describe_log_groups": 50,
     "describe_listeners": 400,
     "describe_rules": 400,
+    "describe_target_groups": 400,
+    "list_addons": 100,
+    "list_access_entries": 100,
 }
 
 
@@ -254,6 +278,9 @@ class Collector:
             self._fanout = fanout
             for future in [chain_pool.submit(self._guarded, chain) for chain in chains]:
                 future.result()
+            # After the chains: the references are known only once the cluster, the launch templates
+            # and the load balancers are read.
+            self._guarded(self._referenced_groups)
         self._fanout = None
         return self.inventory
 
@@ -293,6 +320,34 @@ class Collector:
         if self._declares("aws:iam/openIdConnectProvider:OpenIdConnectProvider"):
             tasks.append(self._oidc)
         self.fan_out(tasks)
+        access = clusters[0].props.get("accessConfig") or {}
+        if access.get("authenticationMode") != "CONFIG_MAP":  # access entries exist in API modes only
+            self._access(name)
+
+    def _access(self, cluster: str) -> None:
+        """Access entries and managed add-ons: EKS grants and installs these on request, outside
+        the cluster's own settings, so nothing else shows one made by hand."""
+        inv = self.inventory
+        inv.addons = self.pages("eks", "list_addons", "addons", cluster, clusterName=cluster)
+        principals = self.pages("eks", "list_access_entries", "accessEntries", cluster, clusterName=cluster)
+        if principals is UNREADABLE:
+            inv.access_entries = UNREADABLE
+            return
+        node_roles = {str(group.get("nodeRole")) for group in inv.nodegroups.values() if group}
+        entries: dict[str, Any] = {principal: {} for principal in principals}
+
+        def describe(principal: str) -> Callable[[], None]:
+            def run() -> None:
+                found = self.call(
+                    "eks", "describe_access_entry", principal, clusterName=cluster, principalArn=principal
+                )
+                entries[principal] = found["accessEntry"] if found else found
+
+            return run
+
+        # A node role's entry is EKS's own (one per managed node group role): no need to describe it.
+        self.fan_out(describe(principal) for principal in sorted(entries) if principal not in node_roles)
+        inv.access_entries = entries
 
     def _oidc(self) -> None:
         cluster = self.inventory.cluster
@@ -312,6 +367,12 @@ class Collector:
         inv = self.inventory
         filters = self._tag_filter()
         inv.vpcs = self.pages("ec2", "describe_vpcs", "Vpcs", "vpcs", Filters=filters)
+        if inv.vpcs is not UNREADABLE:
+            self.fan_out(
+                self._vpc_attribute(vpc["VpcId"], attribute)
+                for vpc in inv.vpcs
+                for attribute in ("enableDnsSupport", "enableDnsHostnames")
+            )
         inv.subnets = self.pages("ec2", "describe_subnets", "Subnets", "subnets", Filters=filters)
         if self._declares("aws:ec2/placementGroup:PlacementGroup"):
             inv.placement_groups = self.pages(
@@ -336,6 +397,76 @@ class Collector:
                 return
             rules.extend(found)
         inv.security_group_rules = rules
+
+    def _vpc_attribute(self, vpc_id: str, attribute: str) -> Callable[[], None]:
+        """One VPC attribute (DescribeVpcs does not report DNS support or hostnames)."""
+
+        def run() -> None:
+            found = self.call("ec2", "describe_vpc_attribute", vpc_id, VpcId=vpc_id, Attribute=attribute)
+            value = (found.get(attribute[0].upper() + attribute[1:]) or {}).get("Value") if found else found
+            with self._lock:
+                self.inventory.vpc_attributes.setdefault(vpc_id, {})[attribute] = value
+
+        return run
+
+    def _referenced_groups(self) -> None:
+        """Security groups the platform's resources attach that the tag filter did not return."""
+        inv = self.inventory
+        if inv.security_groups is UNREADABLE:
+            return
+        references: dict[str, list[str]] = {}
+
+        def refer(group_id: Any, by: str) -> None:
+            if isinstance(group_id, str) and group_id and group_id not in inv.security_groups:
+                references.setdefault(group_id, [])
+                if by not in references[group_id]:
+                    references[group_id].append(by)
+
+        cluster = inv.cluster if isinstance(inv.cluster, dict) else {}
+        vpc_config = cluster.get("resourcesVpcConfig") or {}
+        inv.cluster_security_group = vpc_config.get("clusterSecurityGroupId")
+        name = cluster.get("name", "")
+        refer(inv.cluster_security_group, f"the EKS cluster security group of {name} (created by EKS)")
+        for group_id in vpc_config.get("securityGroupIds") or []:
+            refer(group_id, f"the control plane of {name}")
+        for group in inv.nodegroups.values():
+            remote = ((group or {}).get("resources") or {}).get("remoteAccessSecurityGroup")
+            refer(remote, f"node group {(group or {}).get('nodegroupName')} (remote access)")
+        templates = inv.launch_templates if isinstance(inv.launch_templates, dict) else {}
+        for (template_id, version), item in sorted(inv.launch_template_versions.items()):
+            data = item.get("LaunchTemplateData") or {}
+            template = templates.get(template_id, {}).get("LaunchTemplateName", template_id)
+            attached = [*data.get("SecurityGroupIds", []), *data.get("SecurityGroups", [])]
+            attached += [g for interface in data.get("NetworkInterfaces", []) for g in interface.get("Groups", [])]
+            for group_id in attached:
+                refer(group_id, f"launch template {template} version {version}")
+        for lb in inv.load_balancers.values():
+            for group_id in lb.get("SecurityGroups") or []:
+                refer(group_id, f"load balancer {lb.get('LoadBalancerName')}")
+        if not references:
+            return
+        ids = sorted(references)
+        groups = self.pages(
+            "ec2",
+            "describe_security_groups",
+            "SecurityGroups",
+            "referenced security groups",
+            Filters=[{"Name": "group-id", "Values": ids}],
+        )
+        rules = self.pages(
+            "ec2",
+            "describe_security_group_rules",
+            "SecurityGroupRules",
+            "referenced security group rules",
+            Filters=[{"Name": "group-id", "Values": ids}],
+        )
+        if groups is UNREADABLE or rules is UNREADABLE or inv.security_group_rules is UNREADABLE:
+            inv.referenced_groups = {group_id: [*by, "(not read)"] for group_id, by in references.items()}
+            return
+        for group in groups:
+            inv.security_groups[group["GroupId"]] = group
+            inv.referenced_groups[group["GroupId"]] = references[group["GroupId"]]
+        inv.security_group_rules.extend(rules)
 
     def _launch_templates(self) -> None:
         inv = self.inventory
@@ -508,6 +639,13 @@ class Collector:
                 inv.target_groups[tg["TargetGroupArn"]] = tg
 
         def lb_reads(arn: str) -> list[Callable[[], None]]:
+            def bound() -> None:
+                # Every target group bound to the load balancer, tagged or not: one made by hand and
+                # put behind a listener rule carries none of the platform's tags.
+                inv.bound_target_groups[arn] = self.pages(
+                    "elbv2", "describe_target_groups", "TargetGroups", arn, LoadBalancerArn=arn
+                )
+
             def attributes() -> None:
                 found = self.call("elbv2", "describe_load_balancer_attributes", arn, LoadBalancerArn=arn)
                 inv.lb_attributes[arn] = {a["Key"]: a["Value"] for a in found["Attributes"]} if found else found
@@ -515,7 +653,7 @@ class Collector:
             def listeners() -> None:
                 inv.listeners[arn] = self.pages("elbv2", "describe_listeners", "Listeners", arn, LoadBalancerArn=arn)
 
-            return [attributes, listeners]
+            return [attributes, listeners, bound]
 
         def tg_reads(arn: str) -> list[Callable[[], None]]:
             def attributes() -> None:

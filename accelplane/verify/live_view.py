@@ -29,6 +29,17 @@ Live resources that carry the platform's identity (tag, parent group, role, load
 match no declared resource are `unexpected`: a rule added by hand, a node group created outside
 the code, an extra inline policy, a listener rule or a target group added by hand.
 
+What AWS creates on the platform's behalf is found by reference, not by tag, and judged against
+what AWS itself puts there: the EKS cluster security group (EKS creates it untagged and attaches it
+to the nodes) may hold EKS's two rules (all traffic from itself, all traffic out) and the declared
+ones, any other rule is unexpected; a node role's access entry (EKS makes one per managed node
+group role) and, with `bootstrapClusterCreatorAdminPermissions`, the cluster creator's entry made
+with the cluster are EKS's, any other access entry or managed add-on the declaration does not have
+is unexpected; a target group bound to the platform's load balancer is the platform's, tagged or not.
+
+`read` counts the live objects read per type (matched, unexpected, and AWS's own that were judged
+as such), which the report lists as its coverage.
+
 Forward actions (listener default actions, listener rule actions) keep their target groups and
 weights in the declared shape (`forward.targetGroups: [{arn, weight}]`); `routing` judges them.
 """
@@ -40,6 +51,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from accelplane.rules.view import UNKNOWN, Resource
@@ -49,6 +61,9 @@ from accelplane.verify.inventory import UNREADABLE, Collector, Inventory, tags_o
 from accelplane.verify.routing import BACKEND_TAG, SERVICE_TAG, live_conditions, live_forward
 
 POOL_TAG = "accelplane.io/pool"
+# How close to the cluster's creation EKS makes the creator's access entry (it is made with the
+# cluster, seconds apart); an entry made later was granted by hand.
+_CREATOR_ENTRY_WINDOW_S = 600.0
 BUCKET_ROLE_TAG = "accelplane.io/bucket-role"
 PLATFORM_TAG = "accelplane:platform"
 
@@ -193,6 +208,28 @@ def _actions(actions: Any, template: Any) -> list[Any]:
     return out
 
 
+def _created(value: Any) -> float | None:
+    """An API timestamp (a datetime from boto3, or ISO text) as epoch seconds."""
+    if isinstance(value, datetime):
+        return value.timestamp()
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value).timestamp()
+        except ValueError:
+            return None
+    return None
+
+
+def _eks_default_rule(rule: Mapping[str, Any]) -> bool:
+    """One of the rules EKS creates in the cluster security group: all traffic from the group itself
+    (ingress), all traffic to anywhere (egress, IPv4 or IPv6). Any other rule there was added."""
+    if rule.get("IpProtocol") != "-1":
+        return False
+    if rule.get("IsEgress"):
+        return rule.get("CidrIpv4") == "0.0.0.0/0" or rule.get("CidrIpv6") == "::/0"
+    return (rule.get("ReferencedGroupInfo") or {}).get("GroupId") == rule.get("GroupId")
+
+
 # -- the view -----------------------------------------------------------------------------------
 
 
@@ -216,6 +253,7 @@ class LiveView:
     # Every live target group of the platform (ARN -> name, tags): what a forward to one that is not
     # a backend's is, in its message.
     target_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    read: Counter[str] = field(default_factory=Counter)  # type -> live objects read (the report's coverage)
 
 
 class ViewBuilder:
@@ -255,6 +293,7 @@ class ViewBuilder:
             outputs={k: v for k, v in (outputs or {}).items() if v is not None},
         )
         self.view.resources.append(resource)
+        self.view.read[type_token] += 1
         if declared is not None:
             self.view.matched[declared.urn] = resource
             if unreadable:
@@ -302,6 +341,7 @@ class ViewBuilder:
             self._load_balancing,
             self._secrets,
             self._logs,
+            self._access,
         ):
             step()
         for resource in self.declared.resources:
@@ -329,11 +369,17 @@ class ViewBuilder:
 
     def _network(self) -> None:
         def vpc(resource: Resource, item: dict[str, Any]) -> None:
+            attributes = self.inv.vpc_attributes.get(item["VpcId"], {})
             self._live(
                 resource,
                 resource.type,
                 item["VpcId"],
-                {"cidrBlock": item.get("CidrBlock"), "tags": tags_of(item.get("Tags"))},
+                {
+                    "cidrBlock": item.get("CidrBlock"),
+                    "enableDnsSupport": attributes.get("enableDnsSupport", UNREADABLE),
+                    "enableDnsHostnames": attributes.get("enableDnsHostnames", UNREADABLE),
+                    "tags": tags_of(item.get("Tags")),
+                },
                 {"arn": self._arn("ec2", f"vpc/{item['VpcId']}")},
             )
 
@@ -443,19 +489,32 @@ class ViewBuilder:
     def _security_group_rules(self) -> None:
         rules = self.inv.security_group_rules
         declared = [*self.declared.of_type(_INGRESS), *self.declared.of_type(_EGRESS)]
-        if rules is UNREADABLE or self.inv.security_groups is UNREADABLE:
+        groups = self.inv.security_groups
+        if rules is UNREADABLE or groups is UNREADABLE:
             self._unreadable(declared, "ec2:DescribeSecurityGroupRules failed")
             return
         owned = {
-            live.id: urn
+            live.id: self.declared_name(urn)
             for urn, live in self.view.matched.items()
             if live.type in ("aws:ec2/securityGroup:SecurityGroup", "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup")
         }
+        cluster_group = self.inv.cluster_security_group
+        cluster_name = (self.inv.cluster or {}).get("name") if self.inv.cluster else None
+        if cluster_group and cluster_group in self.inv.referenced_groups:
+            # EKS creates it untagged and attaches it to the nodes: its rules are the platform's too.
+            owned[cluster_group] = f"the EKS cluster security group of {cluster_name} (created by EKS)"
+        for group_id in self.inv.referenced_groups:
+            if group_id in groups:
+                self.view.read["aws:ec2/securityGroup:SecurityGroup"] += 1
         wanted: dict[str, list[Resource]] = {}
         for resource in declared:
             wanted.setdefault(self._rule_key(resource.type, resource.props), []).append(resource)
         for rule in rules:
             if rule.get("GroupId") not in owned:
+                if rule.get("GroupId") in self.inv.referenced_groups:
+                    # A group a declared resource attaches that the declaration does not create: the
+                    # reference itself is drift of that resource; its rules are read, not judged.
+                    self.view.read[_EGRESS if rule.get("IsEgress") else _INGRESS] += 1
                 continue
             type_token = _EGRESS if rule.get("IsEgress") else _INGRESS
             protocol = rule.get("IpProtocol")
@@ -476,8 +535,10 @@ class ViewBuilder:
             outputs = {"arn": self._arn("ec2", f"security-group-rule/{rule_id}")}
             if candidates:
                 self._live(candidates.pop(0), type_token, rule_id, props, outputs)
+            elif rule["GroupId"] == cluster_group and _eks_default_rule(rule):
+                self.view.read[type_token] += 1  # one of the two rules EKS creates in it
             else:
-                group = self.declared_name(owned[rule["GroupId"]])
+                group = owned[rule["GroupId"]]
                 self._unexpected(
                     self._live(None, type_token, rule_id, props, outputs),
                     f"a rule of {group} that the declaration does not have",
@@ -832,7 +893,13 @@ class ViewBuilder:
                         "arn": self._arn("ec2", f"launch-template/{template_id}"),
                         "name": template.get("LaunchTemplateName"),
                     },
-                    raw={"template": template, "version": version, "data": data},
+                    raw={
+                        "template": template,
+                        "version": version,
+                        "data": data,
+                        # The program makes every new version the default (`updateDefaultVersion`).
+                        "follows_default": resource.props.get("updateDefaultVersion") in (True, "true"),
+                    },
                 )
         self._node_groups()
 
@@ -990,8 +1057,42 @@ class ViewBuilder:
                     ),
                     "a target group tagged with the platform that the declaration does not have",
                 )
+        self._bound_target_groups()
         self._listeners(listeners)
         self._listener_rules(self.declared.of_type("aws:lb/listenerRule:ListenerRule"))
+
+    def _bound_target_groups(self) -> None:
+        """Target groups bound to the platform's load balancer that carry none of its tags."""
+        names = {
+            str(live.id): live.name
+            for live in self.view.matched.values()
+            if live.type == "aws:lb/loadBalancer:LoadBalancer"
+        }
+        seen: set[str] = set()
+        for lb_arn, found in sorted(self.inv.bound_target_groups.items()):
+            if lb_arn not in names or not found:
+                continue  # not the platform's, or unreadable (its read error is reported)
+            for tg in found:
+                arn = tg["TargetGroupArn"]
+                if arn in self.inv.target_groups or arn in seen:
+                    continue
+                seen.add(arn)
+                self.view.target_groups[arn] = {"name": tg.get("TargetGroupName"), "tags": {}}
+                self._unexpected(
+                    self._live(
+                        None,
+                        "aws:lb/targetGroup:TargetGroup",
+                        arn,
+                        {
+                            "name": tg.get("TargetGroupName"),
+                            "port": tg.get("Port"),
+                            "protocol": tg.get("Protocol"),
+                            "targetType": tg.get("TargetType"),
+                        },
+                        {"arn": arn},
+                    ),
+                    f"a target group bound to {names[lb_arn]} that the declaration does not have",
+                )
 
     def _pair_target_groups(self, declared: list[Resource]) -> list[tuple[Resource, str]]:
         """A backend's target group by its service and backend tags (their names share a long prefix and
@@ -1213,6 +1314,68 @@ class ViewBuilder:
             if current:
                 # Only the version's existence: its value is never read.
                 self._live(resource, resource.type, f"{arn}|{current}", {"secretId": arn, "versionId": current})
+
+    # -- EKS access and add-ons ----------------------------------------------------------------
+
+    def _access(self) -> None:
+        """Access entries and managed add-ons of the cluster against what the declaration and EKS make."""
+        clusters = self.declared.of_type("aws:eks/cluster:Cluster")
+        cluster = self.inv.cluster
+        if not clusters or not isinstance(cluster, dict):
+            return
+        name = cluster.get("name")
+        declared_addons = {r.props.get("addonName") for r in self.declared.of_type("aws:eks/addon:Addon")}
+        for addon in sorted(self.inv.addons or []):
+            if addon in declared_addons:
+                self.view.read["aws:eks/addon:Addon"] += 1
+                continue
+            self._unexpected(
+                self._live(None, "aws:eks/addon:Addon", f"{name}:{addon}", {"clusterName": name, "addonName": addon}),
+                f"an EKS add-on of {name} that the declaration does not install",
+            )
+        entries = self.inv.access_entries
+        if not isinstance(entries, dict):
+            return
+        granted = {
+            canonical(r.props.get("principalArn"), self.symbols)
+            for r in self.declared.of_type("aws:eks/accessEntry:AccessEntry")
+        }
+        node_roles = {str(group.get("nodeRole")) for group in self.inv.nodegroups.values() if group}
+        access = clusters[0].props.get("accessConfig") or {}
+        creator_window = (
+            _created(cluster.get("createdAt")) if access.get("bootstrapClusterCreatorAdminPermissions") else None
+        )
+        for principal, entry in sorted(entries.items()):
+            if entry is UNREADABLE:
+                continue  # the read error is reported
+            if principal in node_roles or canonical(principal, self.symbols) in granted:
+                self.view.read["aws:eks/accessEntry:AccessEntry"] += 1  # EKS's own for a node group, or declared
+                continue
+            created = _created((entry or {}).get("createdAt"))
+            if (
+                creator_window is not None
+                and created is not None
+                and (entry or {}).get("type") == "STANDARD"
+                and abs(created - creator_window) <= _CREATOR_ENTRY_WINDOW_S
+            ):
+                # `bootstrapClusterCreatorAdminPermissions`: EKS grants whoever created the cluster, with it.
+                creator_window = None
+                self.view.read["aws:eks/accessEntry:AccessEntry"] += 1
+                continue
+            self._unexpected(
+                self._live(
+                    None,
+                    "aws:eks/accessEntry:AccessEntry",
+                    f"{name}:{principal}",
+                    {
+                        "clusterName": name,
+                        "principalArn": principal,
+                        "type": (entry or {}).get("type"),
+                        "kubernetesGroups": (entry or {}).get("kubernetesGroups"),
+                    },
+                ),
+                f"an access entry of {name} that the declaration does not grant",
+            )
 
     # -- logs --------------------------------------------------------------------------------
 

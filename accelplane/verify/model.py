@@ -117,6 +117,8 @@ class VerifyReport:
     region: str | None = None
     endpoint: str = DEFAULT_ENDPOINTS  # or the --endpoint-url the calls went to
     resources: int = 0  # declared AWS resources this command reads live
+    # Live objects read, per type token (declared, AWS's own, unexpected): what the report covered.
+    coverage: dict[str, int] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -150,6 +152,12 @@ class VerifyReport:
             f"{n['skip']} skipped, {n['pass']} passed ({_plural(n['total'], 'check')})"
         )
 
+    def coverage_line(self) -> str:
+        """`read live: 3 aws:eks/nodeGroup:NodeGroup, 9 aws:ec2/securityGroup:SecurityGroup, ...`."""
+        if not self.coverage:
+            return "read live: nothing"
+        return "read live: " + ", ".join(f"{count} {type_token}" for type_token, count in sorted(self.coverage.items()))
+
     def findings(self) -> list[dict[str, Any]]:
         """Policy-rule findings on the live resources, in the `accelplane check` JSON shape."""
         return [result.finding for result in self.results if result.finding is not None]
@@ -162,6 +170,7 @@ class VerifyReport:
             "region": self.region,
             "endpoint": self.endpoint,
             "resources": self.resources,
+            "coverage": dict(sorted(self.coverage.items())),
             "checks": [result.to_json() for result in self.results],
             "findings": self.findings(),
             "summary": {**self.counts(), "failed": self.failed},

@@ -220,6 +220,7 @@ def _not_passed(report: VerifyReport) -> list[CheckResult]:
 
 def _notes(report: VerifyReport) -> list[str]:
     notes = [r.message for r in report.results if r.status is Status.passed and r.check in _INFORMATIONAL]
+    notes.append(report.coverage_line())
     calls = report.api_calls
     notes.append(
         f"{calls.get('total', 0)} AWS API calls ({calls.get('retries', 0)} retries; {calls.get('errors', 0)} "

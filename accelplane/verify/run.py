@@ -218,6 +218,7 @@ def verify(
         region=region,
         endpoint=clients.endpoint,
         resources=sum(1 for resource in declared.resources if resource.type in SPECS),
+        coverage=dict(view.read),
     )
 
 

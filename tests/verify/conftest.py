@@ -20,7 +20,7 @@ from accelplane.verify.clients import AwsClients
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
 from accelplane.verify.model import VerifyReport
 from accelplane.verify.run import VerifyOptions, verify
-from tests.verify.moto_platform import MotoPlatform, honour_secure_transport
+from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport
 
 CHECKPOINT_FILES = {"model.safetensors": b"\x00weights" * 4096, "optimizer.pt": b"\x01state" * 1024}
 
@@ -63,11 +63,12 @@ def boto_session() -> boto3.Session:
 
 @pytest.fixture
 def moto() -> Iterator[None]:
-    undo = honour_secure_transport()
+    undo, undo_eks = honour_secure_transport(), fill_eks_gaps()
     try:
         with mock_aws():
             yield
     finally:
+        undo_eks()
         undo()
 
 

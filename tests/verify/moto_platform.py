@@ -19,9 +19,19 @@ named here, so no test passes because of a moto quirk:
   so the declared TLS-only policy (`Deny` when `aws:SecureTransport` is false) would deny every
   request; `honour_secure_transport()` makes moto skip exactly those statements, as AWS does for
   requests over TLS (all boto3 requests to AWS are).
-Not emulated at all (and so not tested against moto): EKS add-ons and access entries, IAM
-`Condition` evaluation, unhealthy targets (moto reports every registered target healthy; the
-evaluation is tested on response shapes with botocore's Stubber instead).
+- EKS: a node group always reports a `remoteAccessSecurityGroup` whose id is not even well formed
+  (AWS creates one only for `remoteAccess`): `fill_eks_gaps()` leaves it out without remote access;
+- EKS: `ListAccessEntries`, `DescribeAccessEntry` and `ListAddons` answer 404 "Not yet
+  implemented": `fill_eks_gaps()` answers them from what `create()` recorded on moto's cluster
+  object, i.e. what AWS holds for the platform as created: one `EC2_LINUX` entry per node group role
+  (EKS makes it with the node group, in the API authentication modes), the cluster creator's
+  `STANDARD` entry made with the cluster (`bootstrapClusterCreatorAdminPermissions`), and no managed
+  add-on (the program declares none).
+Not emulated at all (and so not tested against moto): granting access entries or installing add-ons
+by hand, changing the control-plane version, the authentication mode, a node group's launch template
+version or AMI release, a KMS key's rotation period, IAM `Condition` evaluation, unhealthy targets
+(moto reports every registered target healthy). Those are tested on recorded response shapes with
+botocore's Stubber instead.
 """
 
 from __future__ import annotations
@@ -46,6 +56,8 @@ from accelplane.verify.canonical import Symbols
 from accelplane.verify.declared import DeclaredPlatform, issuer_host
 
 ACCOUNT = "123456789012"
+# Who ran `pulumi up`: with `bootstrapClusterCreatorAdminPermissions`, EKS gives it an access entry.
+CLUSTER_CREATOR = f"arn:aws:iam::{ACCOUNT}:role/platform-deployer"
 SECRET_PLACEHOLDER_VALUE = "placeholder: verify never reads this"
 _RENAMES = {
     "securityGroups": "Groups",
@@ -391,6 +403,17 @@ class MotoPlatform:
                     "bootstrapClusterCreatorAdminPermissions", True
                 ),
             }
+        # What AWS also does: all traffic from the group itself (the egress rule moto adds itself).
+        ec2.authorize_security_group_ingress(
+            GroupId=cluster_sg, IpPermissions=[{"IpProtocol": "-1", "UserIdGroupPairs": [{"GroupId": cluster_sg}]}]
+        )
+        access = props.get("accessConfig") or {}
+        moto_cluster.accelplane_addons = []
+        moto_cluster.accelplane_access_entries = {}
+        if access.get("bootstrapClusterCreatorAdminPermissions", True):
+            moto_cluster.accelplane_access_entries[CLUSTER_CREATOR] = access_entry(
+                props["name"], CLUSTER_CREATOR, "STANDARD", cluster["createdAt"]
+            )
         self._record(resource, props["name"], arn=cluster["arn"])
         declared_sg = (resource.outputs.get("vpcConfig") or {}).get("clusterSecurityGroupId")
         self.tokens.add(declared_sg, cluster_sg)
@@ -450,6 +473,12 @@ class MotoPlatform:
                 if v is not None
             }
         )
+        moto_cluster = _moto_eks_cluster(props["clusterName"], self.region)
+        entries = getattr(moto_cluster, "accelplane_access_entries", {})
+        if props["nodeRoleArn"] not in entries:  # EKS makes the node role's entry with the node group
+            entries[props["nodeRoleArn"]] = access_entry(
+                props["clusterName"], props["nodeRoleArn"], "EC2_LINUX", dt.datetime.now(dt.UTC)
+            )
         self._record(resource, f"{props['clusterName']}:{props['nodeGroupName']}")
 
     # -- S3 ------------------------------------------------------------------------------------
@@ -678,6 +707,80 @@ class MotoPlatform:
 
     def key_id(self, role: str) -> str:
         return self.live_id[f"{self.declared.platform.name}-{role}-key"]
+
+
+def access_entry(cluster: str, principal: str, kind: str, created: dt.datetime) -> dict[str, Any]:
+    """An access entry as `eks:DescribeAccessEntry` answers it."""
+    name = principal.rsplit("/", 1)[-1]
+    return {
+        "clusterName": cluster,
+        "principalArn": principal,
+        "kubernetesGroups": ["system:nodes"] if kind == "EC2_LINUX" else [],
+        "accessEntryArn": f"arn:aws:eks:us-east-1:{ACCOUNT}:access-entry/{cluster}/role/{ACCOUNT}/{name}/0",
+        "createdAt": created,
+        "modifiedAt": created,
+        "tags": {},
+        "username": "system:node:{{EC2PrivateDNSName}}" if kind == "EC2_LINUX" else principal,
+        "type": kind,
+    }
+
+
+def fill_eks_gaps() -> Callable[[], None]:
+    """Answer `ListAccessEntries`, `DescribeAccessEntry` and `ListAddons` in moto (in process and in a
+    `ThreadedMotoServer` started after this call) from what `MotoPlatform` recorded, and drop the
+    fake remote-access group of node groups without remote access; returns the undo."""
+    from urllib.parse import unquote
+
+    from moto.core.responses import ActionResult
+    from moto.eks import urls
+    from moto.eks.models import Nodegroup
+    from moto.eks.responses import EKSResponse
+
+    def cluster_of(response: Any) -> Any:
+        name = unquote(response.path.split("/clusters/", 1)[1].split("/", 1)[0])
+        return response.eks_backend.clusters[name]
+
+    def list_access_entries(self: Any) -> ActionResult:
+        entries = getattr(cluster_of(self), "accelplane_access_entries", {})
+        return ActionResult({"accessEntries": sorted(entries)})
+
+    def describe_access_entry(self: Any) -> ActionResult:
+        principal = unquote(self.path.split("/access-entries/", 1)[1])
+        return ActionResult({"accessEntry": getattr(cluster_of(self), "accelplane_access_entries", {})[principal]})
+
+    def list_addons(self: Any) -> ActionResult:
+        return ActionResult({"addons": list(getattr(cluster_of(self), "accelplane_addons", []))})
+
+    added = {
+        "{0}/clusters/(?P<name>[^/]+)/access-entries$": urls.response.dispatch,
+        "{0}/clusters/(?P<name>[^/]+)/access-entries/(?P<principalArn>.+)$": urls.response.dispatch,
+        "{0}/clusters/(?P<name>[^/]+)/addons$": urls.response.dispatch,
+    }
+    original_init = Nodegroup.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        if not kwargs.get("remote_access"):
+            self.resources.pop("remoteAccessSecurityGroup", None)
+
+    Nodegroup.__init__ = init  # type: ignore[method-assign]
+    urls.url_paths.update(added)
+    methods = {
+        "list_access_entries": list_access_entries,
+        "describe_access_entry": describe_access_entry,
+        "list_addons": list_addons,
+    }
+    for name, method in methods.items():
+        setattr(EKSResponse, name, method)
+
+    def undo() -> None:
+        Nodegroup.__init__ = original_init  # type: ignore[method-assign]
+        for path in added:
+            urls.url_paths.pop(path, None)
+        for name in methods:
+            delattr(EKSResponse, name)
+
+    return undo
 
 
 def _moto_eks_cluster(name: str, region: str) -> Any:

@@ -21,7 +21,7 @@ from accelplane.cli import main
 from accelplane.verify.declared import DeclaredPlatform
 from tests.support.stack_files import ROOT as PROJECT_ROOT
 from tests.verify.conftest import CHECKPOINT_FILES
-from tests.verify.moto_platform import MotoPlatform, honour_secure_transport
+from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +30,12 @@ def moto_server() -> Iterator[str]:
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     undo = honour_secure_transport()  # the server runs in this process: same moto backends
+    undo_eks = fill_eks_gaps()
     host, port = server.get_host_and_port()
     try:
         yield f"http://{host}:{port}"
     finally:
+        undo_eks()
         undo()
         server.stop()
 

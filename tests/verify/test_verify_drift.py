@@ -425,9 +425,12 @@ def test_api_calls_are_list_calls_where_a_list_call_answers(live_dev: MotoPlatfo
     calls = run_verify()
     by_operation = calls.api_calls["by_operation"]
 
+    # Two calls each, whatever the number of groups: the platform's (by tag), then the groups its
+    # resources attach that carry no tag (the EKS cluster security group), by id.
+    for operation in ("ec2.DescribeSecurityGroups", "ec2.DescribeSecurityGroupRules"):
+        assert by_operation[operation] == 2, operation
     # One call each, whatever the number of resources:
     for operation in (
-        "ec2.DescribeSecurityGroupRules",
         "ec2.DescribeLaunchTemplateVersions",
         "iam.GetAccountAuthorizationDetails",
         "secretsmanager.ListSecrets",
