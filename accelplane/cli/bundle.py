@@ -7,6 +7,7 @@
 - `verify --lock FILE --mirror DIR`: offline; exit 1 naming each missing or altered artifact.
 - `export --lock FILE --format F [--output FILE]`: requirements with hashes, skopeo sync YAML,
   file and image lists, CycloneDX SBOM.
+- `diff --lock FILE --base GIT_REF | --base-lock FILE`: artifacts added, removed and changed.
 
 Exit codes: 0 ok; 1 an artifact is missing, altered, or not where the lock says; 2 bad input.
 """
@@ -51,6 +52,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--output", type=Path, help="write here instead of stdout")
     export.add_argument("--registry", help="skopeo-sync: the mirror registry the images go to (host[:port])")
     export.set_defaults(handler=run_export)
+
+    diff = commands.add_parser("diff", help="artifacts added, removed and changed between a base lock and this one")
+    diff.add_argument("--lock", type=Path, required=True, help="the head lock (bundle.lock.json)")
+    base = diff.add_mutually_exclusive_group(required=True)
+    base.add_argument("--base", metavar="GIT_REF", help="the same lock file as it is in this git revision")
+    base.add_argument("--base-lock", type=Path, metavar="FILE", help="a base lock file")
+    diff.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    diff.add_argument("--output", type=Path, help="write here instead of stdout")
+    diff.set_defaults(handler=run_diff)
 
 
 def _say(message: str) -> None:
@@ -124,6 +134,26 @@ def run_export(args: argparse.Namespace) -> int:
 
     lock = load_lock(args.lock)
     text = render(lock, args.format, registry=args.registry)
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        args.output.write_text(text)
+    except OSError as error:
+        raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
+    return EXIT_OK
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    from accelplane.bundle.lockfile import load_lock
+    from accelplane.diff.bundle_lock import base_lock_from_git, diff_locks, render
+
+    head = load_lock(args.lock)
+    if args.base_lock is not None:
+        base, base_name = load_lock(args.base_lock), str(args.base_lock)
+    else:
+        base, base_name = base_lock_from_git(args.lock, args.base), f"{args.base}:{args.lock.name}"
+    text = render(diff_locks(base, head), args.format, base=base_name, head=str(args.lock))
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
