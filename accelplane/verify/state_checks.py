@@ -51,10 +51,32 @@ def node_group_status(resource: Resource, group: Mapping[str, Any]) -> CheckResu
 
 
 def launch_template_version(
-    resource: Resource, group: Mapping[str, Any], template: Mapping[str, Any] | None
+    resource: Resource,
+    group: Mapping[str, Any],
+    template: Mapping[str, Any] | None,
+    *,
+    follows_default: bool = True,
 ) -> CheckResult:
+    """The version a node group runs against the one `pulumi up` leaves it on.
+
+    The program makes each change of a template its new default version (`updateDefaultVersion`)
+    and moves the node group to it, so a node group on another version than the default was moved
+    by hand (or its rollout is still running: a warning while the node group is UPDATING). A newer
+    version that is not the default was made by hand and not rolled out: a warning, the node group
+    still runs what was declared."""
     used = str((group.get("launchTemplate") or {}).get("version"))
     latest = str((template or {}).get("LatestVersionNumber"))
+    default = str((template or {}).get("DefaultVersionNumber")) if follows_default else latest
+    if template is not None and used != default:
+        updating = group.get("status") == "UPDATING"
+        return CheckResult(
+            CheckId.launch_template_version,
+            Status.warning if updating else Status.failed,
+            f"runs launch template version {used} but the template's default version (the one `pulumi up` "
+            f"sets) is {default}: "
+            + ("an update of the node group is in progress" if updating else "the node group was moved by hand"),
+            **_where(resource),
+        )
     if template is None or used == latest:
         return CheckResult(
             CheckId.launch_template_version,
@@ -171,7 +193,7 @@ def state_results(
     now = now or datetime.now(UTC)
     results: list[CheckResult] = []
     templates = {
-        (raw.get("template") or {}).get("LaunchTemplateId"): raw.get("template")
+        (raw.get("template") or {}).get("LaunchTemplateId"): raw
         for urn, raw in view.raw.items()
         if isinstance(raw, dict) and "template" in raw and "data" in raw
     }
@@ -185,7 +207,15 @@ def state_results(
             results.append(node_group_status(declared, raw))
             template_id = (raw.get("launchTemplate") or {}).get("id")
             if template_id:
-                results.append(launch_template_version(declared, raw, templates.get(template_id)))
+                template = templates.get(template_id) or {}
+                results.append(
+                    launch_template_version(
+                        declared,
+                        raw,
+                        template.get("template"),
+                        follows_default=template.get("follows_default", True),
+                    )
+                )
         elif live.type == "aws:lb/targetGroup:TargetGroup" and raw:
             if raw.get("health") is UNREADABLE:
                 results.append(
