@@ -57,6 +57,9 @@ def air_gap_resources(platform: Mapping[str, Any], *, stack: str, project: str) 
         if isinstance(repository, Mapping) and isinstance(repository.get("uri"), str):
             sources.append({"field": f"bare_metal.repositories[{index}].uri", "url": repository["uri"], "kind": "apt"})
     python = _mapping(bare_metal.get("python"))
+    find_links = python.get("find_links")
+    if isinstance(find_links, str) and "://" in find_links:  # a plain path is the node's own directory
+        sources.append({"field": "bare_metal.python.find_links", "url": find_links, "kind": "python"})
     if isinstance(python.get("index_url"), str):
         sources.append({"field": "bare_metal.python.index_url", "url": python["index_url"], "kind": "python"})
     elif bare_metal and not python.get("find_links"):
