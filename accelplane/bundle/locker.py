@@ -100,6 +100,13 @@ def _read_index(base: str, relative: str, release: dict[str, tuple[str, int]]) -
     raise last_error
 
 
+def _at(error: InputError, field: str) -> InputError:
+    """The same problems, pinned to the declaration field whose source they are about."""
+    from dataclasses import replace
+
+    return InputError([replace(p, field=p.field or field) for p in error.problems])
+
+
 def _refuse_floating(text: str, where: str) -> None:
     if not text or re.search(r"[<>^~!,|\s]|\blatest\b", text) or text.endswith(".x"):
         raise InputError.single(f"{text!r} is a floating reference; pin an exact version", field=where)
@@ -128,8 +135,11 @@ def _lock_bare_metal(stack: StackConfig, lock: Lock, architecture: str, say: Pro
     assert bare_metal is not None
     say(f"reading {len(bare_metal.repositories)} apt repositories for {architecture}")
     available: list[debian.Package] = []
-    for repository in bare_metal.repositories:
-        available += _apt_indexes(repository, architecture)
+    for index, repository in enumerate(bare_metal.repositories):
+        try:
+            available += _apt_indexes(repository, architecture)
+        except InputError as error:
+            raise _at(error, f"bare_metal.repositories[{index}].uri") from None
     resolver = debian.Resolver(available, architecture)
     for index, group in enumerate(bare_metal.groups):
         needs = group_needs(stack, index, architecture)
@@ -272,7 +282,10 @@ def _lock_charts(stack: StackConfig, lock: Lock, sources: Sources, say: Progress
                 )
             )
         else:
-            name, url, sha256, entry = charts.lookup(need.key, need.version, repository)
+            try:
+                name, url, sha256, entry = charts.lookup(need.key, need.version, repository)
+            except InputError as error:
+                raise _at(error, need.needed_by.split("(")[-1].rstrip(")")) from None
             lock.add(
                 Artifact(
                     Kind.chart,

@@ -15,12 +15,17 @@ Exit codes: 0 ok; 1 an artifact is missing, altered, or not where the lock says;
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+
+if TYPE_CHECKING:
+    from accelplane.config.loader import StackConfig
 
 EXPORT_FORMATS = ("requirements", "skopeo-sync", "files", "images", "cyclonedx")
 
@@ -80,10 +85,10 @@ def run_lock(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FINDINGS
     except InputError as error:
-        # A declaration field named without a file is in the stack file.
+        # A problem raised without a file is about the stack: a field of it, or a source it declares.
         raise InputError(
             [
-                replace(p, file=str(stack.path)) if p.file is None and p.field and "." in p.field else p
+                replace(p, file=str(stack.path), line=p.line or _line(stack, p.field)) if p.file is None else p
                 for p in error.problems
             ]
         ) from None
@@ -95,6 +100,16 @@ def run_lock(args: argparse.Namespace) -> int:
         _say(f"outside the declared sources: {item['name']} ({item['needed_by']}): {item['reason']}")
     print(f"locked {len(lock.artifacts)} artifacts of stack {stack.stack} into {args.output}")
     return EXIT_OK
+
+
+def _line(stack: StackConfig, field: str | None) -> int | None:
+    """Line of a declaration field path such as `bare_metal.repositories[0].uri`."""
+    if not field:
+        return None
+    parts: list[str | int] = []
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
+        parts.append(int(index) if index else name)
+    return stack.line_of(*parts)
 
 
 def run_verify(args: argparse.Namespace) -> int:

@@ -197,3 +197,15 @@ def test_lock_file_is_what_the_docs_describe(locked):
         assert set(artifact) >= {"kind", "name", "version", "architecture", "url", "size", "provenance"}
         assert artifact.get("sha256") or artifact.get("digest")
     yaml.safe_dump(document)  # plain data all through
+
+
+def test_unreachable_source_is_exit_2_naming_file_line_and_field(tmp_path, capsys):
+    from tests.support.mirror.servers import free_port
+
+    stack = lab_upstream_stack(tmp_path, f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    output = tmp_path / "out.lock.json"
+    assert main(["bundle", "lock", "--stack-file", str(stack), "--output", str(output)]) == 2
+    err = capsys.readouterr().err
+    line = next(i for i, text in enumerate(stack.read_text().splitlines(), 1) if "uri: http://127.0.0.1" in text)
+    assert f"error: {stack}:{line}: bare_metal.repositories[0].uri: cannot read http://127.0.0.1:" in err, err
+    assert "Traceback" not in err and not output.exists()
