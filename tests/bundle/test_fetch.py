@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from accelplane.cli import main
@@ -175,3 +176,41 @@ def test_fetch_fails_naming_an_artifact_whose_source_changed(mirrored, upstream,
     err = capsys.readouterr().err
     assert "aws-efa-installer-1.43.2.tar.gz: sha256" in err and "is not the locked " + "0" * 64 in err
     assert not (mirror / efa["path"]).exists()
+
+
+def test_interrupted_download_resumes_with_a_range_request(upstream, tmp_path):
+    """Against a server that honours ranges, the `.part` an interrupted fetch left is continued
+    from its end (one `Range: bytes=N-` request, 206), and the whole file is checked after."""
+    from accelplane.bundle.net import download
+    from tests.support.mirror.servers import range_server
+
+    source = upstream.root / "efa" / "aws-efa-installer-1.43.2.tar.gz"
+    data = source.read_bytes()
+    target = tmp_path / "files" / source.name
+    target.parent.mkdir()
+    half = len(data) // 2
+    target.with_name(target.name + ".part").write_bytes(data[:half])
+    log = tmp_path / "requests.log"
+    with range_server(upstream.root, log) as url:
+        _sha256, size = download(f"{url}/efa/{source.name}", target, sha256=hashlib.sha256(data).hexdigest(),
+                                size=len(data))
+    assert target.read_bytes() == data and size == len(data)
+    requests = [line for line in log.read_text().splitlines() if line.startswith("/efa/")]  # not the readiness probe
+    assert requests == [f"/efa/{source.name} bytes={half}-"]
+
+
+def test_a_part_that_does_not_continue_the_file_is_refused_and_dropped(upstream, tmp_path):
+    """Resumed bytes that do not make the locked file (a `.part` of another file) fail the checksum:
+    nothing is renamed into place and the `.part` is gone, so the next run starts clean."""
+    from accelplane.bundle.lockfile import ArtifactError
+    from accelplane.bundle.net import download
+    from tests.support.mirror.servers import range_server
+
+    source = upstream.root / "efa" / "aws-efa-installer-1.43.2.tar.gz"
+    data = source.read_bytes()
+    target = tmp_path / source.name
+    target.with_name(target.name + ".part").write_bytes(b"\0" * (len(data) // 2))
+    refused = pytest.raises(ArtifactError, match="is not the locked")
+    with range_server(upstream.root, tmp_path / "requests.log") as url, refused:
+        download(f"{url}/efa/{source.name}", target, sha256=hashlib.sha256(data).hexdigest(), size=len(data))
+    assert not target.exists() and not target.with_name(target.name + ".part").exists()

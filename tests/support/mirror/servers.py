@@ -55,6 +55,25 @@ def http_server(directory: Path) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+@contextmanager
+def range_server(directory: Path, log: Path) -> Iterator[str]:
+    """`range_server` (http.server with byte ranges) serving `directory` on 127.0.0.1; requests go to `log`."""
+    port = free_port()
+    output = directory.parent / f"range-{port}.log"
+    root = Path(__file__).resolve().parents[3]
+    with output.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.support.mirror.range_server", str(directory), str(port), str(log)],
+            stdout=out, stderr=subprocess.STDOUT, cwd=root,
+        )
+    try:
+        _wait(f"http://127.0.0.1:{port}/", process, output)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 def require_registry_tools() -> None:
     for tool in ("docker-registry", "skopeo"):
         if shutil.which(tool) is None:
