@@ -231,8 +231,6 @@ def _deb(package: debian.Package, needed_by: str, resolved_at: str) -> Artifact:
 
 
 def _installer(url: str, declared: str | None, needed_by: str, resolved_at: str) -> Artifact:
-    import hashlib
-
     filename = urllib.parse.unquote(urllib.parse.urlsplit(net.as_url(url)).path.rsplit("/", 1)[-1])
     match = _INSTALLER.match(filename)
     name, version = (match["name"], match["version"]) if match else (filename, "")
@@ -240,8 +238,7 @@ def _installer(url: str, declared: str | None, needed_by: str, resolved_at: str)
         parts = urllib.parse.urlsplit(url).path.split("/")
         name = parts[parts.index("archive") - 1] if "archive" in parts else filename
         filename = f"{name}-{version}.{match['ext']}" if match else filename
-    body = net.read(url, limit=16 * 1024 * 1024 * 1024)[0]
-    sha256 = hashlib.sha256(body).hexdigest()
+    sha256, size = net.hash_url(url)
     if declared is not None and declared != sha256:
         raise ArtifactError(f"{net.redact(url)}: sha256 {sha256} is not the {declared} the role declares ({needed_by})")
     return Artifact(
@@ -251,7 +248,7 @@ def _installer(url: str, declared: str | None, needed_by: str, resolved_at: str)
         "all",
         net.redact(url),
         sha256=sha256,
-        size=len(body),
+        size=size,
         path=f"files/{filename}",
         provenance=((needed_by, resolved_at),),
     )

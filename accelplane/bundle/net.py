@@ -103,3 +103,16 @@ def download(
         raise ArtifactError(f"{redact(url)}: sha256 {actual} is not the locked {sha256}; nothing kept")
     os.replace(part, dest)
     return actual, length
+
+
+def hash_url(url: str, *, keep: Path | None = None) -> tuple[str, int]:
+    """(sha256, size) of what `url` serves, streamed through a temporary file (kept at `keep`
+    when given, for a caller that reads it next): installers and wheels run to gigabytes."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="accelplane-lock-") as scratch:
+        target = Path(scratch) / "download"
+        result = download(url, target, sha256=None, size=None)
+        if keep is not None:
+            os.replace(target, keep)
+        return result

@@ -10,14 +10,14 @@ error naming both requirements.
 
 from __future__ import annotations
 
-import hashlib
-import io
 import re
+import tempfile
 import urllib.parse
 import zipfile
 from dataclasses import dataclass
 from email.parser import Parser
 from html.parser import HTMLParser
+from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -92,8 +92,6 @@ def project_files(index: str, project: str) -> list[IndexFile]:
 
 def _directory_files(directory: str) -> list[IndexFile]:
     """A find-links directory read where the lock runs: pip computes the hashes itself there."""
-    from pathlib import Path
-
     root = Path(directory)
     if not root.is_dir():
         raise InputError.single(
@@ -150,12 +148,12 @@ def _best(
     return (best[2], best[0]) if best else None
 
 
-def _requires(file: IndexFile, body: bytes | None) -> tuple[str, ...]:
+def _requires(file: IndexFile, wheel: Path | None) -> tuple[str, ...]:
     if file.metadata_url:
         text = net.read(file.metadata_url)[0].decode("utf-8", "replace")
     else:
-        assert body is not None
-        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        assert wheel is not None
+        with zipfile.ZipFile(wheel) as archive:
             names = [n for n in archive.namelist() if re.match(r"^[^/]+\.dist-info/METADATA$", n)]
             if not names:
                 raise ArtifactError(f"{file.filename}: no .dist-info/METADATA in the wheel")
@@ -209,18 +207,23 @@ def resolve(
                 f"{requirement} ({wanted_by}): no wheel for Python {python} on {architecture} in {net.redact(index)}"
             )
         file, version = picked
-        body = None
-        if file.sha256 is None or file.metadata_url is None:
-            body = net.read(file.url, limit=8 * 1024 * 1024 * 1024)[0]
-        sha256 = file.sha256 or hashlib.sha256(body or b"").hexdigest()
-        if body is not None and hashlib.sha256(body).hexdigest() != sha256:
-            raise ArtifactError(f"{file.filename}: the index's sha256 {sha256} is not the file's")
         try:
             Version(str(version))
         except InvalidVersion:
             raise ArtifactError(f"{file.filename}: version {version} is not a PEP 440 version") from None
-        requires = _requires(file, body)
-        wheel = Wheel(requirement.name, str(version), file, sha256, len(body) if body is not None else None, requires)
+        size = None
+        sha256 = file.sha256
+        with tempfile.TemporaryDirectory(prefix="accelplane-wheel-") as scratch:
+            local = Path(scratch) / file.filename
+            if file.sha256 is None or file.metadata_url is None:
+                # No published hash, or no metadata file: the wheel itself is read (streamed to disk).
+                actual, size = net.hash_url(file.url, keep=local)
+                if sha256 is not None and actual != sha256:
+                    raise ArtifactError(f"{file.filename}: the index's sha256 {sha256} is not the file's ({actual})")
+                sha256 = actual
+            requires = _requires(file, local if local.exists() else None)
+        assert sha256 is not None  # from the index, or computed above
+        wheel = Wheel(requirement.name, str(version), file, sha256, size, requires)
         chosen[name] = (wheel, wanted_by, requirement.specifier)
         for dependency in requires:
             pending.append((Requirement(dependency), f"{wheel.name}=={wheel.version}"))
