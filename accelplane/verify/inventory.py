@@ -23,7 +23,8 @@ List calls (paginated, largest pages), each answering for every resource of its 
   the cluster's issuer);
 - `logs:DescribeLogGroups` with the declared name as prefix;
 - `eks:ListAccessEntries` and `eks:ListAddons` of the cluster (what was granted or installed by hand:
-  the program declares the access it needs, EKS adds the node roles' entries);
+  the program declares the access it needs, EKS adds the node roles' entries), and
+  `eks:ListAssociatedAccessPolicies` per access entry (what each entry may do);
 - `elbv2:DescribeTargetGroups` by load balancer: every target group bound to the platform's load
   balancer, tagged or not.
 
@@ -138,6 +139,7 @@ class Inventory:
     referenced_groups: dict[str, list[str]] = field(default_factory=dict)
     cluster_security_group: str | None = None
     access_entries: Any = None  # principal ARN -> DescribeAccessEntry answer (or {} when not described)
+    access_policies: dict[str, Any] = field(default_factory=dict)  # principal ARN -> associated access policies
     addons: Any = None  # add-on names
     bound_target_groups: dict[str, Any] = field(default_factory=dict)  # LB ARN -> its target groups
     errors: list[ReadError] = field(default_factory=list)
@@ -182,6 +184,7 @@ _PAGE_SIZE = {
     "describe_target_groups": 400,
     "list_addons": 100,
     "list_access_entries": 100,
+    "list_associated_access_policies": 100,
 }
 
 
@@ -348,6 +351,25 @@ class Collector:
         # A node role's entry is EKS's own (one per managed node group role): no need to describe it.
         self.fan_out(describe(principal) for principal in sorted(entries) if principal not in node_roles)
         inv.access_entries = entries
+
+        def policies(principal: str) -> Callable[[], None]:
+            def run() -> None:
+                found = self.pages(
+                    "eks",
+                    "list_associated_access_policies",
+                    "associatedAccessPolicies",
+                    principal,
+                    clusterName=cluster,
+                    principalArn=principal,
+                )
+                with self._lock:
+                    inv.access_policies[principal] = found
+
+            return run
+
+        # What each entry may do: a cluster-admin policy associated with a node role's entry by hand
+        # shows nowhere else.
+        self.fan_out(policies(principal) for principal in sorted(entries))
 
     def _oidc(self) -> None:
         cluster = self.inventory.cluster

@@ -64,6 +64,7 @@ POOL_TAG = "accelplane.io/pool"
 # How close to the cluster's creation EKS makes the creator's access entry (it is made with the
 # cluster, seconds apart); an entry made later was granted by hand.
 _CREATOR_ENTRY_WINDOW_S = 600.0
+_CREATOR_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 BUCKET_ROLE_TAG = "accelplane.io/bucket-role"
 PLATFORM_TAG = "accelplane:platform"
 
@@ -1345,11 +1346,14 @@ class ViewBuilder:
         creator_window = (
             _created(cluster.get("createdAt")) if access.get("bootstrapClusterCreatorAdminPermissions") else None
         )
+        associations = self._declared_associations()
         for principal, entry in sorted(entries.items()):
             if entry is UNREADABLE:
                 continue  # the read error is reported
+            policies = self.inv.access_policies.get(principal)
             if principal in node_roles or canonical(principal, self.symbols) in granted:
                 self.view.read["aws:eks/accessEntry:AccessEntry"] += 1  # EKS's own for a node group, or declared
+                self._associations(name, principal, policies, associations)
                 continue
             created = _created((entry or {}).get("createdAt"))
             if (
@@ -1358,9 +1362,11 @@ class ViewBuilder:
                 and (entry or {}).get("type") == "STANDARD"
                 and abs(created - creator_window) <= _CREATOR_ENTRY_WINDOW_S
             ):
-                # `bootstrapClusterCreatorAdminPermissions`: EKS grants whoever created the cluster, with it.
+                # `bootstrapClusterCreatorAdminPermissions`: EKS grants whoever created the cluster, with it,
+                # and associates the cluster-admin policy at cluster scope.
                 creator_window = None
                 self.view.read["aws:eks/accessEntry:AccessEntry"] += 1
+                self._associations(name, principal, policies, associations | {(principal, _CREATOR_POLICY)})
                 continue
             self._unexpected(
                 self._live(
@@ -1372,9 +1378,45 @@ class ViewBuilder:
                         "principalArn": principal,
                         "type": (entry or {}).get("type"),
                         "kubernetesGroups": (entry or {}).get("kubernetesGroups"),
+                        "accessPolicies": sorted(p.get("policyArn", "") for p in policies or []) or None,
                     },
                 ),
                 f"an access entry of {name} that the declaration does not grant",
+            )
+
+    def _declared_associations(self) -> set[tuple[str, str]]:
+        """(principal ARN, policy ARN) of every declared access policy association, as live values."""
+        out: set[tuple[str, str]] = set()
+        for resource in self.declared.of_type("aws:eks/accessPolicyAssociation:AccessPolicyAssociation"):
+            principal = resource.props.get("principalArn")
+            principal = self._live_ref(principal) or principal
+            out.add((str(principal), str(resource.props.get("policyArn"))))
+        return out
+
+    def _associations(self, cluster: Any, principal: str, policies: Any, expected: set[tuple[str, str]]) -> None:
+        """Access policies associated with an entry that is EKS's or declared: any other is unexpected."""
+        if not isinstance(policies, list):
+            return  # unreadable: the read error is reported
+        for policy in policies:
+            arn = policy.get("policyArn", "")
+            scope = policy.get("accessScope") or {}
+            if (principal, arn) in expected:
+                self.view.read["aws:eks/accessPolicyAssociation:AccessPolicyAssociation"] += 1
+                continue
+            self._unexpected(
+                self._live(
+                    None,
+                    "aws:eks/accessPolicyAssociation:AccessPolicyAssociation",
+                    f"{cluster}#{principal}#{arn}",
+                    {
+                        "clusterName": cluster,
+                        "principalArn": principal,
+                        "policyArn": arn,
+                        "accessScope": {"type": scope.get("type"), "namespaces": scope.get("namespaces") or None},
+                    },
+                ),
+                f"an access policy associated with {principal.rsplit('/', 1)[-1]} in {cluster} "
+                "that neither EKS nor the declaration associates",
             )
 
     # -- logs --------------------------------------------------------------------------------

@@ -21,12 +21,12 @@ named here, so no test passes because of a moto quirk:
   requests over TLS (all boto3 requests to AWS are).
 - EKS: a node group always reports a `remoteAccessSecurityGroup` whose id is not even well formed
   (AWS creates one only for `remoteAccess`): `fill_eks_gaps()` leaves it out without remote access;
-- EKS: `ListAccessEntries`, `DescribeAccessEntry` and `ListAddons` answer 404 "Not yet
-  implemented": `fill_eks_gaps()` answers them from what `create()` recorded on moto's cluster
-  object, i.e. what AWS holds for the platform as created: one `EC2_LINUX` entry per node group role
-  (EKS makes it with the node group, in the API authentication modes), the cluster creator's
-  `STANDARD` entry made with the cluster (`bootstrapClusterCreatorAdminPermissions`), and no managed
-  add-on (the program declares none).
+- EKS: `ListAccessEntries`, `DescribeAccessEntry`, `ListAssociatedAccessPolicies` and `ListAddons`
+  answer 404 "Not yet implemented": `fill_eks_gaps()` answers them from what `create()` recorded on
+  moto's cluster object, i.e. what AWS holds for the platform as created: one `EC2_LINUX` entry per
+  node group role with no access policy (EKS makes it with the node group, in the API authentication
+  modes), the cluster creator's `STANDARD` entry made with the cluster with the cluster-admin policy
+  (`bootstrapClusterCreatorAdminPermissions`), and no managed add-on (the program declares none).
 Not emulated at all (and so not tested against moto): granting access entries or installing add-ons
 by hand, changing the control-plane version, the authentication mode, a node group's launch template
 version or AMI release, a KMS key's rotation period, IAM `Condition` evaluation, unhealthy targets
@@ -58,6 +58,7 @@ from accelplane.verify.declared import DeclaredPlatform, issuer_host
 ACCOUNT = "123456789012"
 # Who ran `pulumi up`: with `bootstrapClusterCreatorAdminPermissions`, EKS gives it an access entry.
 CLUSTER_CREATOR = f"arn:aws:iam::{ACCOUNT}:role/platform-deployer"
+CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 SECRET_PLACEHOLDER_VALUE = "placeholder: verify never reads this"
 _RENAMES = {
     "securityGroups": "Groups",
@@ -414,6 +415,16 @@ class MotoPlatform:
             moto_cluster.accelplane_access_entries[CLUSTER_CREATOR] = access_entry(
                 props["name"], CLUSTER_CREATOR, "STANDARD", cluster["createdAt"]
             )
+            moto_cluster.accelplane_access_policies = {
+                CLUSTER_CREATOR: [
+                    {
+                        "policyArn": CLUSTER_ADMIN_POLICY,
+                        "accessScope": {"type": "cluster", "namespaces": []},
+                        "associatedAt": cluster["createdAt"],
+                        "modifiedAt": cluster["createdAt"],
+                    }
+                ]
+            }
         self._record(resource, props["name"], arn=cluster["arn"])
         declared_sg = (resource.outputs.get("vpcConfig") or {}).get("clusterSecurityGroupId")
         self.tokens.add(declared_sg, cluster_sg)
@@ -726,9 +737,10 @@ def access_entry(cluster: str, principal: str, kind: str, created: dt.datetime) 
 
 
 def fill_eks_gaps() -> Callable[[], None]:
-    """Answer `ListAccessEntries`, `DescribeAccessEntry` and `ListAddons` in moto (in process and in a
-    `ThreadedMotoServer` started after this call) from what `MotoPlatform` recorded, and drop the
-    fake remote-access group of node groups without remote access; returns the undo."""
+    """Answer `ListAccessEntries`, `DescribeAccessEntry`, `ListAssociatedAccessPolicies` and `ListAddons`
+    in moto (in process and in a `ThreadedMotoServer` started after this call) from what `MotoPlatform`
+    recorded, and drop the fake remote-access group of node groups without remote access; returns the
+    undo."""
     from urllib.parse import unquote
 
     from moto.core.responses import ActionResult
@@ -744,9 +756,19 @@ def fill_eks_gaps() -> Callable[[], None]:
         entries = getattr(cluster_of(self), "accelplane_access_entries", {})
         return ActionResult({"accessEntries": sorted(entries)})
 
+    def principal_of(response: Any) -> str:
+        return unquote(response.path.split("/access-entries/", 1)[1].split("/access-policies", 1)[0])
+
     def describe_access_entry(self: Any) -> ActionResult:
-        principal = unquote(self.path.split("/access-entries/", 1)[1])
-        return ActionResult({"accessEntry": getattr(cluster_of(self), "accelplane_access_entries", {})[principal]})
+        entries = getattr(cluster_of(self), "accelplane_access_entries", {})
+        return ActionResult({"accessEntry": entries[principal_of(self)]})
+
+    def list_associated_access_policies(self: Any) -> ActionResult:
+        cluster, principal = cluster_of(self), principal_of(self)
+        policies = getattr(cluster, "accelplane_access_policies", {}).get(principal, [])
+        return ActionResult(
+            {"clusterName": cluster.name, "principalArn": principal, "associatedAccessPolicies": policies}
+        )
 
     def list_addons(self: Any) -> ActionResult:
         return ActionResult({"addons": list(getattr(cluster_of(self), "accelplane_addons", []))})
@@ -768,6 +790,7 @@ def fill_eks_gaps() -> Callable[[], None]:
     methods = {
         "list_access_entries": list_access_entries,
         "describe_access_entry": describe_access_entry,
+        "list_associated_access_policies": list_associated_access_policies,
         "list_addons": list_addons,
     }
     for name, method in methods.items():

@@ -21,7 +21,7 @@ from botocore.stub import Stubber
 from accelplane.verify.clients import AwsClients
 from accelplane.verify.model import CheckId, Status, VerifyReport
 from tests.verify.conftest import failures
-from tests.verify.moto_platform import ACCOUNT, MotoPlatform
+from tests.verify.moto_platform import ACCOUNT, CLUSTER_ADMIN_POLICY, MotoPlatform
 
 Change = Callable[[dict[str, Any]], None]
 
@@ -42,6 +42,7 @@ def eks_stubbed(
     nodegroups: dict[str, Change] | None = None,
     addons: list[str] | None = None,
     extra_entries: dict[str, dict[str, Any]] | None = None,
+    extra_policies: dict[str, list[dict[str, Any]]] | None = None,
     list_entries_error: str | None = None,
 ) -> tuple[AwsClients, Stubber]:
     """Verify's clients with EKS answering, in verify's call order, what AWS would after the changes."""
@@ -62,6 +63,13 @@ def eks_stubbed(
         for p in eks.list_access_entries(clusterName=name)["accessEntries"]
     }
     entries.update(extra_entries or {})
+    policies = {
+        p: _plain(eks.list_associated_access_policies(clusterName=name, principalArn=p))["associatedAccessPolicies"]
+        for p in entries
+        if p not in (extra_entries or {})
+    }
+    for principal, associated in (extra_policies or {}).items():
+        policies.setdefault(principal, []).extend(associated)
     node_roles = {g["nodegroup"]["nodeRole"] for g in groups}
 
     clients = _fresh_clients()
@@ -84,6 +92,16 @@ def eks_stubbed(
                 "describe_access_entry",
                 {"accessEntry": entries[principal]},
                 {"clusterName": name, "principalArn": principal},
+            )
+        for principal in sorted(entries):
+            stubber.add_response(
+                "list_associated_access_policies",
+                {
+                    "clusterName": name,
+                    "principalArn": principal,
+                    "associatedAccessPolicies": policies.get(principal, []),
+                },
+                {"clusterName": name, "principalArn": principal, "maxResults": 100},
             )
     stubber.activate()
     return clients, stubber
@@ -208,6 +226,28 @@ def test_an_access_entry_granted_by_hand_is_drift(live_dev: MotoPlatform, run_ve
     assert "an access entry of acme-ml-dev that the declaration does not grant" in unexpected.message
     assert principal in unexpected.message  # the live ARN; `actual` holds it with the account as a symbol
     assert unexpected.actual["kubernetesGroups"] == ["system:masters"]
+
+
+def test_cluster_admin_associated_with_the_node_role_by_hand_is_drift(live_dev: MotoPlatform, run_verify: Any) -> None:
+    """moto has no access policy associations (`ListAssociatedAccessPolicies` answers "Not yet implemented")."""
+    node_role = live_dev.client("iam").get_role(RoleName=live_dev.live_id["acme-ml-dev-node-role"])["Role"]["Arn"]
+    now = dt.datetime.now(dt.UTC)
+    admin = {
+        "policyArn": CLUSTER_ADMIN_POLICY,
+        "accessScope": {"type": "cluster", "namespaces": []},
+        "associatedAt": now,
+        "modifiedAt": now,
+    }
+
+    report = run(run_verify, *eks_stubbed(live_dev, extra_policies={node_role: [admin]}))
+
+    [unexpected] = named(report, CheckId.drift_unexpected)
+    assert unexpected.type == "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+    assert unexpected.status is Status.failed
+    assert "an access policy associated with acme-ml-dev-node-role-" in unexpected.message
+    assert "AmazonEKSClusterAdminPolicy" in unexpected.message
+    # Both associations are read; the creator's own (made with the cluster) is EKS's, not reported.
+    assert report.coverage["aws:eks/accessPolicyAssociation:AccessPolicyAssociation"] == 2
 
 
 def test_an_addon_installed_by_hand_is_drift(live_dev: MotoPlatform, run_verify: Any) -> None:
