@@ -7,7 +7,9 @@ operation, with 8 parallel calls (the default) and with 1; asserts nothing.
 
 The call count is what matters for AWS (rate limits, cost of a run): one call per node group is
 the floor (EKS has no batch describe); everything else is a paginated list call or a per-resource
-read no list call answers (S3 bucket settings, KMS key rotation and policy, secret policies). moto
+read no list call answers (S3 bucket settings, KMS key rotation and policy, secret policies, VPC DNS
+attributes, an EKS access entry's policies). What AWS creates untagged (the EKS cluster security
+group) is read by reference in two calls whatever its number, after the other reads. moto
 answers in microseconds where AWS takes tens of milliseconds, so wall time here is a lower bound:
 against AWS, multiply the per-resource calls by ~30-80 ms divided by the concurrency.
 
