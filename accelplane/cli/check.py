@@ -27,6 +27,7 @@ import time
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
 from accelplane.config.loader import PLATFORM_KEY, StackConfig
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
@@ -95,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
     deployed = len(resources)  # the count preview and `preview --json` give too: no stack, no providers
     groups = host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project) if stack else []
     resources += groups  # bare metal is in no Pulumi graph: the declaration is its source
+    # Nor are the artifact sources (apt, Python index, installers, charts, images): AP-AIR-001 judges
+    # them from the declaration too, with --state/--plan as well as the offline graph.
+    if stack is not None:
+        resources += air_gap_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project)
     judgement = judge(resources, policy=policy, stack=stack.stack if stack else None,
                       environment=stack.platform.environment.value if stack else None)
 

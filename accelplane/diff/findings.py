@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from accelplane.bundle.sources import air_gap_resources
 from accelplane.config.model import Waiver
 from accelplane.config.project import DEFAULT_PROJECT
 from accelplane.report.findings import item
@@ -33,12 +34,13 @@ def judge_revision(
     policy: Policy, origin: str,
 ) -> Judgement:
     """Every rule on one revision: its `preview --json` graph plus its declared bare-metal host groups
-    (which no Pulumi graph holds), with that revision's waivers applied."""
+    and air-gap artifact sources (which no Pulumi graph holds), with that revision's waivers applied."""
     resources = from_plan(dict(document), origin)
     project = document.get("project") if isinstance(document.get("project"), str) else None
     owner = stack_of(resources, origin)
-    resources += host_group_resources(platform, stack=stack,
-                                      project=project or (owner[1] if owner else DEFAULT_PROJECT))
+    project = project or (owner[1] if owner else DEFAULT_PROJECT)
+    resources += host_group_resources(platform, stack=stack, project=project)
+    resources += air_gap_resources(platform, stack=stack, project=project)  # AP-AIR-001, from the declaration
     return judge(resources, policy=policy, stack=stack, environment=environment)
 
 
