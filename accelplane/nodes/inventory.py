@@ -18,6 +18,7 @@ from typing import Any
 from accelplane.config.bare_metal import BareMetal, Connection, ConnectionKind, HostGroup, HostKeyChecking
 from accelplane.config.loader import StackConfig
 from accelplane.errors import InputError
+from accelplane.nodes.air_gap import node_sources
 
 ROOT_GROUP = "accelerator_nodes"
 CHROOT_CONNECTION = "accelplane_chroot"
@@ -103,11 +104,9 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         "accelplane_profile": profile.versions(),
         "accelplane_matrix": matrix_verdict(stack, bare_metal, group, index),
         "accelplane_repositories": [repo.model_dump(mode="json") for repo in bare_metal.repositories],
-        "accelplane_python": {
-            "index_url": bare_metal.python.index_url,
-            "find_links": bare_metal.python.find_links,
-            "efa_installer_url": bare_metal.python.efa_installer_url or DEFAULT_EFA_INSTALLER_URL,
-        },
+        # Python index, installer URLs: declared, else from air_gap's mirror (accelplane.nodes.air_gap).
+        **node_sources(stack.platform.air_gap.mirror_url if stack.platform.air_gap else None,
+                       bare_metal.python.model_dump()),
         "accelplane_validation": group.validation.model_dump(mode="json"),
         "ansible_connection": _CONNECTIONS[connection.kind],
         "ansible_become": connection.become,

@@ -49,26 +49,52 @@ def test_stack_without_air_gap_is_not_judged():
     assert air_gap_resources(platform, stack="lab", project="accelplane") == []
 
 
-def test_default_efa_installer_url_is_named():
+def test_unset_sources_come_from_the_mirror_and_declared_ones_are_judged_as_written():
     platform = _platform()
-    del platform["bare_metal"]["python"]["efa_installer_url"]
+    platform["bare_metal"]["python"] = {}  # index and EFA installer: derived from air_gap.mirror_url
+    resources = air_gap_resources(platform, stack="labair", project="accelplane")
+    derived = {s["field"]: s["url"] for s in resources[0].props["sources"] if "(mirror)" in s["kind"]}
+    assert derived == {
+        "bare_metal.python.index_url": f"{MIRROR}/python/simple/",
+        "bare_metal.python.efa_installer_url": f"{MIRROR}/files/aws-efa-installer-{{version}}.tar.gz",
+    }
+    assert _messages(platform) == []
+    platform["bare_metal"]["python"] = {
+        "efa_installer_url": "https://efa-installer.amazonaws.com/aws-efa-installer-{version}.tar.gz"
+    }
     assert _messages(platform) == [
-        "bare_metal.python.efa_installer_url: installer (default) source "
+        "bare_metal.python.efa_installer_url: installer source "
         "https://efa-installer.amazonaws.com/aws-efa-installer-{version}.tar.gz is not the mirror " + MIRROR
     ]
 
 
-def test_public_chart_repository_and_outside_image_are_named():
+def test_charts_come_from_the_mirror_and_images_from_its_registry():
     platform = _platform(registry="registry.lab.internal:5000")
     profile = platform["software_profiles"]["h100-r570"]
     profile["nvidia_device_plugin"] = "0.17.4"
+    profile["neuron_helm_chart"] = "1.1.1"
     profile["neuron_monitor_image"] = "public.ecr.aws/neuron/neuron-monitor@sha256:" + "b" * 64
     platform["node_pools"].append({"name": "gpu", "software_profile": "h100-r570"})
-    messages = _messages(platform)
-    assert "software_profiles.h100-r570.nvidia_device_plugin: chart source https://nvidia.github.io/k8s-device-plugin" \
-        " is not the mirror " + MIRROR in messages
-    assert any(m.startswith("software_profiles.h100-r570.neuron_monitor_image: image public.ecr.aws/") and
-               m.endswith("is not in the mirror registry registry.lab.internal:5000") for m in messages)
+    sources = {s["field"]: s["url"] for s in air_gap_resources(platform, stack="a", project="p")[0].props["sources"]}
+    assert sources["software_profiles.h100-r570.nvidia_device_plugin"] == f"{MIRROR}/charts"
+    assert sources["software_profiles.h100-r570.neuron_helm_chart"] == (
+        "registry.lab.internal:5000/neuron/neuron-helm-chart"
+    )
+    assert sources["software_profiles.h100-r570.neuron_monitor_image"] == (
+        "registry.lab.internal:5000/neuron/neuron-monitor@sha256:" + "b" * 64
+    )
+    assert _messages(platform) == []
+
+
+def test_images_and_oci_charts_without_a_mirror_registry_are_named():
+    platform = _platform()
+    profile = platform["software_profiles"]["h100-r570"]
+    profile["neuron_helm_chart"] = "1.1.1"
+    profile["neuron_monitor_image"] = "public.ecr.aws/neuron/neuron-monitor@sha256:" + "b" * 64
+    platform["node_pools"].append({"name": "gpu", "software_profile": "h100-r570"})
+    assert sorted(m.split(":")[0] for m in _messages(platform)) == [
+        "software_profiles.h100-r570.neuron_helm_chart", "software_profiles.h100-r570.neuron_monitor_image"
+    ]
 
 
 def test_a_host_that_only_starts_like_the_mirror_is_not_the_mirror():
