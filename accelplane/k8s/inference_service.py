@@ -44,6 +44,7 @@ from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 from accelplane.config.model import Backend
 from accelplane.config.model import InferenceService as ServiceSpec
 from accelplane.k8s.gateway_backend import BackendRef, GatewayBackend, attach_backend_policies, route_to_backends
+from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
 from accelplane.k8s.target_group_backend import TargetGroupBackend, bind_target_group
 
@@ -129,7 +130,7 @@ class InferenceService(pulumi.ComponentResource):
         resource = placement.accelerator_resource
         container: ContainerArgsDict = {
             "name": "server",
-            "image": backend.image,
+            "image": current_image(backend.image),
             "ports": [{"name": "http", "container_port": spec.port, "protocol": "TCP"}],
             "resources": {
                 "requests": {"cpu": backend.cpu, "memory": backend.memory, resource: accelerators},

@@ -25,6 +25,7 @@ from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, Acceler
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.inference_service import BackendPlacement, InferenceService, InferenceServiceArgs
+from accelplane.k8s.mirror import air_gapped, current_image
 from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitoringArgs
 from accelplane.k8s.neuron_monitor import NeuronMonitor, NeuronMonitorArgs
 from accelplane.k8s.priority_classes import PriorityClasses
@@ -65,6 +66,11 @@ def build_kubernetes(platform: Platform, facts: ClusterFacts) -> None:
     spec = platform.kubernetes
     if spec is None:
         return
+    with air_gapped(platform.air_gap):  # charts and images from the mirror (accelplane.k8s.mirror)
+        _build(platform, spec, facts)
+
+
+def _build(platform: Platform, spec: KubernetesLayer, facts: ClusterFacts) -> None:
     provider = facts.provider(f"{platform.name}-k8s")
     scheduling = {pool.name: s for pool in platform.node_pools if (s := facts.scheduling(pool)) is not None}
     ctx = _Layer(
@@ -215,7 +221,7 @@ def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
         NeuronMonitor(
             f"{ctx.name}-neuron-monitor",
             NeuronMonitorArgs(
-                image=neuron.versions["neuron_monitor_image"],
+                image=current_image(neuron.versions["neuron_monitor_image"]),
                 accelerators=neuron.accelerators,
                 tolerations=neuron.tolerations,
             ),

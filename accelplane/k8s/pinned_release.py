@@ -1,4 +1,5 @@
-"""A `helm.v3.Release` of one chart from `helm_chart.CHARTS`, at a version from a software profile."""
+"""A `helm.v3.Release` of one chart from `helm_chart.CHARTS` (or the air-gap mirror, `accelplane.k8s.mirror`),
+at a version from a software profile."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from accelplane.k8s.helm_chart import CHARTS
+from accelplane.k8s.mirror import current_chart
 
 
 def pinned_release(
     name: str, chart_key: str, version: str, values: Mapping[str, Any], opts: pulumi.ResourceOptions
 ) -> k8s.helm.v3.Release:
-    source = CHARTS[chart_key]
+    source = current_chart(chart_key)  # the mirror's chart repository or registry when air-gapped
     return k8s.helm.v3.Release(
         name,
         name=name,

@@ -33,6 +33,7 @@ import yaml
 
 from accelplane.accelerator_vendors import EFA_RESOURCE
 from accelplane.config.model import TrainingTemplate
+from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import TRAINING_PRIORITY
 
 TEMPLATE_KEY = "jobset.yaml"
@@ -99,7 +100,7 @@ def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[
         "containers": [
             {
                 "name": "trainer",
-                "image": args.spec.image,
+                "image": current_image(args.spec.image),
                 "command": list(args.spec.command),
                 "env": env,
                 "resources": {"requests": resources, "limits": resources},
