@@ -49,16 +49,12 @@ def _mirror_stack(directory: Path, mirror_url: str, node_root: Path) -> Path:
     platform["bare_metal"]["repositories"] = [
         {"name": "mirror", "uri": f"{mirror_url}/apt", "suites": ["./"], "signed_by": KEYRING_ON_NODE}
     ]
-    # The wheels through pip's --find-links over the mirror's file directory, not its PEP 503 index:
-    # framework_env's preflight fails on an empty find_links under ansible-core 2.19 (a str
-    # conditional in roles/framework_env/tasks/preflight.yml), which the index path leaves empty.
-    platform["bare_metal"]["python"] = {
-        "find_links": f"{mirror_url}/python/files/",
-        "efa_installer_url": f"{mirror_url}/files/aws-efa-installer-{{version}}.tar.gz",
-    }
+    # The Python index (PEP 503, python/simple/), the EFA installer and the nccl-tests source are not
+    # declared: the inventory derives them from air_gap.mirror_url (accelplane.nodes.air_gap).
+    platform["bare_metal"].pop("python", None)
     stack.write_text(yaml.safe_dump(document, sort_keys=False))
     group_vars = yaml.safe_load((directory / "group_vars" / "all.yml").read_text())
-    group_vars["nccl_tests_source_url"] = f"{mirror_url}/files/nccl-tests-{{version}}.tar.gz"
+    del group_vars["nccl_tests_source_url"]  # the lab's file: URL; the mirror's comes from the inventory
     (directory / "group_vars" / "all.yml").write_text(yaml.safe_dump(group_vars, sort_keys=False))
     return stack
 
