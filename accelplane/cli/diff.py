@@ -2,7 +2,10 @@
 updated (with the changed inputs) and deleted by component, findings introduced and resolved, and
 software versions per node pool with the matrix verdict of the new set.
 
-`accelplane diff --stack NAME --base GIT_REF [--format table|json|markdown] [--output FILE]`; how
+With the stack's bundle lock in both revisions (`--lock`, default `bundle.lock.json` at the project
+root), an "artifacts" section lists what the lock adds, removes and changes (docs/bundle.md).
+
+`accelplane diff --stack NAME --base GIT_REF [--lock FILE] [--format table|json|markdown] [--output FILE]`; how
 it works and why the base runs its own code: `accelplane.diff`.
 
 Exit codes: 0 when the change introduces no unwaived mandatory finding, 1 when it does, 2 on bad
@@ -39,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--as-of", type=_date, help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
     parser.add_argument("--policy-config", type=Path,
                         help="enforcement levels for both revisions, as for `pulumi preview --policy-pack-config`")
+    parser.add_argument("--lock", type=Path, default=None,
+                        help="the stack's bundle lock: artifacts added, removed and changed against the same file at "
+                             "--base (default: bundle.lock.json at the project root, when it is this stack's)")
     parser.add_argument("--project-dir", type=Path, default=None,
                         help="the project (the directory holding Pulumi.yaml) inside a git repository "
                              "(default: found from the current directory, or the stack file's, upwards)")
@@ -65,10 +71,13 @@ def run(args: argparse.Namespace) -> int:
     project = find_project(start, fallback=start is None)
     stack = (load_stack_file(args.stack_file, project=project.name) if args.stack_file
              else load_stack(args.stack, project))
+    if args.lock is not None and not args.lock.is_file():
+        raise InputError.single("no such lock file (`accelplane bundle lock` writes it)", file=str(args.lock),
+                                field="--lock")
     config = load_policy_config(args.policy_config) if args.policy_config else None
     levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
     with _terminate_cleanly():
-        diff = diff_stack(stack, args.base, project=project, as_of=args.as_of, levels=levels)
+        diff = diff_stack(stack, args.base, project=project, as_of=args.as_of, levels=levels, lock=args.lock)
     text = render(diff, args.format)
     if args.output:
         try:

@@ -1,5 +1,6 @@
 """The bundle-lock section of a diff: artifacts added, removed and changed between a base lock and
-a head lock (`accelplane bundle diff`).
+a head lock (`accelplane bundle diff`, and the "Artifacts" section of `accelplane diff` when the
+stack's lock is in both revisions: `artifact_section`).
 
 Artifacts are matched on kind, name, version and architecture; what is left on both sides is
 paired on kind, name and architecture when exactly one is left on each (a version change: `driver
@@ -100,6 +101,24 @@ def base_lock_from_git(lock_path: Path, ref: str) -> Lock:
         copy = Path(scratch) / f"{ref.replace('/', '_')}:{lock_path.name}"
         copy.write_bytes(result.stdout)
         return load_lock(copy)
+
+
+def artifact_section(lock_path: Path, commit: str, stack: str) -> tuple[list[ArtifactChange] | None, list[str]]:
+    """(changes, notes) for `accelplane diff`: the lock at `lock_path` in the working tree against
+    the same file in `commit`; None when the stack has no lock on both sides (nothing to compare)."""
+    from accelplane.bundle.lockfile import load_lock
+
+    if not lock_path.is_file():
+        return None, []
+    head = load_lock(lock_path)
+    if head.stack != stack:
+        return None, [f"{lock_path.name} is the lock of stack {head.stack}, not {stack}: no artifacts section"]
+    try:
+        base = base_lock_from_git(lock_path, commit)
+    except InputError:
+        return None, [f"{lock_path.name} is new in the working tree: every artifact is added "
+                      f"(`accelplane bundle diff --lock {lock_path.name} --base-lock FILE` against another lock)"]
+    return diff_locks(base, head), []
 
 
 def _path() -> str:

@@ -56,7 +56,8 @@ def _render(diff: PlanDiff, level: int) -> str:
         f"({diff.base_resources} → "
         f"{diff.head_resources} resources) · findings: **{len(diff.introduced)} introduced**, "
         f"{len(diff.resolved)} resolved · software: {plural(len(diff.software), 'version set')} changed"
-        + (f" · rollout: {plural(len(diff.rollout), 'service')} changed" if diff.rollout else ""),
+        + (f" · rollout: {plural(len(diff.rollout), 'service')} changed" if diff.rollout else "")
+        + (f" · artifacts: {plural(len(diff.artifacts), 'change')}" if diff.artifacts is not None else ""),
     ]
     for note in diff.notes:
         lines += ["", f"_Note: {_cell(note)}_"]
@@ -90,6 +91,13 @@ def _render(diff: PlanDiff, level: int) -> str:
                 lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
                           for rule, verdict_, message in backend.verdict_findings]
             lines += ["", "</details>"]
+    if diff.artifacts:
+        symbols = {"add": "+", "remove": "-", "change": "~"}
+        lines += ["", f"#### Artifacts ({_code(diff.lock_file or '')})", "", "| | Artifact | Change |", "|---|---|---|"]
+        shown = diff.artifacts if level != _COUNTS_ONLY else diff.artifacts[:_MAX_FINDING_ROWS]
+        for c in shown:
+            detail = "; ".join(c.details()) or c.artifact.checksum
+            lines.append(f"| {symbols[c.op]} | {_cell(c.artifact.label)} | {_cell(detail)} |")
     rows = _MAX_FINDING_ROWS if level == _COUNTS_ONLY else None
     if diff.introduced:
         lines += ["", "#### Findings introduced", "", *_findings_table(diff.introduced, rows)]

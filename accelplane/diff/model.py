@@ -7,10 +7,13 @@ engine or the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from accelplane.report.model import Item
 from accelplane.rules.sources import is_bookkeeping
+
+if TYPE_CHECKING:
+    from accelplane.diff.bundle_lock import ArtifactChange
 
 SECRET = "[secret]"
 
@@ -225,6 +228,9 @@ class PlanDiff:
     head: str = "working tree"
     notes: list[str] = field(default_factory=list)
     rollout: list[ServiceRollout] = field(default_factory=list)
+    # Bundle-lock artifacts added, removed and changed; None when the stack has no lock in both revisions.
+    artifacts: list[ArtifactChange] | None = None
+    lock_file: str | None = None
 
     def of(self, op: str) -> list[ResourceDiff]:
         return [resource for resource in self.resources if resource.op == op]
@@ -266,7 +272,7 @@ class PlanDiff:
             "software_changes": len(self.software),
             "rollout_changes": len(self.rollout),
             "passed": self.passed,
-        }
+        } | ({"artifact_changes": len(self.artifacts)} if self.artifacts is not None else {})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -283,7 +289,8 @@ class PlanDiff:
             "software": [change.to_json() for change in self.software],
             "rollout": [service.to_json() for service in self.rollout],
             "notes": list(self.notes),
-        }
+        } | ({"artifacts": {"lock": self.lock_file, "changes": [c.to_json() for c in self.artifacts]}}
+             if self.artifacts is not None else {})
 
 
 def plan_counts(summary: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from accelplane.config.loader import PLATFORM_KEY, StackConfig
 from accelplane.config.project import Project
 from accelplane.config.yaml_source import read_yaml
+from accelplane.diff.bundle_lock import artifact_section
 from accelplane.diff.findings import compare, judge_revision, raw_waivers
 from accelplane.diff.git import Repository
 from accelplane.diff.model import PlanDiff
@@ -33,13 +34,16 @@ from accelplane.rules.judgement import Policy
 from accelplane.rules.sources import from_plan, is_bookkeeping
 
 TEMP_PREFIX = "accelplane-diff-"
+DEFAULT_LOCK = "bundle.lock.json"  # `accelplane bundle lock`'s default output, run from the project root
 
 
 def diff_stack(
     head_stack: StackConfig, base_ref: str, *, project: Project, as_of: date | None = None,
-    levels: Mapping[str, str] | None = None,
+    levels: Mapping[str, str] | None = None, lock: Path | None = None,
 ) -> PlanDiff:
-    """`head_stack` is the working tree's validated stack file, inside `project` (its git repository)."""
+    """`head_stack` is the working tree's validated stack file, inside `project` (its git repository).
+    `lock`: the stack's bundle lock (default: `bundle.lock.json` at the project root when it is this
+    stack's); compared with the same file at the base revision when both have it."""
     stack = head_stack.stack
     project_dir = project.root.resolve()
     head_file = head_stack.path.resolve()
@@ -90,6 +94,9 @@ def diff_stack(
                                              from_plan(dict(head_document), "working tree"), as_of)
     steps = step_findings(rollout)
     notes += rollout_notes
+    lock_path = lock if lock is not None else project_dir / DEFAULT_LOCK
+    artifacts, lock_notes = artifact_section(lock_path, commit, stack)
+    notes += lock_notes
     return PlanDiff(
         stack=stack,
         base_ref=base_ref,
@@ -102,7 +109,16 @@ def diff_stack(
         software=software_changes(base_platform_data, head_platform_data, head_stack.platform, as_of),
         notes=notes,
         rollout=rollout,
+        artifacts=artifacts,
+        lock_file=_shown(lock_path, project_dir) if artifacts is not None else None,
     )
+
+
+def _shown(path: Path, project_dir: Path) -> str:
+    try:
+        return path.resolve().relative_to(project_dir).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _platform_data(path: Path) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from accelplane.diff.values import change_line, plural, pool_text, weight_text
 from accelplane.report.model import Item
 
 _STATUS_SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
+_ARTIFACT_SYMBOL = {"add": "+", "remove": "-", "change": "~"}
 
 
 def render_table(diff: PlanDiff) -> str:
@@ -31,6 +32,15 @@ def render_table(diff: PlanDiff) -> str:
         lines.append("  no inference service changes")
     for service in diff.rollout:
         lines.extend(_rollout(service))
+
+    if diff.artifacts is not None:
+        lines += ["", f"Artifacts ({diff.lock_file}):"]
+        if not diff.artifacts:
+            lines.append("  no artifact changes")
+        for artifact in diff.artifacts:
+            detail = "; ".join(artifact.details())
+            suffix = f": {detail}" if detail else ""
+            lines.append(f"  {_ARTIFACT_SYMBOL[artifact.op]} {artifact.artifact.label}{suffix}")
 
     lines += ["", f"Findings introduced ({len(diff.introduced)}):"]
     lines.extend(_finding(item, "BLOCKING" if item.blocking else item.enforcement) for item in diff.introduced)
