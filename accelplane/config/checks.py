@@ -112,6 +112,12 @@ _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
     # Intel Gaudi (roles/habana_gaudi): the habanalabs-* packages and habana-torch-plugin carry
     # the release and its build number; torch is Intel's Gaudi build of that version.
     "intel": ("gaudi_sw", "gaudi_build", "containerd", "torch"),
+    # AWS Neuron on self-managed hosts (roles/aws_neuron): aws-neuronx-dkms is the matrix's driver of
+    # neuron_sdk; the runtime, collectives, tools and compiler versions of the release are the profile's.
+    "aws": (
+        "neuron_sdk", "neuron_runtime", "neuron_collectives", "neuron_tools", "neuronx_cc", "torch_neuronx", "torch",
+        "containerd",
+    ),
 }
 
 

@@ -230,6 +230,18 @@ class SoftwareProfile(Model):
     gpu_target: str | None = Field(default=None, description="LLVM GPU target, e.g. gfx942.")
     neuron_sdk: Version | None = Field(default=None, description="AWS Neuron SDK release.")
     torch_neuronx: Version | None = Field(default=None, description="torch-neuronx version.")
+    neuronx_cc: Version | None = Field(
+        default=None, description="neuronx-cc compiler of the Neuron SDK release (pip), e.g. 2.21.18209.0."
+    )
+    neuron_runtime: Version | None = Field(
+        default=None, description="aws-neuronx-runtime-lib of the Neuron SDK release (apt), e.g. 2.28.23.0."
+    )
+    neuron_collectives: Version | None = Field(
+        default=None, description="aws-neuronx-collectives of the Neuron SDK release (apt), e.g. 2.28.27.0."
+    )
+    neuron_tools: Version | None = Field(
+        default=None, description="aws-neuronx-tools (neuron-ls) of the Neuron SDK release (apt), e.g. 2.26.14.0."
+    )
     jax: Version | None = Field(default=None, description="JAX version.")
     jaxlib: Version | None = Field(default=None, description="jaxlib version.")
     libtpu: Version | None = Field(default=None, description="libtpu version.")
@@ -279,7 +291,7 @@ class SoftwareProfile(Model):
             "dcgm_exporter", "neuron_helm_chart", "efa_device_plugin", "aws_load_balancer_controller", "kueue",
             "jobset", "kube_prometheus_stack", "neuron_monitor_image",
             # Package builds the bare-metal roles install; the matrix judges the release itself.
-            "gaudi_build",
+            "gaudi_build", "neuronx_cc", "neuron_runtime", "neuron_collectives", "neuron_tools",
         }
     )
     # Container images by digest: pinned here like versions, but not versions. They do not fit a node

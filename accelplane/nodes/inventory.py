@@ -111,6 +111,10 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         "ansible_connection": _CONNECTIONS[connection.kind],
         "ansible_become": connection.become,
     }
+    if facts.vendor.value == "aws":
+        # aws-neuronx-dkms of every Neuron SDK release: the matrix's fact, not typed a second time. All
+        # of them, not only the profile's: a rollback installs the node's last validated profile.
+        variables["accelplane_neuron_drivers"] = neuron_drivers()
     if connection.kind is ConnectionKind.ssh:
         variables["ansible_port"] = connection.port
         if connection.user:
@@ -178,6 +182,15 @@ def _proxy_command(connection: Connection, checking: list[str]) -> str:
     # ssh expands %-tokens in ProxyCommand and runs it with the shell: escape the declared words.
     words = [argv[0], argv[1], argv[2], *(shlex.quote(word.replace("%", "%%")) for word in argv[3:])]
     return " ".join(words)
+
+
+def neuron_drivers() -> dict[str, str]:
+    """Neuron SDK release -> its aws-neuronx-dkms version, from the matrix (neuron.yaml `driver`).
+    A release the matrix does not know, or without a driver, is missing: roles/aws_neuron's
+    preflight then stops, saying so."""
+    from accelplane.matrix import load
+
+    return {release.sdk: release.driver for release in load().neuron.releases if release.driver}
 
 
 def matrix_verdict(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, index: int) -> dict[str, Any]:

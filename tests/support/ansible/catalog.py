@@ -53,6 +53,29 @@ GAUDI_PACKAGES = (
     "habanalabs-graph",
     "habanalabs-container-runtime",
 )
+# AWS Neuron SDK releases and their package versions (the SDK's n2-manifest.json): the lab
+# profile's 2.26.0 and 2.27.0, whose neuron-ls fails like a driver that did not load. The dkms
+# version must be the matrix's driver of the release (accelplane/matrix/data/neuron.yaml).
+NEURON = {
+    "2.26.0": {
+        "dkms": "2.24.7.0",
+        "runtime": "2.28.23.0",
+        "collectives": "2.28.27.0",
+        "tools": "2.26.14.0",
+        "neuronx_cc": "2.21.18209.0",
+        "torch_neuronx": "2.8.0.2.10.13553",
+    },
+    "2.27.0": {
+        "dkms": "2.25.4.0",
+        "runtime": "2.29.40.0",
+        "collectives": "2.29.41.0",
+        "tools": "2.27.33.0",
+        "neuronx_cc": "2.22.12471.0",
+        "torch_neuronx": "2.8.0.2.11.19912",
+    },
+}
+BROKEN_NEURON = {"2.27.0"}
+NEURON_PACKAGES = ("aws-neuronx-dkms", "aws-neuronx-runtime-lib", "aws-neuronx-collectives", "aws-neuronx-tools")
 # The nccl-tests release the role pins (its defaults are the one place); the lab's source tarball
 # of that release builds the all_reduce_perf stand-in.
 NCCL_TESTS_VERSION = yaml.safe_load(
@@ -248,9 +271,7 @@ def gaudi_packages() -> list[StubPackage]:
             "habanalabs-firmware": {f"/lib/firmware/habanalabs/gaudi3/gaudi3-fit-{release}.itb": ("", 0o644)},
             "habanalabs-thunk": {"/usr/lib/habanalabs/libhl-thunk.so": ("", 0o644)},
             "habanalabs-graph": {"/usr/lib/habanalabs/libSynapse.so": ("", 0o644)},
-            "habanalabs-container-runtime": {
-                "/usr/bin/habana-container-runtime": _exe('#!/bin/sh\nexec runc "$@"\n')
-            },
+            "habanalabs-container-runtime": {"/usr/bin/habana-container-runtime": _exe('#!/bin/sh\nexec runc "$@"\n')},
         }
         for name in GAUDI_PACKAGES:
             dkms = name == "habanalabs-dkms"
@@ -286,6 +307,52 @@ def _gaudi_wheels(wheels: Path) -> None:
             },
             wheels,
         )
+
+
+def neuron_packages() -> list[StubPackage]:
+    """The Neuron apt repository: the driver registers with DKMS, runtime and collectives carry a
+    commit suffix in their versions, the tools carry neuron-ls."""
+    packages = []
+    for sdk, parts in NEURON.items():
+        broken = "yes" if sdk in BROKEN_NEURON else "no"
+        packages += [
+            StubPackage(
+                "aws-neuronx-dkms",
+                parts["dkms"],
+                depends=("dkms",),
+                postinst=f'dkms install -m aws-neuronx -v {parts["dkms"]} -k "$(uname -r)"',
+                prerm=f"dkms remove -m aws-neuronx -v {parts['dkms']} --all",
+            ),
+            StubPackage(
+                "aws-neuronx-runtime-lib",
+                f"{parts['runtime']}-dd5879008",
+                files={"/opt/aws/neuron/lib/libnrt.so.1": ("", 0o644)},
+            ),
+            StubPackage(
+                "aws-neuronx-collectives",
+                f"{parts['collectives']}-17a033bc8",
+                files={"/opt/aws/neuron/lib/libnccom.so.2": ("", 0o644)},
+            ),
+            StubPackage(
+                "aws-neuronx-tools",
+                parts["tools"],
+                files={
+                    "/opt/aws/neuron/bin/neuron-ls": _exe(_standin("neuron-ls", VERSION=parts["tools"], BROKEN=broken))
+                },
+            ),
+        ]
+    return packages
+
+
+def _neuron_wheels(wheels: Path) -> None:
+    """PyTorch's CPU build, torch-neuronx and neuronx-cc of each release."""
+    torch_init = _standin("torch_init.py", VERSION="2.8.0+cpu", CUDA="", HIP="")
+    build_wheel("torch", "2.8.0+cpu", {"torch/__init__.py": torch_init}, wheels)
+    for parts in NEURON.values():
+        neuronx = _standin("torch_neuronx_init.py", VERSION=parts["torch_neuronx"])
+        build_wheel("torch-neuronx", parts["torch_neuronx"], {"torch_neuronx/__init__.py": neuronx}, wheels)
+        compiler = f'__version__ = "{parts["neuronx_cc"]}"\n'
+        build_wheel("neuronx-cc", parts["neuronx_cc"], {"neuronxcc/__init__.py": compiler}, wheels)
 
 
 def _efa_tarball(version: str, ofi: str, out: Path, scratch: Path) -> None:
@@ -342,7 +409,9 @@ def build_lab(dest: Path) -> Path:
         StubPackage(name, version, files={f"/usr/local/cuda/compat/libcuda.so.{version.split('-')[0]}": ("", 0o644)})
         for name, version in CUDA_COMPAT.items()
     ]
-    for package in nvidia_packages() + runtime_packages() + amd_packages() + gaudi_packages() + compat:
+    for package in (
+        nvidia_packages() + runtime_packages() + amd_packages() + gaudi_packages() + neuron_packages() + compat
+    ):
         build_deb(package, apt)
     write_index(apt)
     for version, (cuda, hip) in WHEELS.items():
@@ -353,6 +422,7 @@ def build_lab(dest: Path) -> Path:
             wheels,
         )
     _gaudi_wheels(wheels)
+    _neuron_wheels(wheels)
     for name, version in NCCL_WHEELS.items():
         build_wheel(name, version, {f"{name.replace('-', '_')}/__init__.py": ""}, wheels)
     for version, ofi in EFA.items():

@@ -1,0 +1,237 @@
+"""The mixed lab (stacks/Pulumi.lab-mixed.yaml): one node per vendor group beyond NVIDIA and AMD,
+run through each playbook once per test session, however many vendor test modules read the
+results (tests/ansible/test_nodes_gaudi.py, test_nodes_ascend.py, test_nodes_neuron.py). A
+playbook run costs the same fixed start whether it serves one host or three, so every run serves
+every vendor; each module asserts on its own hosts.
+
+Every run starts its nodes from the snapshot of the first apply and stops them before it returns,
+keeping what the tests read (installed packages, reports, digests, progress) in plain data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from accelplane.nodes.progress import ProgressView
+from accelplane.nodes.runner import RunResult
+from tests.support.ansible import lab, nodes
+from tests.support.ansible.catalog import GAUDI, NEURON
+
+# group -> (vendor, first host, its profile)
+GROUPS = {
+    "gaudi3-train": ("intel", "gaudi3-01", "gaudi3-1220"),
+    "trn2-train": ("aws", "trn2-01", "trn2-neuron226"),
+}
+
+
+def _profile(name: str) -> dict[str, str]:
+    return dict(lab.platform_of(lab.lab_document(lab.MIXED_LAB_STACK))["software_profiles"][name])
+
+
+def next_profiles() -> dict[str, tuple[str, dict[str, str]]]:
+    """group -> (name, versions) of each group's next release in the lab: one whose driver does not
+    load (catalog BROKEN_GAUDI, BROKEN_NEURON), so that validation fails after the install."""
+    build, torch = GAUDI["1.23.0"]
+    neuron = NEURON["2.27.0"]
+    return {
+        "gaudi3-train": (
+            "gaudi3-1230",
+            {**_profile("gaudi3-1220"), "gaudi_sw": "1.23.0", "gaudi_build": build, "torch": torch},
+        ),
+        "trn2-train": (
+            "trn2-neuron227",
+            {
+                **_profile("trn2-neuron226"),
+                "neuron_sdk": "2.27.0",
+                "neuron_runtime": neuron["runtime"],
+                "neuron_collectives": neuron["collectives"],
+                "neuron_tools": neuron["tools"],
+                "neuronx_cc": neuron["neuronx_cc"],
+                "torch_neuronx": neuron["torch_neuronx"],
+            },
+        ),
+    }
+
+
+@dataclass
+class NodeState:
+    """What a test reads from a node after a run."""
+
+    installed: dict[str, tuple[str, str]]
+    files: dict[str, str | None] = field(default_factory=dict)
+
+
+@dataclass
+class Runs:
+    first: RunResult | None = None
+    second: RunResult | None = None
+    snapshots: dict[str, Path] = field(default_factory=dict)
+    reports: dict[str, dict[str, Any]] = field(default_factory=dict)
+    applied: dict[str, NodeState] = field(default_factory=dict)
+    check: dict[str, Any] = field(default_factory=dict)
+    drift: dict[str, dict[str, Any]] = field(default_factory=dict)
+    upgrade: dict[str, Any] = field(default_factory=dict)
+
+
+_RUNS: dict[Path, Runs] = {}
+
+# Files the tests read after a run (node path -> kept as text, or the link target).
+READ = (
+    "etc/apt/preferences.d/accelplane-habana_gaudi.pref",
+    "etc/apt/preferences.d/accelplane-aws_neuron.pref",
+    "etc/ansible/facts.d/accelplane.fact",
+)
+
+
+def _state(node: nodes.LabNode) -> NodeState:
+    files: dict[str, str | None] = {}
+    for inside in READ:
+        path = node.path(inside)
+        files[inside] = path.read_text() if path.exists() else None
+    link = node.path("opt/accelplane/venv")
+    files["venv"] = link.readlink().name if link.is_symlink() else None
+    files["dkms"] = node.run("dkms", "status").stdout
+    pip = node.run("/opt/accelplane/venv/bin/python", "-m", "pip", "list", "--format=json", check=False).stdout
+    files["pip"] = pip
+    return NodeState(node.installed(), files)
+
+
+def _stack(work: Path, hosts: dict[str, list[tuple[str, Path]]], **options: Any) -> Path:
+    work.mkdir(parents=True, exist_ok=True)
+    return lab.write_stack(work, hosts, base=lab.MIXED_LAB_STACK, **options)
+
+
+def runs(work: Path, lab_root: Path, lab_repo: Path) -> Runs:
+    """The session's runs in `work` (the first caller pays): site.yml twice on fresh nodes, site.yml
+    in check mode towards the next releases, validate.yml after drift, upgrade.yml to releases
+    that fail validation (every group's host is a canary) and roll back."""
+    if work in _RUNS:
+        return _RUNS[work]
+    from tests.ansible.conftest import NodeFactory
+
+    found = Runs()
+    # Fresh nodes: install, validate, record; then the same again, which must change nothing.
+    factory = NodeFactory(work / "apply", lab_root, lab_repo)
+    try:
+        started = {group: factory(host, vendor=vendor) for group, (vendor, host, _) in GROUPS.items()}
+        stack = _stack(work / "apply", {g: [(GROUPS[g][1], n.root)] for g, n in started.items()})
+        found.first = lab.run("site.yml", stack, work / "apply")
+        assert found.first.rc == 0, lab.failure(found.first)
+        for group, node in started.items():
+            host = GROUPS[group][1]
+            found.reports[host] = json.loads((found.first.report_dir / f"{host}.json").read_text())
+            found.snapshots[host] = nodes.snapshot(node, work / "snapshots" / host)
+            found.applied[host] = _state(node)
+        found.second = lab.run("site.yml", stack, work / "apply")
+    finally:
+        factory.stop()
+    _RUNS[work] = found
+    return found
+
+
+def _from_snapshots(found: Runs, factory: Any) -> dict[str, nodes.LabNode]:
+    return {
+        group: factory(host, vendor=vendor, snapshot=found.snapshots[host])
+        for group, (vendor, host, _) in GROUPS.items()
+    }
+
+
+def check_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[str, Any]:
+    """site.yml --check towards each group's next release, on applied nodes."""
+    if found.check:
+        return found.check
+    from tests.ansible.conftest import NodeFactory
+    from tests.ansible.test_nodes_apply import tree_digest
+
+    factory = NodeFactory(work / "check", lab_root, lab_repo)
+    try:
+        started = _from_snapshots(found, factory)
+        before = {GROUPS[g][1]: tree_digest(n.upper) for g, n in started.items()}
+        upcoming = next_profiles()
+        stack = _stack(
+            work / "check",
+            {g: [(GROUPS[g][1], n.root)] for g, n in started.items()},
+            extra_profiles=dict(upcoming.values()),
+            profiles={group: name for group, (name, _) in upcoming.items()},
+        )
+        out = io.StringIO()
+        result = lab.run("site.yml", stack, work / "check", check=True, view=ProgressView(out=out, check=True))
+        found.check = {
+            "result": result,
+            "progress": out.getvalue(),
+            "unchanged": {GROUPS[g][1]: tree_digest(n.upper) == before[GROUPS[g][1]] for g, n in started.items()},
+            "after": {GROUPS[g][1]: _state(n) for g, n in started.items()},
+        }
+    finally:
+        factory.stop()
+    return found.check
+
+
+def drift_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[str, dict[str, Any]]:
+    """validate.yml after each node drifted: a package released from its hold and the role's pin
+    file deleted (what an operator's `apt-mark unhold` and a clean-up would leave)."""
+    if found.drift:
+        return found.drift
+    from tests.ansible.conftest import NodeFactory
+
+    drift = {
+        "gaudi3-train": ("habanalabs-thunk", "etc/apt/preferences.d/accelplane-habana_gaudi.pref"),
+        "trn2-train": ("aws-neuronx-collectives", "etc/apt/preferences.d/accelplane-aws_neuron.pref"),
+    }
+    factory = NodeFactory(work / "drift", lab_root, lab_repo)
+    try:
+        started = _from_snapshots(found, factory)
+        for group, node in started.items():
+            package, pin = drift[group]
+            node.run("apt-mark", "unhold", package)
+            node.path(pin).unlink()
+        stack = _stack(work / "drift", {g: [(GROUPS[g][1], n.root)] for g, n in started.items()})
+        result = lab.run("validate.yml", stack, work / "drift")
+        for group in started:
+            host = GROUPS[group][1]
+            found.drift[host] = {
+                "rc": result.rc,
+                "report": json.loads((result.report_dir / f"{host}.json").read_text()),
+            }
+    finally:
+        factory.stop()
+    return found.drift
+
+
+def upgrade_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[str, Any]:
+    """`accelplane nodes upgrade` to the next releases, every group's host in the canary batch: the
+    new drivers do not load, validation fails, each host rolls back to its validated profile."""
+    if found.upgrade:
+        return found.upgrade
+    from accelplane.cli import main
+    from tests.ansible.conftest import NodeFactory
+
+    factory = NodeFactory(work / "upgrade", lab_root, lab_repo)
+    try:
+        started = _from_snapshots(found, factory)
+        upcoming = next_profiles()
+        stack = _stack(
+            work / "upgrade",
+            {g: [(GROUPS[g][1], n.root)] for g, n in started.items()},
+            extra_profiles=dict(upcoming.values()),
+            profiles={group: name for group, (name, _) in upcoming.items()},
+            rollout={"canary": len(GROUPS)},
+        )
+        reports = work / "upgrade" / "reports"
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = main(["nodes", "upgrade", "--stack-file", str(stack), "--report-dir", str(reports)])
+        found.upgrade = {
+            "rc": rc,
+            "out": out.getvalue(),
+            "after": {GROUPS[g][1]: _state(n) for g, n in started.items()},
+            "reports": {path.stem: json.loads(path.read_text()) for path in reports.glob("*.json")},
+        }
+    finally:
+        factory.stop()
+    return found.upgrade
