@@ -51,7 +51,14 @@ def test_unknown_stack_and_bad_project_dir_are_bad_input(
     broken_base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["diff", "--stack", "nope", "--base", "HEAD", "--project-dir", str(broken_base)]) == 2
-    assert "no stack 'nope' (expected " in (err := capsys.readouterr().err) and "stacks here: dev, lab, prod" in err
+    # The message lists every stack file of the project, whatever stacks the repository holds.
+    here = ", ".join(
+        sorted(
+            path.name.removeprefix("Pulumi.").removesuffix(".yaml")
+            for path in (broken_base / "stacks").glob("Pulumi.*.yaml")
+        )
+    )
+    assert "no stack 'nope' (expected " in (err := capsys.readouterr().err) and f"stacks here: {here})" in err
     assert main(["diff", "--stack", "dev", "--base", "HEAD", "--project-dir", str(tmp_path / "missing")]) == 2
     assert "--project-dir: not a directory" in capsys.readouterr().err
     outside = tmp_path / "not-a-repo"
@@ -110,12 +117,22 @@ class _ScriptJob(PreviewJob):
 
 def test_when_one_run_fails_the_other_is_stopped(tmp_path: Path) -> None:
     pid_file = tmp_path / "sleeper.pid"
-    sleeper = _ScriptJob("working tree", tmp_path, "dev", tmp_path / "a.json", tmp_path / "a.log",
-                         script=f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); "
-                                "time.sleep(60)")
-    failing = _ScriptJob("base revision main (1234567)", tmp_path, "dev", tmp_path / "b.json", tmp_path / "b.log",
-                         script="import sys, time; time.sleep(0.5); print('error: stacks/Pulumi.dev.yaml:3: bad'); "
-                                "sys.exit(2)")
+    sleeper = _ScriptJob(
+        "working tree",
+        tmp_path,
+        "dev",
+        tmp_path / "a.json",
+        tmp_path / "a.log",
+        script=f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)",
+    )
+    failing = _ScriptJob(
+        "base revision main (1234567)",
+        tmp_path,
+        "dev",
+        tmp_path / "b.json",
+        tmp_path / "b.log",
+        script="import sys, time; time.sleep(0.5); print('error: stacks/Pulumi.dev.yaml:3: bad'); sys.exit(2)",
+    )
     started = time.monotonic()
     with pytest.raises(InputError) as raised:
         run_previews([sleeper, failing])
@@ -128,8 +145,14 @@ def test_when_one_run_fails_the_other_is_stopped(tmp_path: Path) -> None:
 
 
 def test_a_crash_without_a_graph_is_a_failure_not_an_empty_graph(tmp_path: Path) -> None:
-    crash = _ScriptJob("working tree", tmp_path, "dev", tmp_path / "a.json", tmp_path / "a.log",
-                       script="raise ValueError('zip() argument 2 is longer than argument 1')")
+    crash = _ScriptJob(
+        "working tree",
+        tmp_path,
+        "dev",
+        tmp_path / "a.json",
+        tmp_path / "a.log",
+        script="raise ValueError('zip() argument 2 is longer than argument 1')",
+    )
     with pytest.raises(InputError) as raised:
         run_previews([crash])
     message = str(raised.value)
