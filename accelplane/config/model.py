@@ -742,22 +742,6 @@ class AirGap(Model):
         description="Registry (host[:port][/prefix]) the locked images are synced to; images by digest must name it.",
     )
 
-    @property
-    def apt_uri(self) -> str:
-        return f"{self.mirror_url}/apt"
-
-    @property
-    def python_index(self) -> str:
-        return f"{self.mirror_url}/python/simple/"
-
-    @property
-    def installer_base(self) -> str:
-        return f"{self.mirror_url}/files/"
-
-    @property
-    def chart_repository(self) -> str:
-        return f"{self.mirror_url}/charts"
-
 
 class GcpSettings(Model):
     """What only Google Cloud needs: the project and zones, and how the GKE version is pinned."""
