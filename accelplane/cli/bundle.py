@@ -146,34 +146,23 @@ def run_fetch(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from accelplane.bundle.export import render
     from accelplane.bundle.lockfile import load_lock
+    from accelplane.report.output import emit
 
     lock = load_lock(args.lock)
-    text = render(lock, args.format, registry=args.registry)
-    if args.output is None:
-        sys.stdout.write(text)
-        return EXIT_OK
-    try:
-        args.output.write_text(text)
-    except OSError as error:
-        raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
+    emit(render(lock, args.format, registry=args.registry), args.output, f"exported {args.format}")
     return EXIT_OK
 
 
 def run_diff(args: argparse.Namespace) -> int:
     from accelplane.bundle.lockfile import load_lock
     from accelplane.diff.bundle_lock import base_lock_from_git, diff_locks, render
+    from accelplane.report.output import emit
 
     head = load_lock(args.lock)
     if args.base_lock is not None:
         base, base_name = load_lock(args.base_lock), str(args.base_lock)
     else:
         base, base_name = base_lock_from_git(args.lock, args.base), f"{args.base}:{args.lock.name}"
-    text = render(diff_locks(base, head), args.format, base=base_name, head=str(args.lock))
-    if args.output is None:
-        sys.stdout.write(text)
-        return EXIT_OK
-    try:
-        args.output.write_text(text)
-    except OSError as error:
-        raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
+    emit(render(diff_locks(base, head), args.format, base=base_name, head=str(args.lock)), args.output,
+         f"compared {base_name} with {args.lock}")
     return EXIT_OK
