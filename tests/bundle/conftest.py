@@ -72,7 +72,7 @@ def mirrored(upstream: Upstream, tmp_path_factory: pytest.TempPathFactory) -> It
     from tests.support.mirror.gpg import make_key
     from tests.support.mirror.oci import build_layout
     from tests.support.mirror.servers import registry, skopeo
-    from tests.support.mirror.upstream import lab_upstream_stack
+    from tests.support.mirror.upstream import add_training_pool, lab_upstream_stack
 
     require_tools("gpg", "apt-ftparchive", "skopeo", "docker-registry")
     work = tmp_path_factory.mktemp("mirrored")
@@ -86,16 +86,7 @@ def mirrored(upstream: Upstream, tmp_path_factory: pytest.TempPathFactory) -> It
         def edit(platform):
             platform["software_profiles"]["h100-r570"]["nvidia_device_plugin"] = "0.17.4"
             platform["software_profiles"]["h100-r570"]["neuron_monitor_image"] = image
-            platform["node_pools"].append(
-                {
-                    "name": "gpu",
-                    "purpose": "training",
-                    "instance_type": "p5.48xlarge",
-                    "accelerator": "nvidia-h100",
-                    "software_profile": "h100-r570",
-                    "scaling": {"min": 0, "desired": 0, "max": 1},
-                }
-            )
+            add_training_pool(platform)
 
         stack = lab_upstream_stack(work, upstream.url, edit=edit)
         lock = lock_stack(load_stack_file(stack), sources=Sources({"nvidia_device_plugin": f"{upstream.url}/charts"}))

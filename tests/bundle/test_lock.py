@@ -15,7 +15,7 @@ import yaml
 from accelplane.bundle.debian import compare_versions
 from accelplane.cli import main
 from tests.support.ansible.prereqs import require_tools
-from tests.support.mirror.upstream import lab_upstream_stack
+from tests.support.mirror.upstream import add_training_pool, lab_upstream_stack
 
 
 def _artifacts(lock: Path) -> dict[tuple[str, str], dict]:
@@ -116,16 +116,7 @@ def test_lock_names_what_the_declared_sources_do_not_carry(locked):
 def test_lock_refuses_a_floating_chart_version_naming_the_field(upstream, tmp_path, capsys):
     def edit(platform):
         platform["software_profiles"]["h100-r570"]["nvidia_device_plugin"] = "0.17.x"
-        platform["node_pools"].append(
-            {
-                "name": "gpu",
-                "purpose": "training",
-                "instance_type": "p5.48xlarge",
-                "accelerator": "nvidia-h100",
-                "software_profile": "h100-r570",
-                "scaling": {"min": 0, "desired": 0, "max": 1},
-            }
-        )
+        add_training_pool(platform)
 
     stack = lab_upstream_stack(tmp_path, upstream.url, edit=edit)
     output = tmp_path / "out.lock.json"

@@ -90,6 +90,20 @@ def build_upstream(dest: Path) -> Path:
     return dest
 
 
+def add_training_pool(platform: dict, profile: str = "h100-r570") -> None:
+    """A GPU training pool on `profile`, so the stack installs the NVIDIA charts a lock must cover."""
+    platform["node_pools"].append(
+        {
+            "name": "gpu",
+            "purpose": "training",
+            "instance_type": "p5.48xlarge",
+            "accelerator": "nvidia-h100",
+            "software_profile": profile,
+            "scaling": {"min": 0, "desired": 0, "max": 1},
+        }
+    )
+
+
 def lab_upstream_stack(
     directory: Path, base_url: str, *, name: str = "labair", hosts: dict[str, Path] | None = None, edit: Any = None
 ) -> Path:
