@@ -2,7 +2,7 @@
 served by `python -m http.server` on 127.0.0.1, and the lab stack pointed at them.
 
 dpkg-deb comes with dpkg; gpg, apt-ftparchive, skopeo and docker-registry come from
-tests/support/mirror/install_prereqs.sh (`make test` runs it as root). Without them the tests
+tests/support/ansible/install_prereqs.sh (`make test` runs it as root). Without them the tests
 that need them skip, except in CI (CI=true), where they fail.
 """
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Debian packages the Ansible tests (tests/ansible) need; idempotent, for CI and developers.
+# Debian packages the lab tests (tests/ansible, tests/rollout, tests/bundle) need; idempotent, for CI
+# and developers.
 #   debootstrap      builds the cached Debian root of the lab nodes (first run only)
 #   zstd             packs and unpacks the cached root
 #   dpkg-dev         dpkg-deb (stand-in packages) is in dpkg; dpkg-dev adds the tools a developer
@@ -9,8 +10,13 @@
 #   mount            overlayfs and bind mounts (util-linux)
 #   prometheus       the real Prometheus the rollout tests (tests/rollout) start on a free loopback
 #                    port with their own config; the package's own service is not needed by them
+#   apt-utils        apt-ftparchive: the mirror's apt index and Release (`bundle fetch`)
+#   gnupg            gpg: signs the mirror's Release; gpgv checks it in the tests
+#   skopeo           copies images into the mirror's OCI layout and pushes the test image
+#   docker-registry  Debian's distribution registry, started on a free loopback port by tests/bundle
 set -euo pipefail
-packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates prometheus)
+packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates prometheus
+  apt-utils gnupg skopeo docker-registry)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -20,11 +26,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-# The package enables a system-wide Prometheus on :9090 where systemd runs (a CI runner): the tests
-# start their own, so stop that one (again on every run: harmless when already stopped).
-if command -v systemctl >/dev/null 2>&1 && systemctl list-unit-files prometheus.service >/dev/null 2>&1; then
-  systemctl disable --now prometheus.service >/dev/null 2>&1 || true
-fi
-# The bundle tests' servers and tools (gpg, apt-ftparchive, skopeo, docker-registry): one call here,
-# so `make test` and CI, which both run this script, get them.
-bash "$(dirname "$0")/../mirror/install_prereqs.sh"
+# The prometheus and docker-registry packages enable system-wide services (:9090, :5000) where
+# systemd runs (a CI runner): the tests start their own on free loopback ports, so stop those
+# (again on every run: harmless when already stopped).
+for service in prometheus docker-registry; do
+  if command -v systemctl >/dev/null 2>&1 && systemctl list-unit-files "$service.service" >/dev/null 2>&1; then
+    systemctl disable --now "$service.service" >/dev/null 2>&1 || true
+  fi
+done

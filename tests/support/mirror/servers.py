@@ -77,7 +77,7 @@ def range_server(directory: Path, log: Path) -> Iterator[str]:
 def require_registry_tools() -> None:
     for tool in ("docker-registry", "skopeo"):
         if shutil.which(tool) is None:
-            missing(f"{tool} is not installed (run tests/support/mirror/install_prereqs.sh)")
+            missing(f"{tool} is not installed (run tests/support/ansible/install_prereqs.sh)")
 
 
 @contextmanager
