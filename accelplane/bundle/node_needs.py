@@ -12,7 +12,7 @@ group is skipped as Ansible would skip it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -207,7 +207,10 @@ def group_needs(stack: StackConfig, group_index: int, architecture: str) -> Grou
     bare_metal = stack.platform.bare_metal
     assert bare_metal is not None
     group = bare_metal.groups[group_index]
-    inventory = build_inventory(stack)
+    # The lock reads the declared upstream sources: an air-gapped stack's inventory would hand the
+    # roles the mirror, which does not exist until `bundle fetch` builds it from this lock.
+    upstream = replace(stack, platform=stack.platform.model_copy(update={"air_gap": None}))
+    inventory = build_inventory(upstream)
     ansible_group = ansible_group_name(group.name)
     profile = stack.platform.software_profiles[group.software_profile]
     needs = GroupNeeds(

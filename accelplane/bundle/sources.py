@@ -1,12 +1,13 @@
-"""Every artifact source a stack declares, as the one resource AP-AIR-001 judges.
+"""Every artifact source an air-gapped stack's nodes and cluster use, as the one resource AP-AIR-001 judges.
 
 Plain data in (the `accelplane:platform` mapping), like the bare-metal host groups
 (`accelplane.rules.bare_metal_groups`), so `check` and `diff` can build it from any revision.
-Sources: bare-metal apt repositories, the Python index, the EFA installer URL, the chart
-repositories of the charts the stack installs and every image by digest — each as the nodes and the
-Kubernetes layer will fetch it: what the declaration sets, as written (judged as such), and what it
-leaves unset derived from the mirror by the same functions the inventory
-(`accelplane.nodes.air_gap`) and the Kubernetes layer (`accelplane.k8s.mirror`) use.
+Sources: the apt repositories, Python index, EFA installer and nccl-tests source the inventory gives
+the nodes, the chart repositories of the charts the stack installs and every image by digest — each
+as it is effectively fetched, derived by the same functions the inventory (`accelplane.nodes.air_gap`)
+and the Kubernetes layer (`accelplane.k8s.mirror`) use. The declared upstream sources
+(`bare_metal.repositories`, `bare_metal.python`) are what `bundle lock` reads on the connected side;
+the nodes never see them, so they are not judged.
 """
 
 from __future__ import annotations
@@ -61,21 +62,19 @@ def air_gap_resources(platform: Mapping[str, Any], *, stack: str, project: str) 
     registry = air_gap.get("registry") if isinstance(air_gap.get("registry"), str) else None
     sources: list[dict[str, str]] = []
     bare_metal = _mapping(platform.get("bare_metal"))
-    for index, repository in enumerate(bare_metal.get("repositories") or []):
-        if isinstance(repository, Mapping) and isinstance(repository.get("uri"), str):
-            sources.append({"field": f"bare_metal.repositories[{index}].uri", "url": repository["uri"], "kind": "apt"})
-    declared = _mapping(bare_metal.get("python"))
-    python = node_sources(mirror, declared)["accelplane_python"]  # what the inventory gives the roles
-    find_links = python.get("find_links")
-    if isinstance(find_links, str) and "://" in find_links:  # a plain path is the node's own directory
-        sources.append({"field": "bare_metal.python.find_links", "url": find_links, "kind": "python"})
-    if bare_metal and isinstance(python.get("index_url"), str):
-        sources.append({"field": "bare_metal.python.index_url", "url": python["index_url"],
-                        "kind": "python" if "index_url" in declared else "python (mirror)"})
-    efa_groups = [g for g in bare_metal.get("groups") or [] if isinstance(g, Mapping) and g.get("efa") is True]
-    if efa_groups:
-        sources.append({"field": "bare_metal.python.efa_installer_url", "url": python["efa_installer_url"],
-                        "kind": "installer" if "efa_installer_url" in declared else "installer (mirror)"})
+    if bare_metal:
+        # What the inventory gives every host group (the mirror replaces the declared sources).
+        nodes = node_sources(air_gap, _mapping(bare_metal.get("python")))
+        for index, repository in enumerate(nodes.get("accelplane_repositories") or []):
+            sources.append({"field": f"accelplane_repositories[{index}].uri", "url": repository["uri"], "kind": "apt"})
+        python = nodes["accelplane_python"]
+        for key, kind in (("index_url", "python"), ("find_links", "python"), ("efa_installer_url", "installer")):
+            url = python.get(key)
+            if isinstance(url, str) and "://" in url:  # a plain path is the node's own directory
+                sources.append({"field": f"accelplane_python.{key}", "url": url, "kind": kind})
+        nccl = nodes.get("nccl_tests_source_url")
+        if isinstance(nccl, str):
+            sources.append({"field": "nccl_tests_source_url", "url": nccl, "kind": "installer"})
     sources += _chart_sources(platform, mirror, registry)
     for reference, where in _images(platform, ""):
         # The Kubernetes layer pulls every digest-pinned image from the mirror registry when there is one.

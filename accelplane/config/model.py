@@ -19,7 +19,7 @@ from enum import StrEnum
 from itertools import pairwise
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from accelplane.config.bare_metal import BareMetal
 
@@ -727,9 +727,10 @@ class KubernetesLayer(Model):
 
 class AirGap(Model):
     """An air-gapped stack: every artifact comes from one mirror that `accelplane bundle fetch` built
-    (docs/bundle.md). Declared once here; `accelplane check` (AP-AIR-001) flags any artifact source
-    of the stack that is not in it: apt repositories, the Python index, the EFA installer URL, the
-    charts of the Kubernetes layer and images by digest."""
+    (docs/bundle.md). The stack's other sources stay its upstream ones, which `bundle lock` reads on
+    the connected side; the nodes and the Kubernetes layer get only the mirror named here
+    (accelplane.nodes.air_gap, accelplane.k8s.mirror), and `accelplane check` (AP-AIR-001) flags any
+    effective artifact source that is not in it."""
 
     mirror_url: str = Field(
         pattern=r"^(https?|file):\S+[^/]$",
@@ -741,6 +742,24 @@ class AirGap(Model):
         pattern=r"^[a-z0-9.-]+(:[0-9]+)?(/[a-z0-9._-]+)*$",
         description="Registry (host[:port][/prefix]) the locked images are synced to; images by digest must name it.",
     )
+    signed_by: str | None = Field(
+        default=None,
+        validate_default=True,
+        pattern=r"^/\S+$",
+        description="Keyring file on the nodes that signs the mirror's apt Release (`bundle fetch --sign-with`); "
+        "may be omitted only for a file: mirror_url, which is then trusted.",
+    )
+
+    @field_validator("signed_by")
+    @classmethod
+    def _signed(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # Same rule as AptRepository: only a local file: repository may go unsigned. Reported on
+        # this field (validate_default) so the error names `air_gap.signed_by` and its line.
+        mirror_url = info.data.get("mirror_url")
+        if value is None and isinstance(mirror_url, str) and not mirror_url.startswith("file:"):
+            raise ValueError("declare the keyring on the nodes that signs the mirror's apt Release "
+                             "(only a file: mirror_url may omit it)")
+        return value
 
 
 class GcpSettings(Model):

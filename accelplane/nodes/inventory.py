@@ -104,8 +104,9 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         "accelplane_profile": profile.versions(),
         "accelplane_matrix": matrix_verdict(stack, bare_metal, group, index),
         "accelplane_repositories": [repo.model_dump(mode="json") for repo in bare_metal.repositories],
-        # Python index, installer URLs: declared, else from air_gap's mirror (accelplane.nodes.air_gap).
-        **node_sources(stack.platform.air_gap.mirror_url if stack.platform.air_gap else None,
+        # Air-gapped: the mirror's repository, index and installers replace the declared (upstream)
+        # sources, which only `bundle lock` reads (accelplane.nodes.air_gap).
+        **node_sources(stack.platform.air_gap.model_dump(mode="json") if stack.platform.air_gap else None,
                        bare_metal.python.model_dump()),
         "accelplane_validation": group.validation.model_dump(mode="json"),
         "ansible_connection": _CONNECTIONS[connection.kind],

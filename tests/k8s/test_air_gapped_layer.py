@@ -17,6 +17,7 @@ from accelplane.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = "https://mirror.site.internal/accelplane"
 REGISTRY = "registry.site.internal:5000"
+KEYRING = "/etc/apt/keyrings/accelplane-mirror.gpg"
 RELEASE = "kubernetes:helm.sh/v3:Release"
 IMAGE = re.compile(r"[a-z0-9.:/_-]+@sha256:[0-9a-f]{64}")
 
@@ -40,7 +41,7 @@ def _images(resources: list[dict]) -> set[str]:
 
 def test_charts_and_images_come_from_the_mirror(tmp_path, capsys):
     _, public = _preview(tmp_path / "public", capsys, None)
-    stack, resources = _preview(tmp_path, capsys, {"mirror_url": MIRROR, "registry": REGISTRY})
+    stack, resources = _preview(tmp_path, capsys, {"mirror_url": MIRROR, "signed_by": KEYRING, "registry": REGISTRY})
     releases = [r["inputs"] for r in resources if r["type"] == RELEASE]
     assert len(releases) >= 6
     for release in releases:
@@ -65,7 +66,7 @@ def test_charts_and_images_come_from_the_mirror(tmp_path, capsys):
 
 
 def test_without_a_mirror_registry_images_stay_and_check_names_them(tmp_path, capsys):
-    stack, resources = _preview(tmp_path, capsys, {"mirror_url": MIRROR})
+    stack, resources = _preview(tmp_path, capsys, {"mirror_url": MIRROR, "signed_by": KEYRING})
     assert not any(image.startswith(REGISTRY) for image in _images(resources))
     code = main(["check", "--plan", str(tmp_path / "prodair.json"), "--stack-file", str(stack), "--format", "json"])
     messages = [f["message"] for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "AP-AIR-001"]

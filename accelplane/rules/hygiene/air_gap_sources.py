@@ -2,9 +2,12 @@
 
 The most repeated air-gap failure is an install that reaches out anyway: an apt source, a wheel
 index, an installer URL, a chart repository or an image registry left at its public default. The
-declaration names the mirror once (`air_gap`); this rule judges one resource per stack
-(`accelplane:bundle:ArtifactSources`, built from the declaration by `accelplane.bundle.sources`)
-that lists every artifact source with the field it comes from.
+declaration names the mirror once (`air_gap`) and keeps its upstream sources for `bundle lock`; the
+inventory and the Kubernetes layer replace them with the mirror. This rule judges one resource per
+stack (`accelplane:bundle:ArtifactSources`, built by `accelplane.bundle.sources` with the same
+derivation) listing every source the nodes and the cluster effectively fetch from — so what it
+flags is what would still reach out: an image by digest or an OCI chart while `air_gap.registry` is
+unset, or any source the derivation leaves outside the mirror.
 """
 
 from __future__ import annotations
@@ -46,13 +49,14 @@ def check(resource: Resource, graph: Graph) -> Iterator[str]:
 RULE = Rule(
     id="AP-AIR-001",
     name="air-gap-sources-in-mirror",
-    description="Checks whether every artifact source of an air-gapped stack (apt repositories, Python index, "
-    "installer URLs, chart repositories, images) is in its declared mirror.",
+    description="Checks whether every artifact source an air-gapped stack's nodes and cluster effectively use "
+    "(apt repository, Python index, installer URLs, chart repositories, images) is in its declared mirror.",
     family=Family.hygiene,
     severity=Severity.high,
     enforcement=Enforcement.mandatory,
-    remediation="Point the source at air_gap.mirror_url (<url>/apt, <url>/python/simple/, <url>/files/, "
-    "<url>/charts) or images at air_gap.registry; `accelplane bundle lock` and `fetch` fill the mirror.",
+    remediation="Declare air_gap.registry for images and OCI charts; the nodes' sources come from "
+    "air_gap.mirror_url (<url>/apt, <url>/python/simple/, <url>/files/, <url>/charts), which "
+    "`accelplane bundle lock` and `fetch` fill.",
     resource_types=frozenset({ARTIFACT_SOURCES}),
     check=check,
     categories=("supply-chain", "air-gap"),
