@@ -2,8 +2,9 @@
 
 - `requirements`: pip's hash-checking mode (`pip install --require-hashes -r FILE`), one
   `name==version --hash=sha256:...` per locked wheel.
-- `skopeo-sync`: `skopeo sync --src yaml` input, images by digest per registry, to copy the
-  locked images into a mirror registry (`--registry` names it in a comment).
+- `skopeo-sync`: `skopeo sync --src yaml` input, images by digest per registry (OCI charts also by
+  their version tag, which Helm pulls), to copy the locked images into a mirror registry
+  (`--registry` names it in a comment).
 - `files`: one line per file artifact, `sha256  path` in the mirror: `sha256sum -c` reads it.
 - `images`: one `registry/repository@sha256:...` per line.
 - `cyclonedx`: a CycloneDX 1.6 JSON SBOM (cyclonedx-python-lib) with package URLs (pkg:deb,
@@ -40,9 +41,12 @@ def _skopeo_sync(lock: Lock, registry: str | None) -> str:
             continue
         reference = parse_reference(artifact.name if artifact.kind is Kind.image else artifact.url)
         images = document.setdefault(reference.registry, {"images": {}})["images"]
-        digests = images.setdefault(reference.repository, [])
-        if artifact.digest not in digests:
-            digests.append(artifact.digest)
+        wanted = images.setdefault(reference.repository, [])
+        # Helm pulls an OCI chart by its version as the tag (`+` written `_`, Helm's OCI rule), so the
+        # mirror registry needs the tag as well as the locked digest.
+        for item in (artifact.digest, artifact.version.replace("+", "_") if artifact.kind is Kind.chart else None):
+            if item and item not in wanted:
+                wanted.append(item)
     header = "# skopeo sync --all --preserve-digests --src yaml --dest docker <this file> "
     header += f"{registry or 'MIRROR-REGISTRY'}\n"
     return header + (yaml.safe_dump(document, sort_keys=True) if document else "{}\n")

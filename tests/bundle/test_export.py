@@ -48,6 +48,23 @@ def test_skopeo_sync_copies_the_locked_images(mirrored, tmp_path):
     assert "sha256:" + hashlib.sha256(manifests[0].read_bytes()).hexdigest() == mirrored.image.split("@")[1]
 
 
+def test_skopeo_sync_lists_an_oci_chart_by_its_version_tag_too():
+    """Helm pulls `oci://` charts by version tag: syncing only the digest would leave Helm nothing to pull."""
+    import yaml
+
+    from accelplane.bundle.export import render
+    from accelplane.bundle.lockfile import Artifact, Kind, Lock
+
+    digest = "sha256:" + "ab" * 32
+    chart = Artifact(
+        kind=Kind.chart, name="kueue", version="0.13.4+build.1", architecture="all",
+        url="oci://registry.k8s.io/kueue/charts/kueue", digest=digest,
+    )
+    document = yaml.safe_load(render(Lock(stack="t", resolved_at="2026-12-03T00:00:00Z", artifacts=[chart]),
+                                     "skopeo-sync"))
+    assert document["registry.k8s.io"]["images"]["kueue/charts/kueue"] == [digest, "0.13.4_build.1"]
+
+
 def test_cyclonedx_sbom_is_valid_and_complete(mirrored, tmp_path):
     from cyclonedx.schema import SchemaVersion
     from cyclonedx.validation.json import JsonStrictValidator
