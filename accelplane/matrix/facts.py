@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from accelplane.matrix.model import Fact, Source, VersionStr
+from accelplane.matrix.model import Fact, KernelModule, Source, VersionStr
 
 
 def _check_arch(value: str) -> str:
@@ -54,6 +54,10 @@ class Architecture(Fact):
     dropped_in_cuda: VersionStr | None = None
     last_driver_branch: int | None = None
     integrated: bool = Field(False, description="Jetson (integrated) part: not a data-center build target")
+    kernel_modules: tuple[KernelModule, ...] = Field(
+        (), description="kernel module flavours the architecture supports (open modules need Turing+)"
+    )
+    last_cuda: str | None = Field(None, description="last CUDA toolkit line that builds for it, e.g. 12.x")
 
 
 class KernelModuleFacts(Fact):

@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from accelplane.matrix import facts as f
-from accelplane.matrix.model import AcceleratorFacts
+from accelplane.matrix.model import AcceleratorFacts, Segment
 from accelplane.matrix.versions import Version, parse_version
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -93,9 +93,12 @@ def accelerators() -> Mapping[str, AcceleratorFacts]:
             raise MatrixDataError(
                 f"accelerators.yaml: {facts.name}: kernel_modules without kernel_modules_source"
             )
-        if facts.vendor.value == "nvidia" and (facts.compute_capability is None or not facts.kernel_modules):
+        if facts.vendor.value == "nvidia" and (
+            facts.compute_capability is None or not facts.kernel_modules or facts.segment is None
+        ):
             raise MatrixDataError(
-                f"accelerators.yaml: {facts.name}: NVIDIA entries need compute_capability and kernel_modules"
+                f"accelerators.yaml: {facts.name}: NVIDIA entries need compute_capability, kernel_modules "
+                "and segment"
             )
         if facts.vendor.value == "amd" and facts.gfx_target is None:
             raise MatrixDataError(f"accelerators.yaml: {facts.name}: AMD entries need gfx_target")
@@ -203,10 +206,24 @@ def load() -> MatrixData:
                 f"nvidia.yaml: platform_driver_minimum: unknown accelerator {minimum.accelerator}"
             )
     for facts in accel.values():
-        if facts.compute_capability and not _arch_of(nvidia, facts.compute_capability):
+        if not facts.compute_capability:
+            continue
+        arch = _arch_of(nvidia, facts.compute_capability)
+        if arch is None:
             raise MatrixDataError(
                 f"accelerators.yaml: {facts.name}: compute capability {facts.compute_capability} "
                 "has no architecture in nvidia.yaml"
+            )
+        extra = [k.value for k in facts.kernel_modules if k not in arch.kernel_modules]
+        if extra:
+            raise MatrixDataError(
+                f"accelerators.yaml: {facts.name}: kernel module flavour {', '.join(extra)} is not supported "
+                f"by {arch.name} (nvidia.yaml architectures)"
+            )
+        if facts.forward_compat and facts.segment is not Segment.DATACENTER:
+            raise MatrixDataError(
+                f"accelerators.yaml: {facts.name}: forward_compat is for data-centre GPUs only "
+                f"(segment {facts.segment})"
             )
     pytorch = models["pytorch"]
     assert isinstance(pytorch, f.PytorchFile)

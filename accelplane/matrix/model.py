@@ -69,6 +69,14 @@ class KernelModule(StrEnum):
     PROPRIETARY = "proprietary"
 
 
+class Segment(StrEnum):
+    """NVIDIA product line: forward compatibility (cuda-compat) exists only for data-centre parts."""
+
+    DATACENTER = "datacenter"
+    WORKSTATION = "workstation"
+    GEFORCE = "geforce"
+
+
 class AcceleratorFacts(Fact):
     """One entry of the closed accelerator vocabulary (`<vendor>-<model>`)."""
 
@@ -78,6 +86,9 @@ class AcceleratorFacts(Fact):
     architecture: str | None = Field(None, description="vendor architecture (hopper, cdna3, trn2, v5e ...)")
     compute_capability: VersionStr | None = Field(None, description="NVIDIA compute capability, e.g. 9.0")
     gfx_target: str | None = Field(None, pattern=r"^gfx[0-9a-f]+$", description="AMD LLVM target")
+    segment: Segment | None = Field(
+        None, description="NVIDIA product line: datacenter, workstation (Quadro / RTX) or geforce (incl. TITAN)"
+    )
     nvswitch: bool = Field(False, description="NVSwitch board: needs Fabric Manager equal to the driver")
     gpus_per_node: int = Field(1, ge=1, description="devices on the board this name describes")
     kernel_modules: tuple[KernelModule, ...] = Field(

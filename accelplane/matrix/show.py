@@ -25,7 +25,7 @@ class Table:
 def tables(acc: AcceleratorFacts, as_of: dt.date | None = None) -> list[Table]:
     data = load()
     when = as_of or dt.date.today()
-    out = [_summary(acc)]
+    out = [_summary(acc, data)]
     builders = {
         "nvidia": _nvidia,
         "amd": _amd,
@@ -38,7 +38,7 @@ def tables(acc: AcceleratorFacts, as_of: dt.date | None = None) -> list[Table]:
     return out
 
 
-def _summary(acc: AcceleratorFacts) -> Table:
+def _summary(acc: AcceleratorFacts, data: MatrixData) -> Table:
     rows = [("name", acc.name), ("vendor", acc.vendor.value), ("model", acc.model)]
     if acc.architecture:
         rows.append(("architecture", acc.architecture))
@@ -53,6 +53,23 @@ def _summary(acc: AcceleratorFacts) -> Table:
             ("NVSwitch / Fabric Manager", "yes - fabric_manager must equal driver" if acc.nvswitch else "no")
         )
         rows.append(("kernel modules", ", ".join(k.value for k in acc.kernel_modules)))
+        if acc.segment is not None:
+            rows.append(("segment", acc.segment.value))
+        rows.append(
+            (
+                "forward compatibility",
+                "cuda-compat packages supported" if acc.forward_compat else "no (data-centre GPUs only)",
+            )
+        )
+        arch = data.architecture(acc.compute_capability) if acc.compute_capability else None
+        if arch is not None and arch.last_driver_branch is not None:
+            rows.append(
+                (
+                    "retired",
+                    f"last driver branch R{arch.last_driver_branch}, last CUDA {arch.last_cuda or '?'} "
+                    f"(dropped in CUDA {arch.dropped_in_cuda})",
+                )
+            )
     for label, value in (
         ("Neuron platform", acc.neuron_platform),
         ("TPU runtime", acc.tpu_runtime),

@@ -39,6 +39,17 @@ def cuda_driver(ctx: Context) -> None:
     if ctx.vendor != "nvidia" or driver is None:
         return
     compat = ctx.stack.compat_package
+    acc = ctx.stack.accelerator
+    if compat is not None and not acc.forward_compat:
+        ctx.bad(
+            rule,
+            f"cuda-compat-{compat.major}-{compat.minor} (forward compatibility) is supported only on data-center "
+            f"GPUs; {acc.model} is a {acc.segment.value if acc.segment else 'non-data-center'} part, where CUDA "
+            "refuses to initialise with the compat libraries (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE); fix: "
+            "remove compat_package and use a driver that supports the CUDA runtime natively",
+            ctx.data.nvidia.forward_compat.source,
+            ("compat_package", "accelerator"),
+        )
     for cuda, what, fields in ctx.cuda_runtimes():
         row, exact = _table3(ctx, cuda)
         floor = ctx.data.minor_floor.get(cuda.major)
@@ -175,8 +186,8 @@ def judge_toolkit_arch(
             rule,
             f"{what} no longer supports {arch.name.title()} ({acc.model}, {sm}): removed in CUDA "
             f"{arch.dropped_in_cuda}; fix: stay on CUDA "
-            f"{int(parse_version(arch.dropped_in_cuda).major) - 1}.x "
-            f"(driver branch R{arch.last_driver_branch} or older){note}",
+            f"{arch.last_cuda or str(int(parse_version(arch.dropped_in_cuda).major) - 1) + '.x'}, the last "
+            f"toolkit for it (driver branch R{arch.last_driver_branch} or older){note}",
             arch.source,
             fields,
         )
