@@ -189,6 +189,11 @@ class CommsFile(_File):
 class RocmRelease(Fact):
     rocm: VersionStr
     gpu_targets: tuple[Annotated[str, Field(pattern=r"^gfx[0-9a-f]+$")], ...]
+    products: tuple[str, ...] | None = Field(
+        None,
+        description="accelerators AMD lists as supported by this release, where its source lists products "
+        "(a GPU of a listed LLVM target that is not named here is not supported); None: judged by target",
+    )
     os: tuple[OsStr, ...]
     pytorch_validated: tuple[VersionStr, ...] = ()
     rccl: VersionStr | None = None
@@ -204,8 +209,19 @@ class KmdPolicy(Fact):
     windowed_until: VersionStr
 
 
+class RocmProductOs(Fact):
+    """Per-release OS limits: `accelerators` are supported only on `os` (kind only_os), or `os` is
+    supported only for `accelerators` (kind os_only_for)."""
+
+    rocm: tuple[VersionStr, ...]
+    kind: Literal["only_os", "os_only_for"]
+    accelerators: tuple[str, ...]
+    os: tuple[OsStr, ...]
+
+
 class RocmFile(_File):
     releases: tuple[RocmRelease, ...]
+    product_os: tuple[RocmProductOs, ...] = ()
     kmd_userspace: tuple[KmdUserspace, ...]
     kmd_policy: KmdPolicy
 
@@ -295,6 +311,19 @@ class AscendPython(Fact):
 class AscendFile(_File):
     cann: tuple[CannRelease, ...]
     python: tuple[AscendPython, ...]
+
+
+# ---- Published releases ----------------------------------------------------------------------
+class PublishedPackage(Fact):
+    key: str = Field(description="the matrix key whose values are versions of this package")
+    package: str
+    known_from: VersionStr
+    known_until: VersionStr
+    versions: tuple[VersionStr, ...] = Field(description="every release in the window, ascending")
+
+
+class PublishedFile(_File):
+    packages: tuple[PublishedPackage, ...]
 
 
 # ---- Operating systems -----------------------------------------------------------------------

@@ -118,13 +118,14 @@ _FILES: tuple[tuple[str, type[BaseModel], tuple[tuple[str, str], ...]], ...] = (
     ("gaudi.yaml", f.GaudiFile, (("releases", "gaudi_sw"),)),
     ("ascend.yaml", f.AscendFile, (("cann", "cann"),)),
     ("os.yaml", f.OsFile, ()),
+    ("published.yaml", f.PublishedFile, ()),
 )
 
 
 def _check_sorted(name: str, model: BaseModel, attribute: str, key: str) -> None:
     previous: Version | None = None
     for index, record in enumerate(getattr(model, attribute)):
-        value = getattr(record, key)
+        value = getattr(record, key) if key else record
         current = parse_version(str(value))
         if previous is not None and not previous < current:
             raise MatrixDataError(
@@ -148,6 +149,7 @@ class MatrixData:
     gaudi: f.GaudiFile
     ascend: f.AscendFile
     os: f.OsFile
+    published: f.PublishedFile
 
     # lookups
     cuda_rows: tuple[tuple[Version, Version, f.CudaDriverRow], ...]
@@ -183,6 +185,7 @@ class MatrixData:
             self.gaudi,
             self.ascend,
             self.os,
+            self.published,
         ):
             walk(model)
         return out
@@ -229,6 +232,15 @@ def load() -> MatrixData:
     assert isinstance(pytorch, f.PytorchFile)
     os_file = models["os"]
     assert isinstance(os_file, f.OsFile)
+    published = models["published"]
+    assert isinstance(published, f.PublishedFile)
+    for package in published.packages:
+        _check_sorted("published.yaml", package, "versions", "")
+        listed = [parse_version(v) for v in package.versions]
+        if listed[0] != parse_version(package.known_from) or listed[-1] != parse_version(package.known_until):
+            raise MatrixDataError(
+                f"published.yaml: {package.key}: known_from/known_until must be the first and last version"
+            )
     return MatrixData(
         accelerators=accel,
         nvidia=nvidia,
@@ -240,6 +252,7 @@ def load() -> MatrixData:
         gaudi=models["gaudi"],  # type: ignore[arg-type]
         ascend=models["ascend"],  # type: ignore[arg-type]
         os=os_file,
+        published=published,
         cuda_rows=tuple((parse_version(r.cuda), parse_version(r.driver), r) for r in nvidia.cuda_driver),
         minor_floor=MappingProxyType({m.cuda_major: m for m in nvidia.minor_version_compat}),
         branches=MappingProxyType({b.branch: b for b in nvidia.driver_branches}),

@@ -41,7 +41,14 @@ CASES = [
         X,
         ["ubuntu-20.04", "6.2.0"],
     ),
-    ("ubuntu-20.04-on-6.1", {"accelerator": MI300X, "rocm": "6.1.2", "os": "ubuntu-20.04"}, "amd.os", C, []),
+    ("ubuntu-20.04-on-6.1", {"accelerator": "amd-mi250x", "rocm": "6.1.2", "os": "ubuntu-20.04"}, "amd.os", C, []),
+    (
+        "mi300x-on-6.1.2-only-ubuntu-22.04.4-and-oracle",
+        {"accelerator": MI300X, "rocm": "6.1.2", "os": "ubuntu-20.04"},
+        "amd.os",
+        X,
+        ["ubuntu-22.04.4", "oraclelinux-8.9"],
+    ),
     (
         "point-release-not-validated",
         {"accelerator": MI300X, "rocm": "6.3.0", "os": "ubuntu-22.04.3"},

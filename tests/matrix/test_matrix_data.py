@@ -66,6 +66,7 @@ def test_every_data_file_loads_and_validates() -> None:
             "gaudi.yaml",
             "ascend.yaml",
             "os.yaml",
+            "published.yaml",
         ]
     )
 

@@ -15,8 +15,12 @@ AS_OF = dt.date(2026, 12, 2)
 
 
 # Kepler's last driver branch (R470) runs CUDA up to 11.4, and the oldest torch in the matrix (1.13) is
-# built for CUDA 11.6/11.7: no torch profile is fully compatible, and resolve says so.
-NO_TORCH_PROFILE = frozenset(n for n, f in accelerators().items() if f.architecture == "kepler")
+# built for CUDA 11.6/11.7; the MI25 and MI60 are listed by no ROCm release in the matrix after 5.0.0,
+# older than any torch ROCm build (rocm5.2). No torch profile is fully compatible, and resolve says so.
+NO_TORCH_PROFILE = frozenset(n for n, f in accelerators().items() if f.architecture == "kepler") | {
+    "amd-mi25",
+    "amd-mi60",
+}
 
 
 @pytest.mark.parametrize("name", sorted(accelerators()))

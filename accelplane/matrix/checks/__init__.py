@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from accelplane.matrix.checks import amd, ascend, comms, gaudi, neuron, nvidia, platform, torch, tpu
+from accelplane.matrix.checks import amd, ascend, comms, gaudi, neuron, nvidia, platform, published, torch, tpu
 from accelplane.matrix.checks.context import Context
 
 ALL_CHECKS: tuple[Callable[[Context], None], ...] = (
     *platform.CHECKS,
+    *published.CHECKS,
     *nvidia.CHECKS,
     *torch.CHECKS,
     *comms.CHECKS,

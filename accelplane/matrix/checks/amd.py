@@ -5,38 +5,42 @@ from __future__ import annotations
 
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, series
+from accelplane.matrix.checks.published import never_released
 from accelplane.matrix.report import Verdict
 from accelplane.matrix.versions import Version, parse_version
 
 
 def rocm_release(ctx: Context, version: Version) -> tuple[f.RocmRelease | None, bool]:
-    """(release, exact): the exact release, else the newest listed patch of the same line."""
-    same_line = []
+    """(release, exact): the release's own column. Each patch release is judged by itself, never by a
+    neighbouring patch: a release without a column is (None, False)."""
     for record in ctx.data.rocm.releases:
-        listed = parse_version(record.rocm)
-        if listed == version:
+        if parse_version(record.rocm) == version:
             return record, True
-        if listed.same_series(version, 2) and listed <= version:
-            same_line.append(record)
-    return (same_line[-1] if same_line else None), False
+    return None, False
 
 
 def _release_for(ctx: Context, rule: str) -> f.RocmRelease | None:
     rocm = ctx.stack.v("rocm")
     if rocm is None:
         return None
-    record, exact = rocm_release(ctx, rocm)
+    record, _ = rocm_release(ctx, rocm)
     if record is None:
+        if never_released(ctx, "rocm", rocm) is not None:
+            return None  # release.rocm: it cannot be installed
         releases = ctx.data.rocm.releases
+        same_line = [r.rocm for r in releases if parse_version(r.rocm).same_series(rocm, 2)]
+        line = (
+            f"; the matrix has {listing(same_line)} of that line, and a patch release is not judged by another"
+            if same_line
+            else ""
+        )
         ctx.unknown(
             rule,
-            f"ROCm {rocm} (known {releases[0].rocm} to {releases[-1].rocm})",
+            f"ROCm {rocm} (known {releases[0].rocm} to {releases[-1].rocm}{line})",
             f"{DATA}/rocm.yaml",
             ("rocm",),
         )
         return None
-    if not exact:
-        ctx.unknown(rule, f"ROCm {rocm} is not listed; judged by {record.rocm}", record.source, ("rocm",))
     return record
 
 
@@ -59,6 +63,15 @@ def gpu_target(ctx: Context) -> None:
     if record is None:
         return
     target = acc.gfx_target
+    if target in record.gpu_targets and record.products is not None and acc.name not in record.products:
+        ctx.bad(
+            rule,
+            f"ROCm {record.rocm} does not list {acc.model} among its supported GPUs ({target} is supported on "
+            f"other products: {listing(record.products)}); fix: a ROCm release that lists it",
+            record.source,
+            ("rocm", "accelerator"),
+        )
+        return
     if target not in record.gpu_targets:
         first = next(
             (
@@ -68,7 +81,25 @@ def gpu_target(ctx: Context) -> None:
             ),
             None,
         )
-        hint = f"ROCm {first}+" if first else "a ROCm release that lists it"
+        last = next(
+            (
+                r.rocm
+                for r in reversed(ctx.data.rocm.releases)
+                if target in r.gpu_targets
+                and (r.products is None or acc.name in r.products)
+                and parse_version(r.rocm) < parse_version(record.rocm)
+            ),
+            None,
+        )
+        hint = (
+            f"ROCm {first}+"
+            if first
+            else (
+                f"ROCm {last}, the last release in the matrix that supports it"
+                if last
+                else "a ROCm release that lists it"
+            )
+        )
         ctx.bad(
             rule,
             f"ROCm {record.rocm} does not support {acc.model} ({target}; supported: "
@@ -77,9 +108,7 @@ def gpu_target(ctx: Context) -> None:
             ("rocm", "accelerator"),
         )
         return
-    ctx.ok(
-        rule, f"ROCm {record.rocm} supports {acc.model} ({target})", record.source, ("rocm", "accelerator")
-    )
+    ctx.ok(rule, f"ROCm {record.rocm} supports {acc.model} ({target})", record.source, ("rocm", "accelerator"))
 
 
 def operating_system(ctx: Context) -> None:
@@ -91,6 +120,29 @@ def operating_system(ctx: Context) -> None:
     if record is None:
         return
     fields = ("os", "rocm")
+    acc = ctx.stack.accelerator
+    for limit in ctx.data.rocm.product_os:
+        if not any(parse_version(v) == parse_version(record.rocm) for v in limit.rocm):
+            continue
+        on_listed_os = any(os_name.matches(listed) for listed in limit.os)
+        if limit.kind == "only_os" and acc.name in limit.accelerators and not on_listed_os:
+            ctx.bad(
+                rule,
+                f"ROCm {record.rocm} supports {acc.model} only on {listing(limit.os)}, not {os_name}; fix: one of "
+                "those, or a ROCm release without this limit",
+                limit.source,
+                (*fields, "accelerator"),
+            )
+            return
+        if limit.kind == "os_only_for" and on_listed_os and acc.name not in limit.accelerators:
+            ctx.bad(
+                rule,
+                f"ROCm {record.rocm} supports {os_name} only for {listing(limit.accelerators)}, not {acc.model}; "
+                "fix: another operating system the release lists",
+                limit.source,
+                (*fields, "accelerator"),
+            )
+            return
     if any(os_name.matches(listed) for listed in record.os):
         ctx.ok(rule, f"ROCm {record.rocm} supports {os_name}", record.source, fields)
         return
@@ -136,13 +188,9 @@ def kmd_userspace(ctx: Context) -> None:
         if space.same_series(kmd, 2) and kmd_key == "rocm":
             continue
         fields = (kmd_key, key)
-        entries = [
-            e for e in ctx.data.rocm.kmd_userspace if any(kmd.has_prefix(parse_version(k)) for k in e.kmd)
-        ]
+        entries = [e for e in ctx.data.rocm.kmd_userspace if any(kmd.has_prefix(parse_version(k)) for k in e.kmd)]
         if not entries:
-            ctx.unknown(
-                rule, f"amdgpu driver {kmd} with {what}: no tested pairing listed", policy.source, fields
-            )
+            ctx.unknown(rule, f"amdgpu driver {kmd} with {what}: no tested pairing listed", policy.source, fields)
             continue
         good = [e for e in entries if any(space.has_prefix(parse_version(u)) for u in e.userspace)]
         if good:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, series
 from accelplane.matrix.checks.nvidia import _table3, judge_toolkit_arch
+from accelplane.matrix.checks.published import never_released
 from accelplane.matrix.report import Verdict
 from accelplane.matrix.versions import Version, parse_version
 
@@ -381,6 +382,8 @@ def companions(ctx: Context) -> None:
                 fields,
             )
             continue
+        if never_released(ctx, key, version) is not None:
+            continue  # release.<key> judges it: it cannot be installed
         known = any(version == parse_version(v) for r in ctx.data.pytorch.releases for v in getattr(r, key))
         if not known:
             ctx.unknown(

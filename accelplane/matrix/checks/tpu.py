@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, matches, series
+from accelplane.matrix.checks.published import never_released
 from accelplane.matrix.versions import parse_version
 
 
@@ -62,7 +63,7 @@ def jax(ctx: Context) -> None:
                 record.source,
                 ("jax", "jaxlib"),
             )
-        else:
+        elif never_released(ctx, "jaxlib", jaxlib) is None:  # else release.jaxlib: cannot be installed
             ctx.ok(
                 rule,
                 f"jaxlib {jaxlib} is in jax {version}'s range ({span})",
