@@ -16,7 +16,7 @@ CASES = [
     ("torchaudio-never-released-alone", {"accelerator": H100, "torchaudio": "2.6.1"}, "release.torchaudio"),
     ("torchvision-never-released", {"accelerator": H100, "torch": "2.8.0", "torchvision": "0.23.1"},
      "release.torchvision"),
-    ("jaxlib-never-released-inside-jax-range", {"accelerator": V5E, "jax": "0.5.2", "jaxlib": "0.5.2"}, "release.jaxlib"),
+    ("jaxlib-never-released-in-jax-range", {"accelerator": V5E, "jax": "0.5.2", "jaxlib": "0.5.2"}, "release.jaxlib"),
     ("jaxlib-never-released-alone", {"accelerator": V5E, "jaxlib": "0.4.37"}, "release.jaxlib"),
 ]  # fmt: skip
 
