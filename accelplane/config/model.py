@@ -230,6 +230,10 @@ class SoftwareProfile(Model):
     gpu_target: str | None = Field(default=None, description="LLVM GPU target, e.g. gfx942.")
     neuron_sdk: Version | None = Field(default=None, description="AWS Neuron SDK release.")
     torch_neuronx: Version | None = Field(default=None, description="torch-neuronx version.")
+    torch_neuron: Version | None = Field(
+        default=None,
+        description="torch-neuron version: the Inferentia1 (inf1) SDK line, torch 1.x, e.g. 1.13.1.2.11.13.0.",
+    )
     neuronx_cc: Version | None = Field(
         default=None, description="neuronx-cc compiler of the Neuron SDK release (pip), e.g. 2.21.18209.0."
     )

@@ -239,6 +239,9 @@ class NeuronRelease(Fact):
     driver: VersionStr | None = None
     instances: tuple[str, ...]
     torch_neuronx: tuple[NeuronPackage, ...] = ()
+    torch_neuron: tuple[NeuronPackage, ...] = Field(
+        (), description="torch-neuron 1.x, the Inferentia1 (inf1) line: <torch>.<neuron version>"
+    )
     torch_xla: tuple[NeuronPackage, ...] = ()
     libtorch_neuronx_lite: tuple[NeuronPackage, ...] = ()
     jax_neuronx: tuple[NeuronPackage, ...] = ()

@@ -182,8 +182,10 @@ def _neuron(
     for release in reversed(data.neuron.releases):
         if acc.neuron_platform not in release.instances:
             continue
+        # Inferentia1 runs the torch-neuron 1.x line; every later device torch-neuronx.
+        key = "torch_neuron" if acc.neuron_platform == "inf1" else "torch_neuronx"
         packages = sorted(
-            (p for p in release.torch_neuronx if p.match == "exact" and acc.neuron_platform in p.instances),
+            (p for p in getattr(release, key) if p.match == "exact" and acc.neuron_platform in p.instances),
             key=lambda p: parse_version(p.version),
             reverse=True,
         )
@@ -193,7 +195,7 @@ def _neuron(
                     "os": os,
                     "python": py,
                     "neuron_sdk": release.sdk,
-                    "torch_neuronx": package.version,
+                    key: package.version,
                     "torch": str(parse_version(package.version).truncate(3)),
                 }
 

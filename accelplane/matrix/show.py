@@ -187,14 +187,15 @@ def _neuron(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Tabl
     for release in reversed(data.neuron.releases):
         if acc.neuron_platform not in release.instances:
             continue
-        packages = [p for p in release.torch_neuronx if acc.neuron_platform in p.instances]
+        listed = release.torch_neuron if acc.neuron_platform == "inf1" else release.torch_neuronx
+        packages = [p for p in listed if acc.neuron_platform in p.instances]
         text = ", ".join(p.version + (".x" if p.match == "series" else "") for p in packages) or "-"
         pythons = sorted({py for p in packages for py in (p.python or ())}, key=parse_version)
         rows.append((release.sdk, release.driver or "-", text, ", ".join(pythons) or "-"))
     return [
         Table(
             f"Neuron SDK releases for {acc.neuron_platform}",
-            ("sdk", "driver", "torch-neuronx", "python"),
+            ("sdk", "driver", "torch-neuron" if acc.neuron_platform == "inf1" else "torch-neuronx", "python"),
             rows,
         )
     ]

@@ -40,6 +40,7 @@ VERSION_KEYS = frozenset(
         "amdgpu_kmd",
         "neuron_sdk",
         "torch_neuronx",
+        "torch_neuron",
         "jax",
         "jaxlib",
         "libtpu",
@@ -73,7 +74,7 @@ VENDOR_KEYS: Mapping[str, frozenset[str]] = {
         {"driver", "kernel_module", "fabric_manager", "cuda", "compat_package", "cudnn", "nccl_package"}
     ),
     "amd": frozenset({"rocm", "rocm_userspace", "amdgpu_kmd", "gpu_target"}),
-    "aws": frozenset({"neuron_sdk", "torch_neuronx"}),
+    "aws": frozenset({"neuron_sdk", "torch_neuronx", "torch_neuron"}),
     "google": frozenset({"libtpu", "tpu_runtime"}),
     "intel": frozenset({"gaudi_sw"}),
     "huawei": frozenset({"cann", "torch_npu"}),

@@ -17,7 +17,7 @@ DESIGN_KEYS = (
     "accelerator instance os kernel glibc python driver kernel_module fabric_manager cuda compat_package "
     "cudnn "
     "nccl nccl_package torch torchvision torchaudio rocm rocm_userspace amdgpu_kmd gpu_target neuron_sdk "
-    "torch_neuronx jax jaxlib libtpu torch_xla tpu_runtime gaudi_sw cann torch_npu efa_installer "
+    "torch_neuronx torch_neuron jax jaxlib libtpu torch_xla tpu_runtime gaudi_sw cann torch_npu efa_installer "
     "aws_ofi_nccl as_of"
 )
 REQUIRED_ACCELERATORS = [
@@ -36,6 +36,7 @@ REQUIRED_ACCELERATORS = [
     "amd-mi250x",
     "aws-trainium",
     "aws-trainium2",
+    "aws-inferentia",
     "aws-inferentia2",
     "google-tpu-v5e",
     "google-tpu-v5p",
