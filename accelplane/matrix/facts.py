@@ -311,9 +311,16 @@ class AscendPython(Fact):
     python: tuple[VersionStr, ...]
 
 
+class AscendChip(Fact):
+    chip: str = Field(description="ascend_chip of accelerators.yaml")
+    family: str = Field(description="Huawei's product family name in the CANN / torch_npu support tables")
+    first_cann: VersionStr | None = Field(None, description="first CANN release that supports the family")
+
+
 class AscendFile(_File):
     cann: tuple[CannRelease, ...]
     python: tuple[AscendPython, ...]
+    chips: tuple[AscendChip, ...] = ()
 
 
 # ---- Published releases ----------------------------------------------------------------------

@@ -251,5 +251,12 @@ def _gaudi(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table
 
 
 def _ascend(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
-    rows = [(r.cann, ", ".join(r.torch_npu)) for r in reversed(data.ascend.cann)]
-    return [Table("CANN releases and the torch_npu builds they support", ("cann", "torch_npu"), rows)]
+    chip = next((c for c in data.ascend.chips if c.chip == acc.ascend_chip), None)
+    first = parse_version(chip.first_cann) if chip is not None and chip.first_cann else None
+    rows = [
+        (r.cann, ", ".join(r.torch_npu))
+        for r in reversed(data.ascend.cann)
+        if first is None or parse_version(r.cann) >= first
+    ]
+    family = f" ({chip.family})" if chip is not None else ""
+    return [Table(f"CANN releases and the torch_npu builds they support{family}", ("cann", "torch_npu"), rows)]

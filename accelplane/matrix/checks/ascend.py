@@ -43,6 +43,30 @@ def cann(ctx: Context) -> None:
     ctx.ok(rule, f"CANN {version} supports torch_npu {npu}", record.source, fields)
 
 
+def chip(ctx: Context) -> None:
+    """The CANN release supports the accelerator's chip family (and the chip is one CANN knows)."""
+    rule = "ascend.chip"
+    version = ctx.stack.v("cann")
+    acc = ctx.stack.accelerator
+    if ctx.vendor != "huawei" or version is None:
+        return
+    record = next((c for c in ctx.data.ascend.chips if c.chip == acc.ascend_chip), None)
+    fields = ("cann", "accelerator")
+    if record is None:
+        ctx.unknown(rule, f"Ascend chip {acc.ascend_chip} ({acc.model})", f"{DATA}/ascend.yaml", fields)
+        return
+    if record.first_cann is not None and version < parse_version(record.first_cann):
+        ctx.bad(
+            rule,
+            f"CANN {version} predates support for the {record.family}; {acc.model} needs CANN "
+            f"{record.first_cann}+; fix: CANN {record.first_cann} or newer",
+            record.source,
+            fields,
+        )
+        return
+    ctx.ok(rule, f"CANN {version} supports the {record.family}", record.source, fields)
+
+
 def torch(ctx: Context) -> None:
     rule = "ascend.torch"
     npu = ctx.stack.v("torch_npu")
@@ -90,4 +114,4 @@ def python(ctx: Context) -> None:
     ctx.ok(rule, f"torch_npu {npu} supports Python {series(py)}", record.source, fields)
 
 
-CHECKS = (cann, torch, python)
+CHECKS = (chip, cann, torch, python)
