@@ -219,6 +219,24 @@ def main() -> None:
     for name in ("nvidia-hgx-h100-8gpu", "nvidia-v100", "amd-mi300x", "aws-trainium2", "google-tpu-v5e"):
         describe(f"resolve {name}", timed(lambda n=name: resolve(n, as_of=AS_OF), max(5, args.repeat // 20)))
 
+    from accelplane.matrix import accelerators
+    from accelplane.matrix.resolve import NoProfileFoundError
+
+    names = sorted(accelerators())
+
+    def resolve_all() -> int:
+        found = 0
+        for name in names:
+            try:
+                resolve(name, as_of=AS_OF)
+                found += 1
+            except NoProfileFoundError:  # Kepler, MI25, MI60: no torch build in the matrix fits
+                pass
+        return found
+
+    describe(f"resolve every accelerator of the vocabulary ({len(names)})", timed(resolve_all, 1), len(names))
+    print(f"  profiles found for {resolve_all()} of {len(names)} accelerators")
+
 
 if __name__ == "__main__":
     main()

@@ -158,6 +158,8 @@ def _amd(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
     for rocm in reversed(data.rocm.releases):
         if acc.gfx_target not in rocm.gpu_targets:
             continue
+        if rocm.products is not None and acc.name not in rocm.products:
+            continue  # the release names its GPUs, and this one is not among them
         line = parse_version(series(parse_version(rocm.rocm)))
         torches = [
             r.torch
@@ -175,7 +177,7 @@ def _amd(data: MatrixData, acc: AcceleratorFacts, when: dt.date) -> list[Table]:
         )
     return [
         Table(
-            f"ROCm releases with {acc.gfx_target}",
+            f"ROCm releases that support {acc.model} ({acc.gfx_target})",
             ("rocm", "os", "pytorch.org builds", "AMD-validated torch", "RCCL"),
             rows,
         )
