@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import socket
@@ -37,41 +36,35 @@ def _wait(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
 
 
 @contextmanager
-def http_server(directory: Path) -> Iterator[str]:
-    """`python -m http.server` serving `directory` on 127.0.0.1; yields its base URL."""
-    port = free_port()
-    log = directory.parent / f"http-{port}.log"
+def _served(argv: list[str], ready_url: str, log: Path, cwd: Path | None = None) -> Iterator[None]:
+    """Run a server process with its output in `log` until it answers `ready_url`; stop it afterwards."""
     with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(directory), str(port)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
     try:
-        _wait(f"http://127.0.0.1:{port}/", process, log)
-        yield f"http://127.0.0.1:{port}"
+        _wait(ready_url, process, log)
+        yield
     finally:
         process.terminate()
         process.wait(timeout=10)
 
 
 @contextmanager
+def http_server(directory: Path) -> Iterator[str]:
+    """`python -m http.server` serving `directory` on 127.0.0.1; yields its base URL."""
+    port = free_port()
+    argv = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(directory), str(port)]
+    with _served(argv, f"http://127.0.0.1:{port}/", directory.parent / f"http-{port}.log"):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
 def range_server(directory: Path, log: Path) -> Iterator[str]:
     """`range_server` (http.server with byte ranges) serving `directory` on 127.0.0.1; requests go to `log`."""
     port = free_port()
-    output = directory.parent / f"range-{port}.log"
+    argv = [sys.executable, "-m", "tests.support.mirror.range_server", str(directory), str(port), str(log)]
     root = Path(__file__).resolve().parents[3]
-    with output.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.mirror.range_server", str(directory), str(port), str(log)],
-            stdout=out, stderr=subprocess.STDOUT, cwd=root,
-        )
-    try:
-        _wait(f"http://127.0.0.1:{port}/", process, output)
+    with _served(argv, f"http://127.0.0.1:{port}/", directory.parent / f"range-{port}.log", cwd=root):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def require_registry_tools() -> None:
@@ -93,17 +86,8 @@ def registry(work: Path) -> Iterator[str]:
         f"    rootdirectory: {storage}\n  delete:\n    enabled: true\n"
         f"http:\n  addr: 127.0.0.1:{port}\n"
     )
-    log = work / "registry.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            ["docker-registry", "serve", str(config)], stdout=out, stderr=subprocess.STDOUT, env={**os.environ}
-        )
-    try:
-        _wait(f"http://127.0.0.1:{port}/v2/", process, log)
+    with _served(["docker-registry", "serve", str(config)], f"http://127.0.0.1:{port}/v2/", work / "registry.log"):
         yield f"127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def skopeo(*argv: str) -> str:
