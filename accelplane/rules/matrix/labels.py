@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from accelplane.errors import InputError
+from accelplane.matrix import MATRIX_KEYS as _CONTRACT_KEYS
 from accelplane.matrix import check
 from accelplane.rules import types as t
 from accelplane.rules.view import Resource, as_list, as_str, mapping
@@ -23,15 +24,9 @@ PROFILE_LABEL = "accelplane.io/profile"
 POOL_LABEL = "accelplane.io/pool"
 GROUP_LABEL = "accelplane.io/group"
 VERSION_PREFIX = "versions.accelplane.io/"
-# Keys of the `matrix check` contract (docs/design.md) other than `accelerator` and `as_of`.
-MATRIX_KEYS = frozenset(
-    {
-        "instance", "os", "kernel", "glibc", "python", "driver", "kernel_module", "fabric_manager", "cuda",
-        "compat_package", "cudnn", "nccl", "nccl_package", "torch", "torchvision", "torchaudio", "rocm",
-        "rocm_userspace", "amdgpu_kmd", "gpu_target", "neuron_sdk", "torch_neuronx", "jax", "jaxlib", "libtpu",
-        "torch_xla", "tpu_runtime", "gaudi_sw", "cann", "torch_npu", "efa_installer", "aws_ofi_nccl",
-    }
-)
+# Keys of the `matrix check` contract (docs/design.md) other than `accelerator` and `as_of`: the
+# matrix's own set (accelplane.matrix.stack), so a key the matrix learns is read from labels too.
+MATRIX_KEYS = _CONTRACT_KEYS - {"accelerator", "as_of"}
 
 
 # Where each kind of node pool keeps its Kubernetes labels and its instance (machine) type.
