@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.ansible import lab, mixed
+from tests.support.ansible import mixed
 from tests.support.ansible.catalog import NEURON
 
 HOST = "trn2-01"
@@ -25,9 +25,8 @@ RELEASE = NEURON["2.26.0"]
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory, lab_root: Path, lab_repo: Path) -> tuple[mixed.Runs, tuple]:
-    where = (tmp_path_factory.getbasetemp() / "mixed", lab_root, lab_repo)
-    return mixed.runs(*where), where
+def runs(tmp_path_factory: pytest.TempPathFactory, lab_root: Path, lab_repo: Path) -> mixed.Session:
+    return mixed.session_runs(tmp_path_factory, lab_root, lab_repo)
 
 
 def _release_installed(installed: dict[str, tuple[str, str]]) -> None:
@@ -59,23 +58,12 @@ def test_site_installs_the_neuron_release_pinned_held_and_validated(runs):
 
 
 def test_second_apply_changes_nothing(runs):
-    found, _ = runs
-    second = found.second
-    assert second is not None
-    assert second.rc == 0, lab.failure(second)
-    host = second.view.hosts[HOST]
-    assert host.changed == 0, lab.failure(second)
-    assert host.outcomes["reboot"] == "not_needed"
+    mixed.assert_second_apply_changes_nothing(runs[0], HOST)
 
 
 def test_check_mode_reports_the_next_release_and_writes_nothing(runs):
-    found, where = runs
-    check = mixed.check_run(found, *where)
-    assert check["result"].rc == 0, lab.failure(check["result"])
-    host = check["result"].view.hosts[HOST]
-    assert host.changed > 0 and host.outcomes["check_reboot"] == "would_reboot", lab.failure(check["result"])
+    check = mixed.checked(runs, HOST)
     assert "aws-neuronx-dkms=2.25.4.0" in check["progress"], check["progress"]
-    assert check["unchanged"][HOST] is True
     _release_installed(check["after"][HOST].installed)
 
 
@@ -97,16 +85,10 @@ def test_validate_names_the_drift_of_a_neuron_node(runs):
 
 
 def test_failed_canary_rolls_back_to_the_validated_release(runs):
-    found, where = runs
-    upgrade = mixed.upgrade_run(found, *where)
-    assert upgrade["rc"] == 1, upgrade["out"]
-    message = next(line for line in upgrade["out"].splitlines() if line.startswith(f"{HOST}: "))
-    assert f"rolled back to {PROFILE} and validated; rollout stopped" in message, upgrade["out"]
+    message, upgrade = mixed.rolled_back(runs, HOST, PROFILE)
     assert "neuron-ls failed (rc 1)" in message, upgrade["out"]
     state = upgrade["after"][HOST]
     _release_installed(state.installed)
     assert state.files["venv"] == "torch-2.8.0-cpu"
     pip = {p["name"]: p["version"] for p in json.loads(state.files["pip"] or "[]")}
     assert pip["torch-neuronx"] == RELEASE["torch_neuronx"]
-    assert json.loads(state.files["etc/ansible/facts.d/accelplane.fact"] or "{}")["profile"] == PROFILE
-    assert upgrade["reports"][f"{HOST}.rollback"]["ok"] is True

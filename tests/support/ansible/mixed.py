@@ -85,6 +85,7 @@ READ = (
     "etc/apt/preferences.d/accelplane-habana_gaudi.pref",
     "etc/apt/preferences.d/accelplane-aws_neuron.pref",
     "etc/ansible/facts.d/accelplane.fact",
+    "etc/containerd/config.toml",
 )
 
 
@@ -141,6 +142,48 @@ def _from_snapshots(found: Runs, factory: Any) -> dict[str, nodes.LabNode]:
     }
 
 
+# The session's runs and where they run (work directory, lab root, lab repository).
+Session = tuple[Runs, tuple[Path, Path, Path]]
+
+
+def session_runs(tmp_path_factory: Any, lab_root: Path, lab_repo: Path) -> Session:
+    """The session's runs and where they are (the vendor modules' `runs` fixture)."""
+    where = (tmp_path_factory.getbasetemp() / "mixed", lab_root, lab_repo)
+    return runs(*where), where
+
+
+def assert_second_apply_changes_nothing(found: Runs, host: str) -> None:
+    second = found.second
+    assert second is not None
+    assert second.rc == 0, lab.failure(second)
+    summary = second.view.hosts[host]
+    assert summary.changed == 0, lab.failure(second)
+    assert summary.outcomes["reboot"] == "not_needed"
+
+
+def checked(session: Session, host: str) -> dict[str, Any]:
+    """The check-mode run, asserted to succeed, to change `host` towards a reboot and to write nothing."""
+    found, where = session
+    check = check_run(found, *where)
+    assert check["result"].rc == 0, lab.failure(check["result"])
+    summary = check["result"].view.hosts[host]
+    assert summary.changed > 0 and summary.outcomes["check_reboot"] == "would_reboot", lab.failure(check["result"])
+    assert check["unchanged"][host] is True
+    return check
+
+
+def rolled_back(session: Session, host: str, profile: str) -> tuple[str, dict[str, Any]]:
+    """(host's line, upgrade run) of the failed canary, asserted to have rolled `host` back to `profile`."""
+    found, where = session
+    upgrade = upgrade_run(found, *where)
+    assert upgrade["rc"] == 1, upgrade["out"]
+    message = next(line for line in upgrade["out"].splitlines() if line.startswith(f"{host}: "))
+    assert f"rolled back to {profile} and validated; rollout stopped" in message, upgrade["out"]
+    assert json.loads(upgrade["after"][host].files["etc/ansible/facts.d/accelplane.fact"] or "{}")["profile"] == profile
+    assert upgrade["reports"][f"{host}.rollback"]["ok"] is True
+    return message, upgrade
+
+
 def check_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[str, Any]:
     """site.yml --check towards each group's next release, on applied nodes."""
     if found.check:
@@ -183,6 +226,8 @@ def drift_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[s
         "gaudi3-train": ("habanalabs-thunk", "etc/apt/preferences.d/accelplane-habana_gaudi.pref"),
         "trn2-train": ("aws-neuronx-collectives", "etc/apt/preferences.d/accelplane-aws_neuron.pref"),
     }
+    # A file edited by hand: (path, text, replacement); the Gaudi node's habana runtime moved to runc.
+    edits = {"gaudi3-train": ("etc/containerd/config.toml", "/usr/bin/habana-container-runtime", "/usr/bin/runc")}
     factory = NodeFactory(work / "drift", lab_root, lab_repo)
     try:
         started = _from_snapshots(found, factory)
@@ -190,6 +235,9 @@ def drift_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[s
             package, pin = drift[group]
             node.run("apt-mark", "unhold", package)
             node.path(pin).unlink()
+            if group in edits:
+                path, text, replacement = edits[group]
+                node.path(path).write_text(node.path(path).read_text().replace(text, replacement))
         stack = _stack(work / "drift", {g: [(GROUPS[g][1], n.root)] for g, n in started.items()})
         result = lab.run("validate.yml", stack, work / "drift")
         for group in started:
