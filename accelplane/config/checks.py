@@ -105,6 +105,8 @@ def _workloads_and_secrets(platform: Platform) -> Iterator[Issue]:
         seen.add(secret.name)
 
 
+# Vendors whose host groups may declare `efa` (the EFA installer: comms_stack, vendor_aws.yml).
+_EFA_VENDORS = ("nvidia", "aws")
 # Profile fields the bare-metal roles install, per accelerator vendor (roles/node_software).
 _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
     "nvidia": ("driver", "kernel_module", "cuda", "nccl", "container_toolkit", "containerd", "torch"),
@@ -118,6 +120,9 @@ _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
         "neuron_sdk", "neuron_runtime", "neuron_collectives", "neuron_tools", "neuronx_cc", "torch_neuronx", "torch",
         "containerd",
     ),
+    # Huawei Ascend (roles/ascend_npu): the driver, firmware and CANN (toolkit and kernels) installers,
+    # torch_npu with the torch it pairs with.
+    "huawei": ("ascend_driver", "ascend_firmware", "cann", "torch_npu", "torch", "containerd"),
 }
 
 
@@ -176,7 +181,9 @@ def _bare_metal(platform: Platform) -> Iterator[Issue]:
         if facts.nvswitch:
             needed.append("fabric_manager")
         if group.efa:
-            needed += ["efa_installer", "aws_ofi_nccl"]
+            # NVIDIA hosts check the installer's aws-ofi-nccl; Neuron hosts use their collectives' own
+            # OFI plugin (roles/node_software/tasks/vendor_aws.yml).
+            needed += ["efa_installer", "aws_ofi_nccl"] if vendor == "nvidia" else ["efa_installer"]
         versions = profile.versions()
         missing = [name for name in needed if name not in versions]
         if missing:
@@ -184,5 +191,5 @@ def _bare_metal(platform: Platform) -> Iterator[Issue]:
                 (*base, "software_profile"),
                 f"profile {group.software_profile!r} lacks {', '.join(missing)}, needed on {group.accelerator} hosts",
             )
-        if group.efa and vendor != "nvidia":
-            yield (*base, "efa"), "EFA with aws-ofi-nccl is installed for NVIDIA groups only"
+        if group.efa and vendor not in _EFA_VENDORS:
+            yield (*base, "efa"), "EFA is installed for NVIDIA groups (with aws-ofi-nccl) and AWS Neuron groups only"

@@ -259,6 +259,16 @@ class SoftwareProfile(Model):
         "versions are <gaudi_sw>-<build>, habana-torch-plugin's <gaudi_sw>.<build>.",
     )
     cann: Version | None = Field(default=None, description="Huawei CANN release.")
+    ascend_driver: Version | None = Field(
+        default=None,
+        description="Huawei Ascend NPU driver (Ascend HDK) as its installer names it, e.g. 25.0.rc1.1 "
+        "(Ascend-hdk-910b-npu-driver_25.0.rc1.1_linux-aarch64.run; /usr/local/Ascend/driver/version.info).",
+    )
+    ascend_firmware: Version | None = Field(
+        default=None,
+        description="Huawei Ascend NPU firmware of the driver's Ascend HDK release, e.g. 7.7.0.1.231 "
+        "(Ascend-hdk-910b-npu-firmware_7.7.0.1.231.run; npu-smi info -t board).",
+    )
     torch_npu: Version | None = Field(default=None, description="torch_npu version.")
     efa_installer: Version | None = Field(default=None, description="AWS EFA installer version.")
     aws_ofi_nccl: Version | None = Field(default=None, description="aws-ofi-nccl plugin version.")
@@ -296,6 +306,7 @@ class SoftwareProfile(Model):
             "jobset", "kube_prometheus_stack", "neuron_monitor_image",
             # Package builds the bare-metal roles install; the matrix judges the release itself.
             "gaudi_build", "neuronx_cc", "neuron_runtime", "neuron_collectives", "neuron_tools",
+            "ascend_driver", "ascend_firmware",
         }
     )
     # Container images by digest: pinned here like versions, but not versions. They do not fit a node

@@ -2,9 +2,10 @@
 
 The one place that turns `air_gap` into the sources the roles use, with the mirror layout of
 docs/bundle.md (`apt/`, `python/simple/`, `files/<name>-<version>.tar.gz`, `charts/`). The inventory
-(`accelplane.nodes.inventory`) takes its apt repositories, Python index, EFA installer URL and
-nccl-tests source from here, and AP-AIR-001's sources (`accelplane.bundle.sources`) use the same
-functions, so what the rule judges is what the nodes are told to fetch.
+(`accelplane.nodes.inventory`) takes its apt repositories, Python index, EFA installer URL,
+nccl-tests source and Ascend installers' directory from here, and AP-AIR-001's sources
+(`accelplane.bundle.sources`) use the same functions, so what the rule judges is what the nodes are
+told to fetch (the Ascend installers not yet: `bundle lock` does not fetch them).
 
 A stack declares its upstream sources as any connected stack does (`bare_metal.repositories`,
 `bare_metal.python`): `bundle lock` reads those on the connected side. Air-gapped nodes get only the
@@ -68,9 +69,10 @@ def node_sources(air_gap: Mapping[str, Any] | None, python: Mapping[str, Any]) -
     `air_gap` is the declaration's `air_gap` (None when not air-gapped) and `python` its
     `bare_metal.python` (index_url, find_links, efa_installer_url). Air-gapped, the result holds the
     mirror's apt repository (`accelplane_repositories`, replacing the declared ones), its Python
-    index (no find_links: a node directory is not what `bundle fetch` filled), its EFA installer and
-    the nccl_tests role's source URL (the role default is GitHub's); otherwise the declared Python
-    sources with the public EFA default."""
+    index (no find_links: a node directory is not what `bundle fetch` filled), its EFA installer,
+    the nccl_tests role's source URL (the role default is GitHub's) and the directory of the
+    ascend_npu role's installers (the role default is Huawei's download site); otherwise the
+    declared Python sources with the public EFA default."""
     mirror_url = air_gap.get("mirror_url") if air_gap is not None else None
     if not isinstance(mirror_url, str) or air_gap is None:
         efa = python.get("efa_installer_url") or DEFAULT_EFA_INSTALLER_URL
@@ -84,4 +86,6 @@ def node_sources(air_gap: Mapping[str, Any] | None, python: Mapping[str, Any]) -
             "efa_installer_url": installer_url(mirror_url, EFA_INSTALLER_FILE),
         },
         "nccl_tests_source_url": installer_url(mirror_url, NCCL_TESTS_FILE),
+        # roles/ascend_npu: Huawei's .run installers under their own file names in files/.
+        "ascend_npu_base_url": installer_url(mirror_url, "").rstrip("/"),
     }

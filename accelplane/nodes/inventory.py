@@ -116,6 +116,10 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         # aws-neuronx-dkms of every Neuron SDK release: the matrix's fact, not typed a second time. All
         # of them, not only the profile's: a rollback installs the node's last validated profile.
         variables["accelplane_neuron_drivers"] = neuron_drivers()
+    if facts.vendor.value == "huawei":
+        # The chip name in Huawei's installer file names (Ascend-hdk-910b-npu-driver_...): the matrix's
+        # ascend_chip of the accelerator (accelerators.yaml), for roles/ascend_npu.
+        variables["accelplane_ascend_chip"] = facts.ascend_chip or ""
     if connection.kind is ConnectionKind.ssh:
         variables["ansible_port"] = connection.port
         if connection.user:
