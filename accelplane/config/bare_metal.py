@@ -172,7 +172,9 @@ class HostGroup(_Model):
     name: GroupName
     accelerator: str = Field(description="Accelerator from the matrix vocabulary, e.g. nvidia-hgx-h100-8gpu.")
     software_profile: GroupName = Field(description="Name of the software profile every host runs.")
-    efa: bool = Field(default=False, description="Hosts have EFA: install the EFA installer and aws-ofi-nccl.")
+    efa: bool = Field(
+        default=False, description="Hosts have EFA: install the EFA installer (NVIDIA: with its aws-ofi-nccl checked)."
+    )
     hosts: list[Host] = Field(min_length=1, description="The group's hosts, canary first.")
     connection: Connection = Field(default_factory=Connection, description="How Ansible reaches the hosts.")
     validation: Validation = Field(default_factory=Validation, description="Node validation settings.")
