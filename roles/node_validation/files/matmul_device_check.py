@@ -4,7 +4,9 @@ reference on the CPU; the devices matmul_check.py (torch.cuda) does not reach.
 Run with the framework environment's Python: `python matmul_device_check.py KIND SIZE`, KIND one of
   hpu     Intel Gaudi (habana_frameworks.torch): a process acquires one Gaudi, so the product runs
           on the device this process got; hl-smi counts them all.
-  npu     Huawei Ascend (torch_npu): every NPU the process sees, one after the other.
+  npu     Huawei Ascend (torch_npu): every NPU the process sees, one after the other, in CANN's
+          environment: a process started without it runs again under Huawei's set_env.sh
+          (ASCEND_SET_ENV, default the toolkit's), as the CANN guide has users `source` it.
   neuron  AWS Neuron (torch_neuronx): the matmul compiled by neuronx-cc (torch_neuronx.trace) and
           run on a NeuronCore.
 Prints one JSON object like matmul_check.py: {"devices": [{"index", "name", "max_rel_error",
@@ -12,6 +14,7 @@ Prints one JSON object like matmul_check.py: {"devices": [{"index", "name", "max
 """
 
 import json
+import os
 import sys
 import time
 
@@ -58,8 +61,21 @@ def _neuron(torch, a, b):
 KINDS = {"hpu": _hpu, "npu": _npu, "neuron": _neuron}
 
 
+def _cann_environment() -> None:
+    """Run again under CANN's set_env.sh unless its environment is set (ASCEND_HOME_PATH) or this
+    process is that second run."""
+    set_env = os.environ.get("ASCEND_SET_ENV", "/usr/local/Ascend/ascend-toolkit/set_env.sh")
+    if "ASCEND_HOME_PATH" in os.environ or "ACCELPLANE_CANN_ENV" in os.environ or not os.path.isfile(set_env):
+        return
+    os.environ["ACCELPLANE_CANN_ENV"] = set_env
+    script = '. "$1" >/dev/null 2>&1; shift; exec "$@"'
+    os.execv("/bin/sh", ["sh", "-c", script, "sh", set_env, sys.executable, *sys.argv])
+
+
 def main() -> int:
     kind = sys.argv[1] if len(sys.argv) > 1 else ""
+    if kind == "npu":
+        _cann_environment()
     size = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
     result = {"devices": [], "error": None}
     if kind not in KINDS:

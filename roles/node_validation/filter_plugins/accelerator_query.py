@@ -6,12 +6,20 @@ Formats are the real tools': `hl-smi -Q index,name,bus_id,driver_version,memory.
 csv,noheader` (https://docs.habana.ai/en/latest/Management_and_Monitoring/Embedded_System_Tools_Guide/System_Management_Interface_Tool.html),
 whose driver version is "<release>-<commit>" (1.22.0-8f1d3e3); `neuron-ls --json-output`
 (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/tools/neuron-sys-tools/neuron-ls.html), one
-object per Neuron device with its NeuronCore count.
+object per Neuron device with its NeuronCore count; `npu-smi info` and `npu-smi info -t board -i
+<id>`, as the MindCluster Ascend FaultDiag user guide prints them (github.com/Ascend/mind-cluster,
+English docs, "npu-smi info" and "npu-smi info -t board" examples): a table whose header names the
+npu-smi and driver version ("| npu-smi 23.0.5   Version: 23.0.5 |"), then two rows per NPU,
+"| <NPU> <Name> | <Health> | <Power> <Temp> <Hugepages> |" and "| <Chip> | <Bus-Id> | <AICore>
+<Memory-Usage> <HBM-Usage> |"; the board query prints "Key : value" lines, Firmware Version among
+them.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 DOCUMENTATION = """
 name: accelerator_query
@@ -91,6 +99,84 @@ def neuron_ls_problems(result, expected_devices):
     return problems
 
 
+def npu_smi_version(text):
+    """The version in the header of `npu-smi info` (npu-smi ships with the driver: the driver's)."""
+    match = re.search(r"\bVersion:\s*(\S+)", str(text or ""))
+    return match.group(1) if match else ""
+
+
+def npu_smi_devices(text):
+    """One dict per NPU (index, name, health, bus_id, hbm) from the `npu-smi info` table."""
+    devices = []
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in str(text or "").splitlines()
+        if line.strip().startswith("|")
+    ]
+    for first, second in itertools.pairwise(rows):
+        if len(first) != 3 or len(second) != 3:
+            continue
+        head = re.match(r"^(\d+)\s+(\S.*)$", first[0])
+        if head is None or not re.match(r"^\d+$", second[0]):
+            continue
+        usage = re.findall(r"(\d+)\s*/\s*(\d+)", second[2])
+        devices.append(
+            {
+                "index": head.group(1),
+                "name": head.group(2).strip(),
+                "health": first[1],
+                "bus_id": second[1],
+                "hbm_mib": int(usage[-1][1]) if usage else None,
+            }
+        )
+    return devices
+
+
+def npu_smi_boards(text):
+    """NPU id -> its `npu-smi info -t board -i <id>` values (Software Version, Firmware Version ...),
+    from the concatenated output of one query per NPU."""
+    boards = {}
+    current = None
+    for line in str(text or "").splitlines():
+        key, sep, value = line.partition(":")
+        if not sep:
+            continue
+        key, value = key.strip(), value.strip()
+        if key == "NPU ID":
+            current = boards.setdefault(value, {})
+        elif current is not None:
+            current.setdefault(key, value)
+    return boards
+
+
+def npu_smi_problems(result, boards_result, expected_devices, driver, firmware):
+    """What differs between `npu-smi info` and the board queries (registered command results) and
+    the profile's driver and firmware."""
+    failed = _failed(result, "npu-smi")
+    if failed:
+        return [failed]
+    text = result.get("stdout", "")
+    devices = npu_smi_devices(text)
+    problems = []
+    if len(devices) != int(expected_devices):
+        problems.append(f"devices: {len(devices)} NPUs visible, expected {expected_devices}")
+    problems += [f"NPU {d['index']} health is {d['health']}, expected OK" for d in devices if d["health"] != "OK"]
+    loaded = npu_smi_version(text)
+    if loaded.lower() != str(driver).lower():
+        problems.append(f"npu-smi reports driver {loaded or 'none'}, expected {driver}")
+    if boards_result is None or boards_result.get("skipped"):
+        return problems
+    failed = _failed(boards_result, "npu-smi info -t board")
+    if failed:
+        return [*problems, failed]
+    boards = npu_smi_boards(boards_result.get("stdout", ""))
+    for device in devices:
+        running = boards.get(device["index"], {}).get("Firmware Version", "")
+        if running != str(firmware):
+            problems.append(f"NPU {device['index']} runs firmware {running or 'unknown'}, expected {firmware}")
+    return problems
+
+
 class FilterModule:
     def filters(self):
         return {
@@ -98,4 +184,8 @@ class FilterModule:
             "hl_smi_problems": hl_smi_problems,
             "neuron_ls_devices": neuron_ls_devices,
             "neuron_ls_problems": neuron_ls_problems,
+            "npu_smi_version": npu_smi_version,
+            "npu_smi_devices": npu_smi_devices,
+            "npu_smi_boards": npu_smi_boards,
+            "npu_smi_problems": npu_smi_problems,
         }

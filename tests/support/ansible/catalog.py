@@ -15,6 +15,7 @@ import io
 import os
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -76,11 +77,23 @@ NEURON = {
 }
 BROKEN_NEURON = {"2.27.0"}
 NEURON_PACKAGES = ("aws-neuronx-dkms", "aws-neuronx-runtime-lib", "aws-neuronx-collectives", "aws-neuronx-tools")
+# Huawei Ascend: CANN release -> the Ascend HDK driver and firmware and the torch_npu (and torch) of
+# a lab profile. 8.2.RC1 is the lab profile's (stacks/Pulumi.lab-mixed.yaml, with its sources); the
+# 8.3.RC1 set is the lab's next release, whose HDK numbers are the lab's own (not a pairing Huawei
+# published) and whose npu-smi fails like a driver that did not load (the failed canary of
+# tests/ansible/test_nodes_ascend.py).
+ASCEND = {
+    "8.2.RC1": {"driver": "25.0.rc1.1", "firmware": "7.7.0.1.231", "torch_npu": "2.6.0", "torch": "2.6.0"},
+    "8.3.RC1": {"driver": "25.2.0", "firmware": "7.7.0.6.236", "torch_npu": "2.6.0.post3", "torch": "2.6.0"},
+}
+BROKEN_ASCEND = {"8.3.RC1"}
+ASCEND_CHIP = "910b"  # huawei-ascend-910b's ascend_chip (accelplane/matrix/data/accelerators.yaml)
+ASCEND_LAB_URL = "file:///srv/accelplane-lab/ascend"
 # The nccl-tests release the role pins (its defaults are the one place); the lab's source tarball
 # of that release builds the all_reduce_perf stand-in.
-NCCL_TESTS_VERSION = yaml.safe_load(
-    (Path(__file__).resolve().parents[3] / "roles/nccl_tests/defaults/main.yml").read_text()
-)["nccl_tests_version"]
+ROOT = Path(__file__).resolve().parents[3]
+ARCH = os.uname().machine  # a chroot's architecture is the host's
+NCCL_TESTS_VERSION = yaml.safe_load((ROOT / "roles/nccl_tests/defaults/main.yml").read_text())["nccl_tests_version"]
 
 
 def _standin(name: str, **values: str) -> str:
@@ -355,6 +368,70 @@ def _neuron_wheels(wheels: Path) -> None:
         build_wheel("neuronx-cc", parts["neuronx_cc"], {"neuronxcc/__init__.py": compiler}, wheels)
 
 
+def ascend_role_filters() -> Any:
+    """roles/ascend_npu's filter plugin, which names the installers: the lab uses the role's own
+    file name templates (its defaults) rather than a second copy of Huawei's naming."""
+    import importlib.util
+
+    path = ROOT / "roles/ascend_npu/filter_plugins/ascend_installers.py"
+    spec = importlib.util.spec_from_file_location("ascend_installers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def ascend_installers(cann: str, architecture: str = ARCH) -> list[dict[str, Any]]:
+    """The installers roles/ascend_npu picks for CANN release `cann`'s lab set on `architecture`."""
+    defaults = yaml.safe_load((ROOT / "roles/ascend_npu/defaults/main.yml").read_text())
+    release = ASCEND[cann]
+    components = ("driver", "firmware", "toolkit", "kernels")
+    settings = {
+        "versions": {"driver": release["driver"], "firmware": release["firmware"], "toolkit": cann, "kernels": cann},
+        "chip": ASCEND_CHIP,
+        "files": {name: defaults[f"ascend_npu_{name}_file"] for name in components},
+        "urls": {},
+        "base_url": ASCEND_LAB_URL,
+        "args": {name: defaults[f"ascend_npu_{name}_args"] for name in components},
+        "version_files": dict.fromkeys(components, ""),
+        "version_keys": dict.fromkeys(components, ""),
+    }
+    return ascend_role_filters().ascend_installers(settings, architecture)
+
+
+def _ascend_installer(cann: str, installer: dict[str, Any]) -> str:
+    npu_smi = _standin("npu-smi", DRIVER=ASCEND[cann]["driver"], BROKEN="yes" if cann in BROKEN_ASCEND else "no")
+    return _standin(
+        "ascend_installer.sh",
+        FILE=installer["file"],
+        COMPONENT=installer["name"],
+        VERSION=installer["version"],
+        NPU_SMI=npu_smi.rstrip("\n"),
+    )
+
+
+def ascend_group_vars() -> dict[str, object]:
+    """roles/ascend_npu's source and checksums for lab nodes: the lab's installers by file name."""
+    sha256 = {}
+    for cann in ASCEND:
+        for installer in ascend_installers(cann):
+            sha256[installer["file"]] = hashlib.sha256(_ascend_installer(cann, installer).encode()).hexdigest()
+    return {"ascend_npu_base_url": ASCEND_LAB_URL, "ascend_npu_sha256": sha256}
+
+
+def _ascend(out: Path, wheels: Path) -> None:
+    """The Ascend installers (shell stand-ins that only write files) and torch_npu with its torch."""
+    for cann, release in ASCEND.items():
+        for installer in ascend_installers(cann):
+            (out / installer["file"]).write_text(_ascend_installer(cann, installer))
+        torch_npu = _standin("torch_npu_init.py", VERSION=release["torch_npu"])
+        build_wheel("torch-npu", release["torch_npu"], {"torch_npu/__init__.py": torch_npu}, wheels)
+    for torch in sorted({release["torch"] for release in ASCEND.values()}):
+        version = f"{torch}+cpu"
+        torch_init = _standin("torch_init.py", VERSION=version, CUDA="", HIP="")
+        build_wheel("torch", version, {"torch/__init__.py": torch_init}, wheels)
+
+
 def _efa_tarball(version: str, ofi: str, out: Path, scratch: Path) -> None:
     deb = build_deb(
         StubPackage("libnccl-ofi", f"{ofi}-1", files={"/opt/amazon/ofi-nccl/lib/libnccl-net.so": ("", 0o644)}),
@@ -401,9 +478,9 @@ def nccl_tests_group_vars() -> dict[str, object]:
 
 
 def build_lab(dest: Path) -> Path:
-    """apt/, wheels/, efa/ and nccl-tests/ under `dest` (mounted at /srv/accelplane-lab on every node)."""
+    """apt/, wheels/, efa/, nccl-tests/ and ascend/ under `dest` (mounted at /srv/accelplane-lab on every node)."""
     apt, wheels, efa = dest / "apt", dest / "wheels", dest / "efa"
-    for directory in (apt, wheels, efa, dest / "scratch", dest / "nccl-tests"):
+    for directory in (apt, wheels, efa, dest / "scratch", dest / "nccl-tests", dest / "ascend"):
         directory.mkdir(parents=True, exist_ok=True)
     compat = [
         StubPackage(name, version, files={f"/usr/local/cuda/compat/libcuda.so.{version.split('-')[0]}": ("", 0o644)})
@@ -423,6 +500,7 @@ def build_lab(dest: Path) -> Path:
         )
     _gaudi_wheels(wheels)
     _neuron_wheels(wheels)
+    _ascend(dest / "ascend", wheels)
     for name, version in NCCL_WHEELS.items():
         build_wheel(name, version, {f"{name.replace('-', '_')}/__init__.py": ""}, wheels)
     for version, ofi in EFA.items():

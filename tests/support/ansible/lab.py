@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from accelplane.nodes.runner import RunResult, run_playbook
-from tests.support.ansible.catalog import nccl_tests_group_vars
+from tests.support.ansible.catalog import ascend_group_vars, nccl_tests_group_vars
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 LAB_STACK = PROJECT_ROOT / "stacks" / "Pulumi.lab.yaml"
@@ -57,9 +57,11 @@ def write_stack(
     path = directory / f"Pulumi.{name}.yaml"
     path.write_text(yaml.safe_dump(document, sort_keys=False))
     # Ansible reads group_vars/ beside an inventory file: where an operator points a role at a
-    # mirror. The lab's nccl-tests source is a stand-in tarball (catalog.nccl_tests_tarball).
+    # mirror. The lab's nccl-tests source is a stand-in tarball (catalog.nccl_tests_tarball), its
+    # Ascend installers stand-in .run scripts (catalog.ascend_group_vars).
     (directory / "group_vars").mkdir(exist_ok=True)
-    (directory / "group_vars" / "all.yml").write_text(yaml.safe_dump(nccl_tests_group_vars(), sort_keys=False))
+    group_vars = {**nccl_tests_group_vars(), **ascend_group_vars()}
+    (directory / "group_vars" / "all.yml").write_text(yaml.safe_dump(group_vars, sort_keys=False))
     return path
 
 

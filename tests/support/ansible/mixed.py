@@ -20,12 +20,13 @@ from typing import Any
 from accelplane.nodes.progress import ProgressView
 from accelplane.nodes.runner import RunResult
 from tests.support.ansible import lab, nodes
-from tests.support.ansible.catalog import GAUDI, NEURON
+from tests.support.ansible.catalog import ARCH, ASCEND, GAUDI, NEURON
 
 # group -> (vendor, first host, its profile)
 GROUPS = {
     "gaudi3-train": ("intel", "gaudi3-01", "gaudi3-1220"),
     "trn2-train": ("aws", "trn2-01", "trn2-neuron226"),
+    "a2-train": ("huawei", "ascend-01", "ascend910b-cann82"),
 }
 
 
@@ -35,9 +36,10 @@ def _profile(name: str) -> dict[str, str]:
 
 def next_profiles() -> dict[str, tuple[str, dict[str, str]]]:
     """group -> (name, versions) of each group's next release in the lab: one whose driver does not
-    load (catalog BROKEN_GAUDI, BROKEN_NEURON), so that validation fails after the install."""
+    load (catalog BROKEN_GAUDI, BROKEN_NEURON, BROKEN_ASCEND), so that validation fails after the install."""
     build, torch = GAUDI["1.23.0"]
     neuron = NEURON["2.27.0"]
+    ascend = ASCEND["8.3.RC1"]
     return {
         "gaudi3-train": (
             "gaudi3-1230",
@@ -53,6 +55,17 @@ def next_profiles() -> dict[str, tuple[str, dict[str, str]]]:
                 "neuron_tools": neuron["tools"],
                 "neuronx_cc": neuron["neuronx_cc"],
                 "torch_neuronx": neuron["torch_neuronx"],
+            },
+        ),
+        "a2-train": (
+            "ascend910b-cann83",
+            {
+                **_profile("ascend910b-cann82"),
+                "cann": "8.3.RC1",
+                "ascend_driver": ascend["driver"],
+                "ascend_firmware": ascend["firmware"],
+                "torch_npu": ascend["torch_npu"],
+                "torch": ascend["torch"],
             },
         ),
     }
@@ -85,6 +98,12 @@ READ = (
     "etc/apt/preferences.d/accelplane-habana_gaudi.pref",
     "etc/apt/preferences.d/accelplane-aws_neuron.pref",
     "etc/ansible/facts.d/accelplane.fact",
+    # What the Ascend installers recorded (roles/ascend_npu) and CANN's environment file.
+    "usr/local/Ascend/driver/version.info",
+    "usr/local/Ascend/firmware/version.info",
+    f"usr/local/Ascend/ascend-toolkit/latest/{ARCH}-linux/ascend_toolkit_install.info",
+    "usr/local/Ascend/ascend-toolkit/latest/opp_kernel/version.info",
+    "etc/profile.d/accelplane-ascend.sh",
     "etc/containerd/config.toml",
 )
 
@@ -96,7 +115,7 @@ def _state(node: nodes.LabNode) -> NodeState:
         files[inside] = path.read_text() if path.exists() else None
     link = node.path("opt/accelplane/venv")
     files["venv"] = link.readlink().name if link.is_symlink() else None
-    files["dkms"] = node.run("dkms", "status").stdout
+    files["dkms"] = node.run("dkms", "status", check=False).stdout  # none on Ascend nodes
     pip = node.run("/opt/accelplane/venv/bin/python", "-m", "pip", "list", "--format=json", check=False).stdout
     files["pip"] = pip
     return NodeState(node.installed(), files)
@@ -217,7 +236,8 @@ def check_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[s
 
 def drift_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[str, dict[str, Any]]:
     """validate.yml after each node drifted: a package released from its hold and the role's pin
-    file deleted (what an operator's `apt-mark unhold` and a clean-up would leave)."""
+    file deleted (what an operator's `apt-mark unhold` and a clean-up would leave); on the Ascend
+    node, installer-recorded versions changed by hand."""
     if found.drift:
         return found.drift
     from tests.ansible.conftest import NodeFactory
@@ -228,13 +248,21 @@ def drift_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[s
     }
     # A file edited by hand: (path, text, replacement); the Gaudi node's habana runtime moved to runc.
     edits = {"gaudi3-train": ("etc/containerd/config.toml", "/usr/bin/habana-container-runtime", "/usr/bin/runc")}
+    # The Ascend node (no apt packages of its own): its firmware flashed to another release by hand,
+    # its CANN kernels removed.
+    firmware = ASCEND["8.2.RC1"]["firmware"]
+    edits["a2-train"] = ("usr/local/Ascend/firmware/version.info", f"Version={firmware}", "Version=7.7.0.9.999")
+    removed = {"a2-train": "usr/local/Ascend/ascend-toolkit/latest/opp_kernel/version.info"}
     factory = NodeFactory(work / "drift", lab_root, lab_repo)
     try:
         started = _from_snapshots(found, factory)
         for group, node in started.items():
-            package, pin = drift[group]
-            node.run("apt-mark", "unhold", package)
-            node.path(pin).unlink()
+            if group in drift:
+                package, pin = drift[group]
+                node.run("apt-mark", "unhold", package)
+                node.path(pin).unlink()
+            if group in removed:
+                node.path(removed[group]).unlink()
             if group in edits:
                 path, text, replacement = edits[group]
                 node.path(path).write_text(node.path(path).read_text().replace(text, replacement))

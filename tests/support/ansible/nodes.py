@@ -39,6 +39,8 @@ HARDWARE = {
     },
     # Accelerators that are not GPUs list `devices`: torch.cuda sees none of them.
     "intel": {"devices": [{"name": "HL-325L", "memory_mib": 131072} for _ in range(8)]},
+    # Atlas 800T A2: 8 Ascend 910B NPUs (npu-smi names them 910B3) of 64 GiB HBM each.
+    "huawei": {"devices": [{"name": "910B3", "hbm_mib": 65536} for _ in range(8)]},
     # trn2.48xlarge: 16 Trainium2 devices of 8 NeuronCores and 96 GiB each.
     "aws": {"devices": [{"nc_count": 8, "memory_size": 96 * 2**30} for _ in range(16)]},
 }
