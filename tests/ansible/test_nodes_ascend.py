@@ -214,7 +214,7 @@ Firmware Version               : 7.1.0.5.220
 
 
 def test_npu_smi_output_is_read_into_devices_and_problems():
-    query = _accelerator_query()
+    query = _device_query()
     devices = query.npu_smi_devices(NPU_SMI_INFO)
     assert devices == [
         {"index": "0", "name": "xxx", "health": "OK", "bus_id": "0000:61:00.0", "hbm_mib": 32768},
@@ -248,5 +248,5 @@ def _load(path: Path, name: str):
     return module
 
 
-def _accelerator_query():
-    return _load(lab.PROJECT_ROOT / "roles/node_validation/filter_plugins/accelerator_query.py", "accelerator_query")
+def _device_query():
+    return _load(lab.PROJECT_ROOT / "roles/node_validation/filter_plugins/device_query.py", "device_query")
