@@ -1,0 +1,149 @@
+"""Ansible's linear strategy with less controller work per task and host.
+
+Ansible forks one worker process per task and host, also for tasks that never reach the host:
+`set_fact`, `assert`, `debug`, `fail`, the includes and the argument-spec check run entirely on
+the controller. On a fleet run the fork, the copy-on-write faults of a large controller process on
+both sides of it, and each new worker importing the plugins its parent never loaded cost about as
+much controller CPU as the node's own work on the task (bench/bench_nodes.py measures it). This
+strategy keeps Ansible's linear order, results and callbacks, and changes two things:
+
+- Controller-only actions run in the controller process, and so does any task whose `when` is
+  false (its result is only "skipped"). Ansible's own TaskExecutor runs them, on a copy of the
+  task (the executor templates the task in place, as a worker does in its forked copy) and of the
+  variables; the result travels through Ansible's result queue as a worker's does, so callbacks,
+  `register`, facts, blocks and handlers see what they would see otherwise. A `when` that holds
+  is judged twice (here, then in the worker): a condition with side effects would run them twice.
+- Before a worker is forked, the filter, test and action plugins are loaded in the controller, so
+  that every worker inherits them instead of loading them again.
+
+`accelplane nodes` selects it (ANSIBLE_STRATEGY, accelplane/nodes/runner.py); a plain
+ansible-playbook run uses Ansible's linear strategy unless ANSIBLE_STRATEGY=accelplane_linear.
+ansible-core 2.19 warns that strategy plugins outside ansible.builtin are deprecated; the pinned
+ansible-core runs it, and tests/ansible/test_strategy.py compares it with linear on every change.
+"""
+
+from __future__ import annotations
+
+import gc
+import typing as t
+
+from ansible._internal import _task
+from ansible._internal._errors import _error_utils
+from ansible.executor.task_executor import TaskExecutor
+from ansible.executor.task_result import _RawTaskResult
+from ansible.inventory.host import Host
+from ansible.plugins import loader as plugin_loader
+from ansible.plugins.strategy.linear import StrategyModule as LinearStrategyModule
+from ansible.utils.display import Display
+from ansible.utils.fqcn import add_internal_fqcns
+
+display = Display()
+
+# Actions whose whole work is on the controller: their action plugins never open a connection.
+CONTROLLER_ACTIONS = frozenset(
+    add_internal_fqcns(
+        ("set_fact", "assert", "debug", "fail", "include_tasks", "include_role", "validate_argument_spec")
+    )
+)
+
+
+def _load_jinja_plugins() -> None:
+    """Load the Jinja filters and tests in this process. Each loader keeps them until a role adds a
+    plugin directory of its kind (node_validation's filter_plugins), which clears its cache: checked
+    before every fork, loaded again when cleared."""
+    for loader in (plugin_loader.filter_loader, plugin_loader.test_loader):
+        if not loader._cached_non_collection_wrappers:
+            for _ in loader.all():
+                pass
+
+
+class StrategyModule(LinearStrategyModule):
+    _action_plugins_loaded = False
+
+    def run(self, iterator, play_context):
+        # The parsed playbook, inventory and plugins live as long as the run: moved out of the
+        # collector's generations, a collection no longer walks (and so writes to) all of them, in
+        # the controller and in every worker forked from it.
+        gc.collect()
+        gc.freeze()
+        return super().run(iterator, play_context)
+
+    def _queue_task(self, host, task, task_vars, play_context):
+        looped = bool(task.loop or task.loop_with)  # a loop's `when` is judged per item, in the worker
+        if not looped and task.action in CONTROLLER_ACTIONS:
+            return self._run_on_controller(host, task, task_vars, play_context, skip_only=False)
+        # Any other task with a false `when` is only a skipped result: judged here, no fork. The
+        # executor stops at the condition when it holds, and the task goes to a worker as usual.
+        if not looped and task.when and self._run_on_controller(host, task, task_vars, play_context, skip_only=True):
+            return None
+        _load_jinja_plugins()
+        if not self._action_plugins_loaded:
+            # Ansible's own action plugins (no role here brings its own); imported once.
+            for _ in plugin_loader.action_loader.all(class_only=True):
+                pass
+            self._action_plugins_loaded = True
+        return super()._queue_task(host, task, task_vars, play_context)
+
+    def _run_on_controller(
+        self, host: Host, task: t.Any, task_vars: dict, play_context: t.Any, *, skip_only: bool
+    ) -> bool:
+        """What a worker does for one task and host (WorkerProcess._run), in this process. With
+        `skip_only`, only a task its condition skips runs here; False: the caller forks a worker."""
+        # The executor changes what it is given: the task (templated in place), the variables
+        # (magic variables added) and the play context; a worker changes only its own copies.
+        own_task = task.copy(exclude_tasks=True)  # the parent blocks (inherited attributes), not their task lists
+        if skip_only:
+            own_task._resolve_conditional = _StopWhenTrue(own_task._resolve_conditional)
+        try:
+            with _task.TaskContext(own_task):
+                result = TaskExecutor(
+                    host,
+                    own_task,
+                    dict(task_vars),
+                    play_context,
+                    self._loader,
+                    plugin_loader.get_plugin_loader_namespace(),
+                    self._final_q,
+                    self._variable_manager,
+                ).run()
+        except _ConditionHolds:
+            return False
+        except Exception as error:  # a worker reports what escapes the executor as the task's failure
+            result = _error_utils.result_dict_from_exception(error)
+        if skip_only and not result.get("skipped"):
+            # The condition could not be judged here (an error): the worker reports it as Ansible does.
+            return False
+        self._queued_task_cache[(host.name, task._uuid)] = {
+            "host": host,
+            "task": task,
+            "task_vars": task_vars,
+            "play_context": play_context,
+        }
+        self._tqm.send_callback("v2_runner_on_start", host, task)
+        self._pending_results += 1
+        # Through the result queue, as from a worker: the result is serialised on the way, so
+        # nothing it holds is shared with the variables it was computed from.
+        self._final_q.send_task_result(
+            _RawTaskResult(host=Host(host.name), task=own_task, return_data=result, task_fields=own_task.dump_attrs())
+        )
+        return True
+
+
+class _ConditionHolds(BaseException):
+    """Raised through the executor (which handles Exception) when a probed task's `when` holds."""
+
+
+class _StopWhenTrue:
+    """The task's condition check for a skip-only run: the executor's first check is the task's
+    `when`; when it holds, the run stops before anything else is done."""
+
+    def __init__(self, resolve: t.Callable[..., bool]) -> None:
+        self._resolve = resolve
+        self._first = True
+
+    def __call__(self, *args: t.Any, **kwargs: t.Any) -> bool:
+        holds = self._resolve(*args, **kwargs)
+        if self._first and holds:
+            raise _ConditionHolds
+        self._first = False
+        return holds
