@@ -9,6 +9,7 @@ import copy
 import pytest
 import yaml
 
+from accelplane.bundle.node_needs import group_needs
 from accelplane.config.loader import load_stack_text
 from accelplane.errors import InputError
 from accelplane.nodes.inventory import build_inventory
@@ -39,6 +40,15 @@ def test_a_neuron_group_with_efa_needs_the_installer_but_not_aws_ofi_nccl():
     assert variables["accelplane_efa"] is True
     assert variables["accelplane_profile"]["efa_installer"] == EFA_INSTALLER
     assert "aws_ofi_nccl" not in variables["accelplane_profile"]
+
+
+def test_the_bundle_lock_fetches_the_installer_of_a_neuron_group_with_efa():
+    # node_needs walks the task files site.yml runs: vendor_aws.yml's include of comms_stack's efa tasks.
+    document, index = _with_efa("aws-trainium")
+    downloads = group_needs(_load(document), index, "x86_64").downloads
+    assert [(d.role, d.url) for d in downloads] == [
+        ("comms_stack", f"https://efa-installer.amazonaws.com/aws-efa-installer-{EFA_INSTALLER}.tar.gz")
+    ]
 
 
 def test_a_neuron_group_with_efa_and_no_installer_version_is_refused():
