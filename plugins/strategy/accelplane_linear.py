@@ -14,7 +14,8 @@ strategy keeps Ansible's linear order, results and callbacks, and changes two th
   `register`, facts, blocks and handlers see what they would see otherwise. A `when` that holds
   is judged twice (here, then in the worker): a condition with side effects would run them twice.
 - Before a worker is forked, the filter, test and action plugins are loaded in the controller, so
-  that every worker inherits them instead of loading them again.
+  that every worker inherits them instead of loading them again, and the controller's objects are
+  frozen for the fork (gc.freeze), so that the worker's garbage collector does not touch them.
 
 `accelplane nodes` selects it (ANSIBLE_STRATEGY, accelplane/nodes/runner.py); a plain
 ansible-playbook run uses Ansible's linear strategy unless ANSIBLE_STRATEGY=accelplane_linear.
@@ -60,14 +61,6 @@ def _load_jinja_plugins() -> None:
 class StrategyModule(LinearStrategyModule):
     _action_plugins_loaded = False
 
-    def run(self, iterator, play_context):
-        # The parsed playbook, inventory and plugins live as long as the run: moved out of the
-        # collector's generations, a collection no longer walks (and so writes to) all of them, in
-        # the controller and in every worker forked from it.
-        gc.collect()
-        gc.freeze()
-        return super().run(iterator, play_context)
-
     def _queue_task(self, host, task, task_vars, play_context):
         looped = bool(task.loop or task.loop_with)  # a loop's `when` is judged per item, in the worker
         if not looped and task.action in CONTROLLER_ACTIONS:
@@ -82,7 +75,13 @@ class StrategyModule(LinearStrategyModule):
             for _ in plugin_loader.action_loader.all(class_only=True):
                 pass
             self._action_plugins_loaded = True
-        return super()._queue_task(host, task, task_vars, play_context)
+        # Frozen, the objects the worker inherits are left alone by its garbage collector, which
+        # would otherwise walk them all and so copy every page they lie on (copy-on-write).
+        gc.freeze()
+        try:
+            return super()._queue_task(host, task, task_vars, play_context)
+        finally:
+            gc.unfreeze()
 
     def _run_on_controller(
         self, host: Host, task: t.Any, task_vars: dict, play_context: t.Any, *, skip_only: bool
