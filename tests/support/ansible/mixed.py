@@ -203,6 +203,14 @@ def rolled_back(session: Session, host: str, profile: str) -> tuple[str, dict[st
     return message, upgrade
 
 
+def drifted(session: Session, host: str) -> dict[str, Any]:
+    """`host`'s report of the validate run after drift (drift_run), asserted to have failed."""
+    found, where = session
+    drift = drift_run(found, *where)[host]
+    assert drift["rc"] != 0
+    return drift["report"]
+
+
 def check_run(found: Runs, work: Path, lab_root: Path, lab_repo: Path) -> dict[str, Any]:
     """site.yml --check towards each group's next release, on applied nodes."""
     if found.check:
