@@ -161,6 +161,23 @@ def test_huaweis_install_order_driver_first_on_a_new_host_firmware_first_over_a_
     assert module.ascend_recorded_version("package_name=Ascend-cann-toolkit\nversion=8.5.0\n", "version") == "8.5.0"
 
 
+def test_the_version_files_are_read_in_one_command_and_split_per_component():
+    module = ascend_role_filters()
+    marker = "--- end ---"
+    keys = {"driver": "Version", "firmware": "Version", "toolkit": "version", "kernels": "version_dir"}
+    installers = [{"name": name, "version_key": key} for name, key in keys.items()]
+    # What `cat f; echo; echo MARKER` prints per file; the firmware's file is missing.
+    text = (
+        f"Version=25.0.rc1.1\nascendhal_version=7.35.19\n\n{marker}\n\n{marker}\n"
+        f"package_name=Ascend-cann-toolkit\nversion=8.2.RC1\n\n{marker}\n"
+        f"Version=8.2.T5.0.B028\nversion_dir=8.2.RC1\n\n{marker}"
+    )
+    assert module.ascend_installed(text, installers, marker) == {
+        "driver": "25.0.rc1.1", "firmware": "", "toolkit": "8.2.RC1", "kernels": "8.2.RC1"
+    }
+    assert module.ascend_installed("", installers, marker) == dict.fromkeys(keys, "")
+
+
 # `npu-smi info` as Huawei's MindCluster fault diagnosis guide prints it (github.com/Ascend/mind-cluster).
 NPU_SMI_INFO = """\
 +------------------------------------------------------------------------------------------------+

@@ -95,16 +95,14 @@ def ascend_recorded_version(text, key):
     return ""
 
 
-def ascend_installed(slurped, installers):
-    """component -> the version its version file records ("" when none), from a slurp loop's results."""
-    import base64
-
-    installed = {}
-    for installer, result in zip(installers, slurped, strict=True):
-        content = result.get("content") if isinstance(result, dict) else None
-        text = base64.b64decode(content).decode(errors="replace") if content else ""
-        installed[installer["name"]] = ascend_recorded_version(text, installer["version_key"])
-    return installed
+def ascend_installed(text, installers, marker):
+    """component -> the version its version file records ("" when none), from the version files'
+    texts in the installers' order, each followed by a `marker` line."""
+    parts = str(text or "").split(f"\n{marker}")
+    return {
+        installer["name"]: ascend_recorded_version(parts[index] if index < len(parts) else "", installer["version_key"])
+        for index, installer in enumerate(installers)
+    }
 
 
 def ascend_due(installers, installed):
