@@ -147,6 +147,10 @@ class _Walker:
             if "block" in task:
                 self.walk(task["block"], local, role, role_dir)
                 continue
+            if "ansible.builtin.set_fact" in task:
+                # A fact later tasks read (ascend_npu's installers still due): host-wide, as in Ansible.
+                self.set_fact(task["ansible.builtin.set_fact"], local, variables)
+                continue
             try:
                 self.task(task, local, role, role_dir)
             except InputError:
@@ -176,10 +180,14 @@ class _Walker:
                     self.needs.apt.append((name, role))
         if "ansible.builtin.get_url" in task:
             arguments = task["ansible.builtin.get_url"]
-            url = templar.template(arguments["url"])
-            checksum = templar.template(arguments["checksum"]) if "checksum" in arguments else None
-            sha256 = checksum.removeprefix("sha256:") if checksum and checksum.startswith("sha256:") else None
-            self.needs.downloads.append(Download(role, url, sha256))
+            # A looped download (ascend_npu's installers) is one artifact per item.
+            items = templar.template(task["loop"]) if "loop" in task else [None]
+            for item in items:
+                item_templar = templar if item is None else self.templar({**variables, "item": item})
+                url = item_templar.template(arguments["url"])
+                checksum = item_templar.template(arguments["checksum"]) if "checksum" in arguments else None
+                sha256 = checksum.removeprefix("sha256:") if checksum and checksum.startswith("sha256:") else None
+                self.needs.downloads.append(Download(role, url, sha256 or None))
         if "ansible.builtin.pip" in task:
             names = templar.template(task["ansible.builtin.pip"]["name"])
             self.needs.pip += [(name, role) for name in ([names] if isinstance(names, str) else names)]
@@ -187,11 +195,26 @@ class _Walker:
             self.needs.pip_index = environment.get("PIP_INDEX_URL") or None
             self.needs.pip_find_links = environment.get("PIP_FIND_LINKS") or None
 
+    def set_fact(self, facts: dict[str, Any], variables: dict[str, Any], host: dict[str, Any]) -> None:
+        """Set what can be worked out before a run. A fact made of what an earlier task registered
+        (a version file read from the node) stays unset: a fresh node has none, and the role's
+        templates say what that means (e.g. `_ascend_npu_installed | default({})`)."""
+        templar = self.templar(variables)
+        for name, value in facts.items():
+            try:
+                host[name] = variables[name] = templar.template(value)
+            except Exception:
+                continue
+
     def include_role(self, arguments: dict[str, Any], variables: dict[str, Any]) -> None:
+        from ansible.plugins.loader import add_all_plugin_dirs
+
         templar = self.templar(variables)
         name = templar.template(arguments["name"])
         tasks_from = templar.template(arguments.get("tasks_from", "main"))
         role_dir = ROLES / name
+        # The role's own filters (ascend_npu's installer choice), as Ansible loads them with the role.
+        add_all_plugin_dirs(str(role_dir))
         defaults_file = role_dir / "defaults" / "main.yml"
         defaults = _load(defaults_file) if defaults_file.is_file() else {}
         # Role defaults sit under the inventory and group_vars; the include's own vars win.
