@@ -36,6 +36,7 @@ def test_lock_lists_each_installer_of_the_architecture_with_its_declared_checksu
     downloads = [d for d in group_needs(stack, index, architecture).downloads if d.role == "ascend_npu"]
     expected = ascend_installers(cann, architecture)
     declared = ascend_group_vars()["ascend_npu_sha256"]
+    assert isinstance(declared, dict)
     assert [(d.url, d.sha256) for d in downloads] == [
         (f"{ASCEND_LAB_URL}/{installer['file']}", declared.get(installer["file"])) for installer in expected
     ]
