@@ -149,7 +149,7 @@ class _Walker:
                 continue
             if "ansible.builtin.set_fact" in task:
                 # A fact later tasks read (ascend_npu's installers still due): host-wide, as in Ansible.
-                self.set_fact(task["ansible.builtin.set_fact"], local, variables)
+                self.set_fact(task["ansible.builtin.set_fact"], templating=local, into=variables)
                 continue
             try:
                 self.task(task, local, role, role_dir)
@@ -195,14 +195,15 @@ class _Walker:
             self.needs.pip_index = environment.get("PIP_INDEX_URL") or None
             self.needs.pip_find_links = environment.get("PIP_FIND_LINKS") or None
 
-    def set_fact(self, facts: dict[str, Any], variables: dict[str, Any], host: dict[str, Any]) -> None:
-        """Set what can be worked out before a run. A fact made of what an earlier task registered
-        (a version file read from the node) stays unset: a fresh node has none, and the role's
-        templates say what that means (e.g. `_ascend_npu_installed | default({})`)."""
-        templar = self.templar(variables)
+    def set_fact(self, facts: dict[str, Any], *, templating: dict[str, Any], into: dict[str, Any]) -> None:
+        """Set in `into` (the walk's variables, read by later tasks) what can be worked out before a
+        run. A fact made of what an earlier task registered (a version file read from the node)
+        stays unset: a fresh node has none, and the role's templates say what that means (e.g.
+        `_ascend_npu_installed | default({})`)."""
+        templar = self.templar(templating)
         for name, value in facts.items():
             try:
-                host[name] = variables[name] = templar.template(value)
+                into[name] = templar.template(value)
             except Exception:
                 continue
 

@@ -35,10 +35,7 @@ from ansible.executor.task_result import _RawTaskResult
 from ansible.inventory.host import Host
 from ansible.plugins import loader as plugin_loader
 from ansible.plugins.strategy.linear import StrategyModule as LinearStrategyModule
-from ansible.utils.display import Display
 from ansible.utils.fqcn import add_internal_fqcns
-
-display = Display()
 
 # Actions whose whole work is on the controller: their action plugins never open a connection.
 CONTROLLER_ACTIONS = frozenset(
