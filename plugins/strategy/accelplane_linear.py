@@ -16,6 +16,11 @@ strategy keeps Ansible's linear order, results and callbacks, and changes two th
 - Before a worker is forked, the filter, test and action plugins are loaded in the controller, so
   that every worker inherits them instead of loading them again, and the controller's objects are
   frozen for the fork (gc.freeze), so that the worker's garbage collector does not touch them.
+- Jinja compiles a template to Python code again each time Ansible templates it: for every task
+  and host, in the controller and in every worker (about a fifth of the CPU of both). Here the
+  code is compiled once per template text and kept (_CompiledTemplates), and the templates of a
+  task's arguments are compiled in the controller before its workers are forked, so that every
+  worker inherits them.
 
 `accelplane nodes` selects it (ANSIBLE_STRATEGY, accelplane/nodes/runner.py); a plain
 ansible-playbook run uses Ansible's linear strategy unless ANSIBLE_STRATEGY=accelplane_linear.
@@ -26,16 +31,21 @@ ansible-core runs it, and tests/ansible/test_strategy.py compares it with linear
 from __future__ import annotations
 
 import gc
+import threading
 import typing as t
 
 from ansible._internal import _task
 from ansible._internal._errors import _error_utils
+from ansible._internal._templating import _jinja_bits
+from ansible._internal._templating._engine import TemplateEngine, TemplateOptions
 from ansible.executor.task_executor import TaskExecutor
 from ansible.executor.task_result import _RawTaskResult
 from ansible.inventory.host import Host
+from ansible.playbook.task import Task
 from ansible.plugins import loader as plugin_loader
 from ansible.plugins.strategy.linear import StrategyModule as LinearStrategyModule
 from ansible.utils.fqcn import add_internal_fqcns
+from jinja2.environment import TemplateExpression
 
 # Actions whose whole work is on the controller: their action plugins never open a connection.
 CONTROLLER_ACTIONS = frozenset(
@@ -55,8 +65,122 @@ def _load_jinja_plugins() -> None:
                 pass
 
 
+class _CompiledTemplates:
+    """The Python code Jinja compiles from a template text, kept for the life of the process.
+
+    Ansible gives every templating call a new Jinja environment, and Jinja caches compiled code
+    only per environment and only for templates loaded by name, so the same text is parsed,
+    generated and compiled again for every task and host. The code depends on the text and on
+    what the environment's compiler reads: the lexer settings (a template's `#jinja2:` header
+    overrides them), `escape_backslashes` during Ansible's compile, and whether a filter or test
+    existed when it was compiled (a role's plugins can appear later), so all of these are in the
+    key. Errors are not kept: a template that fails to compile fails again, as it would. The
+    environment is bound when the code is turned into a template (Jinja's `from_code`), as Jinja
+    does for its own cache.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[tuple, t.Any] = {}
+        self._local = threading.local()  # .capture: code compiled from an expression's parsed nodes
+        self.installed = False
+
+    def install(self) -> None:
+        if self.installed or _jinja_bits.AnsibleEnvironment._debuggable_template_source:
+            return  # (template debugging writes each compile's source to a file: left alone)
+        compile_code = _jinja_bits.AnsibleEnvironment.compile
+        compile_expression = _jinja_bits.AnsibleEnvironment.compile_expression
+        cache = self
+
+        def compiled(env, source, name=None, filename=None, raw=False, defer_init=False):
+            if raw or not isinstance(source, str):
+                code = compile_code(env, source, name, filename, raw, defer_init)
+                if not raw and (captured := getattr(cache._local, "capture", None)) is not None:
+                    captured.append(code)
+                return code
+            key = ("template", str(source), name, filename, defer_init, *cache._settings(env))
+            code = cache._code.get(key)
+            if code is None:
+                code = cache._code[key] = compile_code(env, source, name, filename, raw, defer_init)
+            return code
+
+        def compiled_expression(env, source, undefined_to_none=True):
+            key = ("expression", str(source), undefined_to_none, *cache._settings(env))
+            code = cache._code.get(key)
+            if code is not None:
+                template = env.template_class.from_code(env, code, env.make_globals(None), None)
+                return TemplateExpression(template, undefined_to_none)
+            cache._local.capture = captured = []
+            try:
+                expression = compile_expression(env, source, undefined_to_none)
+            finally:
+                cache._local.capture = None
+            if len(captured) == 1:
+                cache._code[key] = captured[0]
+            return expression
+
+        _jinja_bits.AnsibleEnvironment.compile = compiled
+        _jinja_bits.AnsibleEnvironment.compile_expression = compiled_expression
+        self.installed = True
+
+    @staticmethod
+    def _settings(env: t.Any) -> tuple:
+        compile_context = _jinja_bits._TemplateCompileContext.current(optional=True)
+        return (
+            type(env),
+            tuple(getattr(env, name) for name in _jinja_bits._TEMPLATE_OVERRIDE_FIELD_NAMES),
+            env.optimized,
+            env.autoescape,
+            bool(compile_context and compile_context.escape_backslashes),
+            # a role's filter_plugins or test_plugins directory, added while the play runs
+            len(plugin_loader.filter_loader._extra_dirs),
+            len(plugin_loader.test_loader._extra_dirs),
+        )
+
+
+_COMPILED = _CompiledTemplates()
+
+
+def _templates_in(value: t.Any) -> t.Iterator[str]:
+    if isinstance(value, str):
+        if "{{" in value or "{%" in value:
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _templates_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _templates_in(item)
+
+
 class StrategyModule(LinearStrategyModule):
     _action_plugins_loaded = False
+
+    def __init__(self, tqm) -> None:
+        super().__init__(tqm)
+        _COMPILED.install()
+        self._compiled_tasks: set[str] = set()
+        self._compiled_roles: set[int] = set()
+
+    def _compile_before_fork(self, task: t.Any) -> None:
+        """Compile in the controller, once, the templates a worker for this task would compile:
+        its arguments and name, the variables set on it and on the blocks and includes around it,
+        and its role's defaults and vars (lazily templated wherever the task reads them), with the
+        options a worker's templating uses. Every worker forked for the task inherits the code."""
+        if task._uuid in self._compiled_tasks:
+            return
+        self._compiled_tasks.add(task._uuid)
+        sources: list[t.Any] = [task.args, task.name]
+        holder = task
+        while holder is not None:
+            sources.append(holder.vars)
+            holder = holder._parent
+        role = task._role
+        if role is not None and id(role) not in self._compiled_roles:
+            self._compiled_roles.add(id(role))
+            sources += [role._default_vars, role._role_vars, role._role_params]
+        engine = TemplateEngine(loader=self._loader)
+        for template in _templates_in(sources):
+            engine._compile_template(template, TemplateOptions.DEFAULT)  # a compile error is deferred, as in the worker
 
     def _queue_task(self, host, task, task_vars, play_context):
         looped = bool(task.loop or task.loop_with)  # a loop's `when` is judged per item, in the worker
@@ -72,6 +196,7 @@ class StrategyModule(LinearStrategyModule):
             for _ in plugin_loader.action_loader.all(class_only=True):
                 pass
             self._action_plugins_loaded = True
+        self._compile_before_fork(task)
         # Frozen, the objects the worker inherits are left alone by its garbage collector, which
         # would otherwise walk them all and so copy every page they lie on (copy-on-write).
         gc.freeze()
@@ -87,7 +212,7 @@ class StrategyModule(LinearStrategyModule):
         `skip_only`, only a task its condition skips runs here; False: the caller forks a worker."""
         # The executor changes what it is given: the task (templated in place), the variables
         # (magic variables added) and the play context; a worker changes only its own copies.
-        own_task = task.copy(exclude_tasks=True)  # the parent blocks (inherited attributes), not their task lists
+        own_task = _own_copy(task)
         if skip_only:
             own_task._resolve_conditional = _StopWhenTrue(own_task._resolve_conditional)
         try:
@@ -123,6 +248,24 @@ class StrategyModule(LinearStrategyModule):
             _RawTaskResult(host=Host(host.name), task=own_task, return_data=result, task_fields=own_task.dump_attrs())
         )
         return True
+
+
+def _own_copy(task: t.Any) -> t.Any:
+    """A copy of what the executor changes. A task's post_validate templates the task and its parent
+    in place, and a parent that is itself a task (an include) does the same for its own parent;
+    a block stops there. Those objects are copied (without their task lists); the blocks above
+    them, read for inherited attributes only, are shared, which spares copying the whole chain of
+    blocks, includes and roles for every task and host."""
+    own = task.copy(exclude_parent=True, exclude_tasks=True)
+    child, parent = own, task._parent
+    while parent is not None:
+        own_parent = parent.copy(exclude_parent=True, exclude_tasks=True)
+        child._parent = own_parent
+        if not isinstance(parent, Task):
+            own_parent._parent = parent._parent  # shared from here up
+            break
+        child, parent = own_parent, parent._parent
+    return own
 
 
 class _ConditionHolds(BaseException):
