@@ -118,8 +118,9 @@ class _CompiledTemplates:
                 cache._code[key] = captured[0]
             return expression
 
-        _jinja_bits.AnsibleEnvironment.compile = compiled
-        _jinja_bits.AnsibleEnvironment.compile_expression = compiled_expression
+        # (Jinja's overloaded signatures make a plain assignment a type error; the calls match.)
+        setattr(_jinja_bits.AnsibleEnvironment, "compile", compiled)  # noqa: B010
+        setattr(_jinja_bits.AnsibleEnvironment, "compile_expression", compiled_expression)  # noqa: B010
         self.installed = True
 
     @staticmethod
@@ -251,11 +252,13 @@ class StrategyModule(LinearStrategyModule):
 
 
 def _own_copy(task: t.Any) -> t.Any:
-    """A copy of what the executor changes. A task's post_validate templates the task and its parent
-    in place, and a parent that is itself a task (an include) does the same for its own parent;
-    a block stops there. Those objects are copied (without their task lists); the blocks above
-    them, read for inherited attributes only, are shared, which spares copying the whole chain of
-    blocks, includes and roles for every task and host."""
+    """A copy of what the executor changes. A task's post_validate templates the task and its
+    parent in place (a block only the attributes Ansible always post-validates, such as its
+    name), and a parent that is itself a task (an include) does the same for its own parent; a
+    block stops there. Those objects are copied (without their task lists); the blocks, includes
+    and roles above them are only read, for inherited attributes, and are shared: copying the
+    whole chain for every task and host cost about a tenth of the controller's CPU.
+    """
     own = task.copy(exclude_parent=True, exclude_tasks=True)
     child, parent = own, task._parent
     while parent is not None:
