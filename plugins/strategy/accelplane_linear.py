@@ -5,7 +5,7 @@ Ansible forks one worker process per task and host, also for tasks that never re
 the controller. On a fleet run the fork, the copy-on-write faults of a large controller process on
 both sides of it, and each new worker importing the plugins its parent never loaded cost about as
 much controller CPU as the node's own work on the task (bench/bench_nodes.py measures it). This
-strategy keeps Ansible's linear order, results and callbacks, and changes two things:
+strategy keeps Ansible's linear order, results and callbacks, and changes three things:
 
 - Controller-only actions run in the controller process, and so does any task whose `when` is
   false (its result is only "skipped"). Ansible's own TaskExecutor runs them, on a copy of the
@@ -18,9 +18,10 @@ strategy keeps Ansible's linear order, results and callbacks, and changes two th
   frozen for the fork (gc.freeze), so that the worker's garbage collector does not touch them.
 - Jinja compiles a template to Python code again each time Ansible templates it: for every task
   and host, in the controller and in every worker (about a fifth of the CPU of both). Here the
-  code is compiled once per template text and kept (_CompiledTemplates), and the templates of a
-  task's arguments are compiled in the controller before its workers are forked, so that every
-  worker inherits them.
+  code is compiled once per template text and kept (_CompiledTemplates), and the templates a
+  forked task needs (its arguments and name, the variables around it, its role's defaults and
+  vars) are compiled in the controller before its workers are forked, so that every worker
+  inherits them.
 
 `accelplane nodes` selects it (ANSIBLE_STRATEGY, accelplane/nodes/runner.py); a plain
 ansible-playbook run uses Ansible's linear strategy unless ANSIBLE_STRATEGY=accelplane_linear.
@@ -89,33 +90,32 @@ class _CompiledTemplates:
             return  # (template debugging writes each compile's source to a file: left alone)
         compile_code = _jinja_bits.AnsibleEnvironment.compile
         compile_expression = _jinja_bits.AnsibleEnvironment.compile_expression
-        cache = self
 
         def compiled(env, source, name=None, filename=None, raw=False, defer_init=False):
             if raw or not isinstance(source, str):
                 code = compile_code(env, source, name, filename, raw, defer_init)
-                if not raw and (captured := getattr(cache._local, "capture", None)) is not None:
+                if not raw and (captured := getattr(self._local, "capture", None)) is not None:
                     captured.append(code)
                 return code
-            key = ("template", str(source), name, filename, defer_init, *cache._settings(env))
-            code = cache._code.get(key)
+            key = ("template", str(source), name, filename, defer_init, *self._settings(env))
+            code = self._code.get(key)
             if code is None:
-                code = cache._code[key] = compile_code(env, source, name, filename, raw, defer_init)
+                code = self._code[key] = compile_code(env, source, name, filename, raw, defer_init)
             return code
 
         def compiled_expression(env, source, undefined_to_none=True):
-            key = ("expression", str(source), undefined_to_none, *cache._settings(env))
-            code = cache._code.get(key)
+            key = ("expression", str(source), undefined_to_none, *self._settings(env))
+            code = self._code.get(key)
             if code is not None:
                 template = env.template_class.from_code(env, code, env.make_globals(None), None)
                 return TemplateExpression(template, undefined_to_none)
-            cache._local.capture = captured = []
+            self._local.capture = captured = []
             try:
                 expression = compile_expression(env, source, undefined_to_none)
             finally:
-                cache._local.capture = None
+                self._local.capture = None
             if len(captured) == 1:
-                cache._code[key] = captured[0]
+                self._code[key] = captured[0]
             return expression
 
         # (Jinja's overloaded signatures make a plain assignment a type error; the calls match.)

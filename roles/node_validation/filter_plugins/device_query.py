@@ -48,6 +48,13 @@ def _failed(result, tool):
     return f"{tool} failed (rc {result.get('rc', 'none')}): {output}"
 
 
+def _count_problems(devices, expected_devices, kind):
+    """The device-count difference every query reports first (`kind`: "GPUs", "NPUs", ...)."""
+    if len(devices) == int(expected_devices):
+        return []
+    return [f"devices: {len(devices)} {kind} visible, expected {expected_devices}"]
+
+
 def nvidia_smi_devices(lines, fields=NVIDIA_QUERY):
     """One dict per GPU from `--format=csv,noheader,nounits` lines."""
     return _csv_devices(lines, fields)
@@ -82,9 +89,7 @@ def nvidia_smi_problems(result, expected_devices, driver):
     if failed:
         return [failed]
     devices = nvidia_smi_devices(result.get("stdout_lines", []))
-    problems = []
-    if len(devices) != int(expected_devices):
-        problems.append(f"devices: {len(devices)} GPUs visible, expected {expected_devices}")
+    problems = _count_problems(devices, expected_devices, "GPUs")
     for device in devices:
         if device["driver_version"] != driver:
             problems.append(f"GPU {device['index']} runs driver {device['driver_version']}, expected {driver}")
@@ -99,9 +104,7 @@ def rocm_smi_problems(result, expected_devices, kmd):
     if failed:
         return [failed]
     parsed = rocm_smi_devices(result.get("stdout", ""))
-    problems = []
-    if len(parsed["devices"]) != int(expected_devices):
-        problems.append(f"devices: {len(parsed['devices'])} GPUs visible, expected {expected_devices}")
+    problems = _count_problems(parsed["devices"], expected_devices, "GPUs")
     if parsed["driver_version"] != kmd:
         problems.append(f"amdgpu driver {parsed['driver_version']} loaded, expected {kmd}")
     return problems
@@ -133,9 +136,7 @@ def hl_smi_problems(result, expected_devices, release):
     if failed:
         return [failed]
     devices = hl_smi_devices(result.get("stdout_lines", []))
-    problems = []
-    if len(devices) != int(expected_devices):
-        problems.append(f"devices: {len(devices)} Gaudi devices visible, expected {expected_devices}")
+    problems = _count_problems(devices, expected_devices, "Gaudi devices")
     for device in devices:
         loaded = device["driver_version"].split("-", 1)[0]
         if loaded != release:
@@ -173,9 +174,7 @@ def neuron_ls_problems(result, expected_devices):
     if failed:
         return [failed]
     devices = neuron_ls_devices(result.get("stdout", ""))
-    problems = []
-    if len(devices) != int(expected_devices):
-        problems.append(f"devices: {len(devices)} Neuron devices visible, expected {expected_devices}")
+    problems = _count_problems(devices, expected_devices, "Neuron devices")
     problems += [f"Neuron device {d['index']} shows no NeuronCores" for d in devices if not d["neuron_cores"]]
     return problems
 
@@ -238,9 +237,7 @@ def npu_smi_problems(result, boards_result, expected_devices, driver, firmware):
         return [failed]
     text = result.get("stdout", "")
     devices = npu_smi_devices(text)
-    problems = []
-    if len(devices) != int(expected_devices):
-        problems.append(f"devices: {len(devices)} NPUs visible, expected {expected_devices}")
+    problems = _count_problems(devices, expected_devices, "NPUs")
     problems += [f"NPU {d['index']} health is {d['health']}, expected OK" for d in devices if d["health"] != "OK"]
     loaded = npu_smi_version(text)
     if loaded.lower() != str(driver).lower():
