@@ -1,27 +1,36 @@
 """Ansible's linear strategy with less controller work per task and host.
 
-Ansible forks one worker process per task and host, also for tasks that never reach the host:
-`set_fact`, `assert`, `debug`, `fail`, the includes and the argument-spec check run entirely on
-the controller. On a fleet run the fork, the copy-on-write faults of a large controller process on
-both sides of it, and each new worker importing the plugins its parent never loaded cost about as
-much controller CPU as the node's own work on the task (bench/bench_nodes.py measures it). This
-strategy keeps Ansible's linear order, results and callbacks, and changes three things:
+Ansible forks one worker process per task and host. On a fleet run the fork, the copy-on-write
+faults of a large controller process on both sides of it, and each new worker repeating work its
+parent already did (loading plugins, compiling templates) cost more controller CPU than the
+node's own work on many tasks (bench/bench_nodes.py measures it). This strategy keeps Ansible's
+linear order, results and callbacks, and changes three things:
 
-- Controller-only actions run in the controller process, and so does any task whose `when` is
-  false (its result is only "skipped"). Ansible's own TaskExecutor runs them, on a copy of the
-  task (the executor templates the task in place, as a worker does in its forked copy) and of the
-  variables; the result travels through Ansible's result queue as a worker's does, so callbacks,
-  `register`, facts, blocks and handlers see what they would see otherwise. A `when` that holds
-  is judged twice (here, then in the worker): a condition with side effects would run them twice.
-- Before a worker is forked, the filter, test and action plugins are loaded in the controller, so
-  that every worker inherits them instead of loading them again, and the controller's objects are
-  frozen for the fork (gc.freeze), so that the worker's garbage collector does not touch them.
-- Jinja compiles a template to Python code again each time Ansible templates it: for every task
-  and host, in the controller and in every worker (about a fifth of the CPU of both). Here the
-  code is compiled once per template text and kept (_CompiledTemplates), and the templates a
-  forked task needs (its arguments and name, the variables around it, its role's defaults and
-  vars) are compiled in the controller before its workers are forked, so that every worker
-  inherits them.
+- No fork where none is needed. Controller-only actions (`set_fact`, `assert`, `debug`, `fail`,
+  the includes, the argument-spec check) and any task whose `when` is false (its result is only
+  "skipped") run in the controller's main thread. A task that reaches its host runs in a thread
+  of the controller, at most `forks` at once: the thread spends its time waiting on the host, as
+  a worker does. Either way Ansible's own TaskExecutor runs the task, on a copy of it (the
+  executor templates the task in place, as a worker does in its forked copy) and of the
+  variables, and the result travels through Ansible's result queue as a worker's does, so
+  callbacks, `register`, facts, blocks and handlers see what they would see otherwise. A `when`
+  that holds is judged twice (in the main thread, then by the task's run): a condition with side
+  effects would run them twice.
+- Still forked, as Ansible does: a task with a `timeout` (the executor's alarm is a signal, and
+  only the main thread receives signals), a throttled task (the worker slots enforce
+  `throttle`) and `pause` (it prompts through its worker). Before a worker is forked the filter,
+  test and action plugins are loaded in the controller, so that every worker inherits them, and
+  the controller's objects are frozen for the fork (gc.freeze), so that the worker's garbage
+  collector does not touch them. Plugin loading is made safe for threads
+  (_load_plugins_one_at_a_time).
+- Jinja compiles a template to Python code again each time Ansible templates it (about a fifth
+  of the controller's CPU). Here the code is compiled once per template text and kept
+  (_CompiledTemplates); for a forked task the templates it needs (its arguments and name, the
+  variables around it, its role's defaults and vars) are compiled before the fork, so that every
+  worker inherits them.
+
+Ctrl-C: a task running in a thread is not killed the way a worker is; its command on the host
+gets the signal with the rest of the process group, and the run ends when the threads return.
 
 `accelplane nodes` selects it (ANSIBLE_STRATEGY, accelplane/nodes/runner.py); a plain
 ansible-playbook run uses Ansible's linear strategy unless ANSIBLE_STRATEGY=accelplane_linear.
@@ -34,6 +43,7 @@ from __future__ import annotations
 import gc
 import threading
 import typing as t
+from concurrent.futures import ThreadPoolExecutor
 
 from ansible._internal import _task
 from ansible._internal._errors import _error_utils
@@ -54,6 +64,24 @@ CONTROLLER_ACTIONS = frozenset(
         ("set_fact", "assert", "debug", "fail", "include_tasks", "include_role", "validate_argument_spec")
     )
 )
+
+
+def _load_plugins_one_at_a_time() -> None:
+    """Make plugin loading safe for threads. Ansible's plugin loader puts a plugin's module in
+    sys.modules before it runs the module's code, and returns what it finds there: a second
+    thread loading the same plugin would get a module still half-run (no ActionModule yet). One
+    lock for the process (re-entrant: a plugin's code may load another) closes that window."""
+    if getattr(plugin_loader.PluginLoader._load_module_source, "_one_at_a_time", False):
+        return
+    load = plugin_loader.PluginLoader._load_module_source
+    lock = threading.RLock()
+
+    def load_one_at_a_time(self, *, python_module_name: str, path: str):
+        with lock:
+            return load(self, python_module_name=python_module_name, path=path)
+
+    load_one_at_a_time._one_at_a_time = True  # type: ignore[attr-defined]
+    setattr(plugin_loader.PluginLoader, "_load_module_source", load_one_at_a_time)  # noqa: B010
 
 
 def _load_jinja_plugins() -> None:
@@ -141,6 +169,18 @@ class _CompiledTemplates:
 _COMPILED = _CompiledTemplates()
 
 
+# Tasks that need a process of their own: `pause` prompts through its worker's queue
+# (Display.prompt_until reads the worker's id).
+FORKED_ACTIONS = frozenset(add_internal_fqcns(("pause",)))
+
+
+def _runs_in_thread(task: t.Any) -> bool:
+    """Whether a task that reaches the node can run in a thread of the controller: not one with
+    a `timeout` (the executor's alarm is a signal, and signals reach only the main thread), nor a
+    throttled one (the worker slots enforce `throttle`), nor one that prompts."""
+    return not task.timeout and not task.throttle and task.action not in FORKED_ACTIONS
+
+
 def _templates_in(value: t.Any) -> t.Iterator[str]:
     if isinstance(value, str):
         if "{{" in value or "{%" in value:
@@ -159,8 +199,10 @@ class StrategyModule(LinearStrategyModule):
     def __init__(self, tqm) -> None:
         super().__init__(tqm)
         _COMPILED.install()
+        _load_plugins_one_at_a_time()
         self._compiled_tasks: set[str] = set()
         self._compiled_roles: set[int] = set()
+        self._threads: ThreadPoolExecutor | None = None
 
     def _compile_before_fork(self, task: t.Any) -> None:
         """Compile in the controller, once, the templates a worker for this task would compile:
@@ -188,15 +230,18 @@ class StrategyModule(LinearStrategyModule):
         if not looped and task.action in CONTROLLER_ACTIONS:
             return self._run_on_controller(host, task, task_vars, play_context, skip_only=False)
         # Any other task with a false `when` is only a skipped result: judged here, no fork. The
-        # executor stops at the condition when it holds, and the task goes to a worker as usual.
+        # executor stops at the condition when it holds, and the task goes on as usual.
         if not looped and task.when and self._run_on_controller(host, task, task_vars, play_context, skip_only=True):
             return None
+        # Loaded here, the plugins are shared by the threads and inherited by the workers.
         _load_jinja_plugins()
         if not self._action_plugins_loaded:
             # Ansible's own action plugins (no role here brings its own); imported once.
             for _ in plugin_loader.action_loader.all(class_only=True):
                 pass
             self._action_plugins_loaded = True
+        if _runs_in_thread(task):
+            return self._run_in_thread(host, task, task_vars, play_context)
         self._compile_before_fork(task)
         # Frozen, the objects the worker inherits are left alone by its garbage collector, which
         # would otherwise walk them all and so copy every page they lie on (copy-on-write).
@@ -206,19 +251,13 @@ class StrategyModule(LinearStrategyModule):
         finally:
             gc.unfreeze()
 
-    def _run_on_controller(
-        self, host: Host, task: t.Any, task_vars: dict, play_context: t.Any, *, skip_only: bool
-    ) -> bool:
-        """What a worker does for one task and host (WorkerProcess._run), in this process. With
-        `skip_only`, only a task its condition skips runs here; False: the caller forks a worker."""
-        # The executor changes what it is given: the task (templated in place), the variables
-        # (magic variables added) and the play context; a worker changes only its own copies.
-        own_task = _own_copy(task)
-        if skip_only:
-            own_task._resolve_conditional = _StopWhenTrue(own_task._resolve_conditional)
+    def _execute(self, host: Host, own_task: t.Any, task_vars: dict, play_context: t.Any) -> dict:
+        """What a worker does for one task and host (WorkerProcess._run), in this process, on the
+        caller's own copy of the task. The executor also changes the variables it is given (magic
+        variables added) and the play context (a copy per task): a worker changes only its own."""
         try:
             with _task.TaskContext(own_task):
-                result = TaskExecutor(
+                return TaskExecutor(
                     host,
                     own_task,
                     dict(task_vars),
@@ -229,12 +268,13 @@ class StrategyModule(LinearStrategyModule):
                     self._variable_manager,
                 ).run()
         except _ConditionHolds:
-            return False
+            raise
         except Exception as error:  # a worker reports what escapes the executor as the task's failure
-            result = _error_utils.result_dict_from_exception(error)
-        if skip_only and not result.get("skipped"):
-            # The condition could not be judged here (an error): the worker reports it as Ansible does.
-            return False
+            return _error_utils.result_dict_from_exception(error)
+
+    def _started(self, host: Host, task: t.Any, task_vars: dict, play_context: t.Any) -> None:
+        """The bookkeeping of a task queued to a worker: the result handler finds the task's
+        context here, the callbacks hear it started, and one more result is awaited."""
         self._queued_task_cache[(host.name, task._uuid)] = {
             "host": host,
             "task": task,
@@ -243,12 +283,56 @@ class StrategyModule(LinearStrategyModule):
         }
         self._tqm.send_callback("v2_runner_on_start", host, task)
         self._pending_results += 1
+
+    def _send_result(self, host: Host, own_task: t.Any, result: dict) -> None:
         # Through the result queue, as from a worker: the result is serialised on the way, so
         # nothing it holds is shared with the variables it was computed from.
         self._final_q.send_task_result(
             _RawTaskResult(host=Host(host.name), task=own_task, return_data=result, task_fields=own_task.dump_attrs())
         )
+
+    def _run_on_controller(
+        self, host: Host, task: t.Any, task_vars: dict, play_context: t.Any, *, skip_only: bool
+    ) -> bool:
+        """Run one task for one host here and now. With `skip_only`, only a task its condition
+        skips runs here; False: the caller queues it as usual."""
+        own_task = _own_copy(task)
+        if skip_only:
+            own_task._resolve_conditional = _StopWhenTrue(own_task._resolve_conditional)
+        try:
+            result = self._execute(host, own_task, task_vars, play_context)
+        except _ConditionHolds:
+            return False
+        if skip_only and not result.get("skipped"):
+            # The condition could not be judged here (an error): the worker reports it as Ansible does.
+            return False
+        self._started(host, task, task_vars, play_context)
+        self._send_result(host, own_task, result)
         return True
+
+    def _run_in_thread(self, host: Host, task: t.Any, task_vars: dict, play_context: t.Any) -> None:
+        """Run one task for one host in a thread of this process, where Ansible would fork a
+        worker: the thread waits on the node as a worker would, without the fork."""
+        if self._threads is None:
+            # As many at once as Ansible would run workers (forks).
+            self._threads = ThreadPoolExecutor(max_workers=len(self._workers), thread_name_prefix="accelplane-task")
+        own_task = _own_copy(task)
+        self._started(host, task, task_vars, play_context)
+
+        def run() -> None:
+            try:
+                result = self._execute(host, own_task, task_vars, play_context)
+            except BaseException as error:  # the controller awaits a result whatever happens
+                result = _error_utils.result_dict_from_exception(error)
+            self._send_result(host, own_task, result)
+
+        self._threads.submit(run)
+
+    def cleanup(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+            self._threads = None
+        super().cleanup()
 
 
 def _own_copy(task: t.Any) -> t.Any:

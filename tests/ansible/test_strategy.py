@@ -1,12 +1,13 @@
-"""plugins/strategy/accelplane_linear.py: the same results as Ansible's linear strategy, with the
-controller-only tasks and the tasks a false `when` skips handled in the controller process.
+"""plugins/strategy/accelplane_linear.py: the same results as Ansible's linear strategy, with every
+task handled in the controller process: controller-only tasks and those a false `when` skips in
+its main thread, the tasks that reach a host in threads of it.
 
 One playbook covers what the roles rely on: facts set per host and read later, a failed assert
 rescued in a block, includes of task files and roles (also skipped ones), a failure with
-ignore_errors, a looped set_fact, a condition that cannot be judged, check mode, registered
-results of skipped tasks. It runs on three local hosts under both strategies; each host writes
-what it ended with, and the files and the recap must be the same. A `pipe` lookup records which
-process templated it, which shows where each task ran.
+ignore_errors, a looped set_fact, a condition that cannot be judged, a task with a timeout, a
+throttled task, check mode, registered results of skipped tasks. It runs on three local hosts
+under both strategies; each host writes what it ended with, and the files and the recap must be
+the same. A `pipe` lookup records which process templated a task, which shows where it ran.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import typing as t
 from pathlib import Path
 
 import pytest
@@ -51,6 +53,33 @@ _TASKS = [
         "changed_when": False,
         "check_mode": False,
         "when": "index | int == 0",
+    },
+    {
+        "name": "Record the process that templates a module task",
+        "ansible.builtin.command": "echo {{ lookup('ansible.builtin.pipe', 'echo $PPID') }}",
+        "register": "module_templated",
+        "changed_when": False,
+        "check_mode": False,
+    },
+    {
+        # The executor's task timeout is an alarm signal, which only the main thread receives.
+        "name": "A module task with a timeout",
+        "ansible.builtin.command": "echo timed",
+        "register": "timed_result",
+        "changed_when": False,
+        "check_mode": False,
+        "timeout": 60,
+    },
+    {
+        # Each host records when its run of the task started and ended: no two may overlap.
+        "name": "A throttled module task",
+        "ansible.builtin.shell": (
+            "date +%s.%N > {{ out_dir }}/{{ inventory_hostname }}.throttled; sleep 0.3;"
+            " date +%s.%N >> {{ out_dir }}/{{ inventory_hostname }}.throttled"
+        ),
+        "changed_when": False,
+        "check_mode": False,
+        "throttle": 1,
     },
     {
         "name": "A module task every host skips",
@@ -89,7 +118,8 @@ _TASKS = [
                 " 'command_skipped': command_result.skipped | default(False), 'skipped': skipped_result.skipped,"
                 " 'skip_reason': skipped_result.skip_reason, 'false_condition': skipped_result.false_condition,"
                 " 'undefined_failed': undefined_result.failed | default(False),"
-                " 'failed_msg': failed_result.msg, 'looped': looped} | to_nice_json }}"
+                " 'failed_msg': failed_result.msg, 'looped': looped, 'timed': timed_result.stdout,"
+                " 'module_templated_by': module_templated.stdout} | to_nice_json }}"
             ),
         },
         "check_mode": False,
@@ -97,9 +127,15 @@ _TASKS = [
 ]
 
 
-def _run(tmp_path: Path, strategy: str, *, check: bool = False) -> tuple[dict[str, dict], str, set[str]]:
-    """What each host ended with (less the templating process), the recap, and the processes
-    that templated the controller task."""
+class Run(t.NamedTuple):
+    ended: dict[str, dict]  # what each host ended with, less the templating processes
+    recap: str
+    controller_task_processes: set[str]  # the processes that templated the controller task
+    module_task_processes: set[str]  # ... and the module task
+    throttled: list[tuple[float, float]]  # when each host's run of the throttled task started and ended
+
+
+def _run(tmp_path: Path, strategy: str, *, check: bool = False) -> Run:
     work = tmp_path / strategy
     (work / "out").mkdir(parents=True)
     (work / "roles" / "probe_role" / "tasks").mkdir(parents=True)
@@ -138,23 +174,39 @@ def _run(tmp_path: Path, strategy: str, *, check: bool = False) -> tuple[dict[st
         line.split(None, 1)[1] for line in result.stdout.splitlines() if re.match(r"^(alpha|beta|gamma)\s+:", line)
     )
     ended = {host: json.loads((work / "out" / f"{host}.json").read_text()) for host in HOSTS}
-    templated_by = {values.pop("templated_by") for values in ended.values()}
-    return ended, recap, templated_by
+    throttled = []
+    for host in HOSTS:
+        start, end = (work / "out" / f"{host}.throttled").read_text().split()
+        throttled.append((float(start), float(end)))
+    return Run(
+        ended=ended,
+        recap=recap,
+        controller_task_processes={values.pop("templated_by") for values in ended.values()},
+        module_task_processes={values.pop("module_templated_by") for values in ended.values()},
+        throttled=sorted(throttled),
+    )
 
 
 @pytest.mark.parametrize("check", [False, True], ids=["apply", "check-mode"])
-def test_accelplane_linear_ends_where_linear_does_with_controller_tasks_in_the_controller(tmp_path, check):
-    linear, linear_recap, linear_processes = _run(tmp_path, "linear", check=check)
-    ours, our_recap, our_processes = _run(tmp_path, "accelplane_linear", check=check)
-    assert ours == linear
-    assert our_recap == linear_recap
+def test_accelplane_linear_ends_where_linear_does_with_every_task_in_the_controller(tmp_path, check):
+    linear = _run(tmp_path, "linear", check=check)
+    ours = _run(tmp_path, "accelplane_linear", check=check)
+    assert ours.ended == linear.ended
+    assert ours.recap == linear.recap
     # The play did what it says on each host (so that equal results are not equal failures).
-    assert linear["beta"]["rescued"] == "Only index 0 and 2 pass" and linear["alpha"]["rescued"] is None
-    assert (linear["alpha"]["included"], linear["gamma"]["role_fact"]) == (0, 2)
-    assert linear["alpha"]["stdout"] == "ran-alpha" and linear["beta"]["command_skipped"] is True
-    assert linear["alpha"]["skipped"] is True and linear["alpha"]["false_condition"].startswith("ansible_check_mode")
-    assert linear["alpha"]["undefined_failed"] is True and linear["alpha"]["looped"] == [1, 2, 3]
-    # Under linear each host's set_fact is templated in its own forked worker; here all three are
-    # templated by one process, the controller.
-    assert len(linear_processes) == len(HOSTS)
-    assert len(our_processes) == 1
+    ended = linear.ended
+    assert ended["beta"]["rescued"] == "Only index 0 and 2 pass" and ended["alpha"]["rescued"] is None
+    assert (ended["alpha"]["included"], ended["gamma"]["role_fact"]) == (0, 2)
+    assert ended["alpha"]["stdout"] == "ran-alpha" and ended["beta"]["command_skipped"] is True
+    assert ended["alpha"]["skipped"] is True and ended["alpha"]["false_condition"].startswith("ansible_check_mode")
+    assert ended["alpha"]["undefined_failed"] is True and ended["alpha"]["looped"] == [1, 2, 3]
+    assert ended["gamma"]["timed"] == "timed"
+    # Under linear each host's tasks are templated in a forked worker of their own; here all
+    # three hosts' tasks are templated by one process, the controller: the set_fact in its main
+    # thread, the command in threads that wait on the hosts as workers would.
+    assert len(linear.controller_task_processes) == len(linear.module_task_processes) == len(HOSTS)
+    assert len(ours.controller_task_processes) == len(ours.module_task_processes) == 1
+    # `throttle: 1` still runs one host at a time.
+    for run in (linear, ours):
+        pairs = zip(run.throttled, run.throttled[1:], strict=False)
+        assert all(end <= start for (_, end), (start, _) in pairs), run.throttled
