@@ -38,9 +38,11 @@ from tests.support.ansible import lab, nodes, rootfs  # noqa: E402
 from tests.support.ansible.catalog import build_lab  # noqa: E402
 
 # Joins the cgroup named after the node's root directory (chroot's first argument), then execs
-# chroot: everything the node runs is accounted there.
+# chroot: everything the node runs is accounted there. What runs before the join counts as the
+# controller's, so the name is cut with the shell's own expansion: `$(basename "$1")` forked a
+# subshell and ran basename, 2.0 ms of CPU per command against 0.1 ms.
 _WRAPPER = """#!/bin/sh
-echo $$ > "{cgroups}/$(basename "$1")/cgroup.procs"
+echo $$ > "{cgroups}/${{1##*/}}/cgroup.procs"
 exec chroot "$@"
 """
 
