@@ -51,6 +51,7 @@ from ansible._internal._datatag._tags import Origin
 from ansible._internal._errors import _error_utils
 from ansible._internal._templating import _jinja_bits
 from ansible._internal._templating._engine import TemplateEngine, TemplateOptions
+from ansible.errors import AnsibleError
 from ansible.executor import module_common
 from ansible.executor.task_executor import TaskExecutor
 from ansible.executor.task_result import _RawTaskResult
@@ -353,7 +354,22 @@ class StrategyModule(LinearStrategyModule):
                 result = self._execute(host, own_task, task_vars, play_context)
             except BaseException as error:  # the controller awaits a result whatever happens
                 result = _error_utils.result_dict_from_exception(error)
-            self._send_result(host, own_task, result)
+            try:
+                self._send_result(host, own_task, result)
+            except Exception as error:
+                # A result the queue cannot carry: the task's failure instead, as a worker sends it
+                # (WorkerProcess._run); a result never sent would leave the play waiting for ever.
+                try:
+                    raise AnsibleError("Task result omitted due to queue send failure.") from error
+                except AnsibleError as omitted:
+                    self._final_q.send_task_result(
+                        _RawTaskResult(
+                            host=Host(host.name),
+                            task=own_task,
+                            return_data=_error_utils.result_dict_from_exception(omitted),
+                            task_fields={},  # (the task's own fields may be what failed to serialise)
+                        )
+                    )
 
         self._threads.submit(run)
 

@@ -5,9 +5,10 @@ its main thread, the tasks that reach a host in threads of it.
 One playbook covers what the roles rely on: facts set per host and read later, a failed assert
 rescued in a block, includes of task files and roles (also skipped ones), a failure with
 ignore_errors, a looped set_fact, a condition that cannot be judged, a task with a timeout, a
-throttled task, check mode, registered results of skipped tasks. It runs on three local hosts
-under both strategies; each host writes what it ended with, and the files and the recap must be
-the same. A `pipe` lookup records which process templated a task, which shows where it ran.
+throttled task, a result that cannot be sent, check mode, registered results of skipped tasks. It
+runs on three local hosts under both strategies; each host writes what it ended with, and the
+files and the recap must be the same. A `pipe` lookup records which process templated a task,
+which shows where it ran.
 """
 
 from __future__ import annotations
@@ -82,6 +83,13 @@ _TASKS = [
         "throttle": 1,
     },
     {
+        # (action_plugins/unpicklable.py: a result with a lock in it, which no queue can carry)
+        "name": "A result the result queue cannot carry",
+        "unpicklable": {},
+        "register": "unpicklable_result",
+        "ignore_errors": True,
+    },
+    {
         "name": "A module task every host skips",
         "ansible.builtin.command": "false",
         "register": "skipped_result",
@@ -119,12 +127,25 @@ _TASKS = [
                 " 'skip_reason': skipped_result.skip_reason, 'false_condition': skipped_result.false_condition,"
                 " 'undefined_failed': undefined_result.failed | default(False),"
                 " 'failed_msg': failed_result.msg, 'looped': looped, 'timed': timed_result.stdout,"
-                " 'module_templated_by': module_templated.stdout} | to_nice_json }}"
+                " 'module_templated_by': module_templated.stdout, 'unpicklable': unpicklable_result.msg}"
+                " | to_nice_json }}"
             ),
         },
         "check_mode": False,
     },
 ]
+
+
+_UNPICKLABLE_ACTION = """
+import threading
+
+from ansible.plugins.action import ActionBase
+
+
+class ActionModule(ActionBase):
+    def run(self, tmp=None, task_vars=None):
+        return {"changed": False, "lock": threading.Lock()}
+"""
 
 
 class Run(t.NamedTuple):
@@ -142,6 +163,8 @@ def _run(tmp_path: Path, strategy: str, *, check: bool = False) -> Run:
     (work / "roles" / "probe_role" / "tasks" / "main.yml").write_text(
         yaml.safe_dump([{"name": "Set a fact from a role", "ansible.builtin.set_fact": {"role_fact": "{{ index }}"}}])
     )
+    (work / "action_plugins").mkdir()
+    (work / "action_plugins" / "unpicklable.py").write_text(_UNPICKLABLE_ACTION)
     (work / "included.yml").write_text(
         yaml.safe_dump(
             [{"name": "Set a fact from a task file", "ansible.builtin.set_fact": {"included": "{{ index }}"}}]
@@ -201,6 +224,7 @@ def test_accelplane_linear_ends_where_linear_does_with_every_task_in_the_control
     assert ended["alpha"]["skipped"] is True and ended["alpha"]["false_condition"].startswith("ansible_check_mode")
     assert ended["alpha"]["undefined_failed"] is True and ended["alpha"]["looped"] == [1, 2, 3]
     assert ended["gamma"]["timed"] == "timed"
+    assert ended["beta"]["unpicklable"].startswith("Task result omitted due to queue send failure")
     # Under linear each host's tasks are templated in a forked worker of their own; here all
     # three hosts' tasks are templated by one process, the controller: the set_fact in its main
     # thread, the command in threads that wait on the hosts as workers would.
