@@ -25,9 +25,7 @@ linear order, results and callbacks; what it changes:
   (_load_plugins_one_at_a_time).
 - Jinja compiles a template to Python code again each time Ansible templates it (about a fifth
   of the controller's CPU). Here the code is compiled once per template text and kept
-  (_CompiledTemplates); for a forked task the templates it needs (its arguments and name, the
-  variables around it, its role's defaults and vars) are compiled before the fork, so that every
-  worker inherits them. Likewise each module and module_utils source is parsed once per run
+  (_CompiledTemplates). Likewise each module and module_utils source is parsed once per run
   (_parse_module_sources_once), not once for every module payload that imports it.
 
 Ctrl-C: a task running in a thread is not killed the way a worker is; its command on the host
@@ -50,7 +48,6 @@ from ansible._internal import _task
 from ansible._internal._datatag._tags import Origin
 from ansible._internal._errors import _error_utils
 from ansible._internal._templating import _jinja_bits
-from ansible._internal._templating._engine import TemplateEngine, TemplateOptions
 from ansible.errors import AnsibleError
 from ansible.executor import module_common
 from ansible.executor.task_executor import TaskExecutor
@@ -210,18 +207,6 @@ def _runs_in_thread(task: t.Any) -> bool:
     return not task.timeout and not task.throttle and task.action not in FORKED_ACTIONS
 
 
-def _templates_in(value: t.Any) -> t.Iterator[str]:
-    if isinstance(value, str):
-        if "{{" in value or "{%" in value:
-            yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _templates_in(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _templates_in(item)
-
-
 class StrategyModule(LinearStrategyModule):
     _action_plugins_loaded = False
 
@@ -230,30 +215,7 @@ class StrategyModule(LinearStrategyModule):
         _COMPILED.install()
         _load_plugins_one_at_a_time()
         _parse_module_sources_once()
-        self._compiled_tasks: set[str] = set()
-        self._compiled_roles: set[int] = set()
         self._threads: ThreadPoolExecutor | None = None
-
-    def _compile_before_fork(self, task: t.Any) -> None:
-        """Compile in the controller, once, the templates a worker for this task would compile:
-        its arguments and name, the variables set on it and on the blocks and includes around it,
-        and its role's defaults and vars (lazily templated wherever the task reads them), with the
-        options a worker's templating uses. Every worker forked for the task inherits the code."""
-        if task._uuid in self._compiled_tasks:
-            return
-        self._compiled_tasks.add(task._uuid)
-        sources: list[t.Any] = [task.args, task.name]
-        holder = task
-        while holder is not None:
-            sources.append(holder.vars)
-            holder = holder._parent
-        role = task._role
-        if role is not None and id(role) not in self._compiled_roles:
-            self._compiled_roles.add(id(role))
-            sources += [role._default_vars, role._role_vars, role._role_params]
-        engine = TemplateEngine(loader=self._loader)
-        for template in _templates_in(sources):
-            engine._compile_template(template, TemplateOptions.DEFAULT)  # a compile error is deferred, as in the worker
 
     def _queue_task(self, host, task, task_vars, play_context):
         looped = bool(task.loop or task.loop_with)  # a loop's `when` is judged per item, in the worker
@@ -272,7 +234,6 @@ class StrategyModule(LinearStrategyModule):
             self._action_plugins_loaded = True
         if _runs_in_thread(task):
             return self._run_in_thread(host, task, task_vars, play_context)
-        self._compile_before_fork(task)
         # Frozen, the objects the worker inherits are left alone by its garbage collector, which
         # would otherwise walk them all and so copy every page they lie on (copy-on-write).
         gc.freeze()
@@ -297,8 +258,6 @@ class StrategyModule(LinearStrategyModule):
                     self._final_q,
                     self._variable_manager,
                 ).run()
-        except _ConditionHolds:
-            raise
         except Exception as error:  # a worker reports what escapes the executor as the task's failure
             return _error_utils.result_dict_from_exception(error)
 
@@ -314,11 +273,12 @@ class StrategyModule(LinearStrategyModule):
         self._tqm.send_callback("v2_runner_on_start", host, task)
         self._pending_results += 1
 
-    def _send_result(self, host: Host, own_task: t.Any, result: dict) -> None:
+    def _send_result(self, host: Host, own_task: t.Any, result: dict, task_fields: dict | None = None) -> None:
         # Through the result queue, as from a worker: the result is serialised on the way, so
         # nothing it holds is shared with the variables it was computed from.
+        fields = own_task.dump_attrs() if task_fields is None else task_fields
         self._final_q.send_task_result(
-            _RawTaskResult(host=Host(host.name), task=own_task, return_data=result, task_fields=own_task.dump_attrs())
+            _RawTaskResult(host=Host(host.name), task=own_task, return_data=result, task_fields=fields)
         )
 
     def _run_on_controller(
@@ -359,17 +319,10 @@ class StrategyModule(LinearStrategyModule):
             except Exception as error:
                 # A result the queue cannot carry: the task's failure instead, as a worker sends it
                 # (WorkerProcess._run); a result never sent would leave the play waiting for ever.
-                try:
-                    raise AnsibleError("Task result omitted due to queue send failure.") from error
-                except AnsibleError as omitted:
-                    self._final_q.send_task_result(
-                        _RawTaskResult(
-                            host=Host(host.name),
-                            task=own_task,
-                            return_data=_error_utils.result_dict_from_exception(omitted),
-                            task_fields={},  # (the task's own fields may be what failed to serialise)
-                        )
-                    )
+                omitted = AnsibleError("Task result omitted due to queue send failure.")
+                omitted.__cause__ = error
+                # (without the task's fields: they may be what failed to serialise)
+                self._send_result(host, own_task, _error_utils.result_dict_from_exception(omitted), task_fields={})
 
         self._threads.submit(run)
 
