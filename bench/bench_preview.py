@@ -79,9 +79,9 @@ def child(path: str) -> None:
     gc.disable()  # as the CLI does (accelplane.cli.main)
     start = time.perf_counter()
     from accelplane.config.loader import load_stack_file
-    from accelplane.engine.offline import run_offline
+    from accelplane.program import offline_graph
 
-    graph = run_offline(load_stack_file(Path(path)))
+    graph = offline_graph(load_stack_file(Path(path)))
     seconds = time.perf_counter() - start
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"resources": len(graph.resources), "seconds": seconds, "peak_mib": peak_mib}))

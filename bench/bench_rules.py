@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from accelplane.config.loader import load_stack  # noqa: E402
-from accelplane.engine.offline import run_offline  # noqa: E402
+from accelplane.program import offline_graph  # noqa: E402
 from accelplane.rules.engine import evaluate  # noqa: E402
 from accelplane.rules.graph import Graph  # noqa: E402
 from accelplane.rules.registry import RULES  # noqa: E402
@@ -88,7 +88,7 @@ def bench_pack() -> None:
         started = time.perf_counter()
         described = info(pack)
         first_call = time.perf_counter() - started
-        graph = from_offline_graph(run_offline(load_stack("prod")))
+        graph = from_offline_graph(offline_graph(load_stack("prod")))
         started = time.perf_counter()
         analyze_all(pack, graph)
         analyze = time.perf_counter() - started
@@ -104,7 +104,7 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 50_000])
     parser.add_argument("--no-pack", action="store_true")
     args = parser.parse_args()
-    base = from_offline_graph(run_offline(load_stack("prod")))
+    base = from_offline_graph(offline_graph(load_stack("prod")))
     print(f"{len(RULES)} rules; base graph: prod, {len(base)} resources, {len({r.type for r in base})} types")
     evaluate(Graph(base, environment="prod"))  # warm caches and lazy imports (IAM database) once
     for size in args.sizes:

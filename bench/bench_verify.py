@@ -43,9 +43,10 @@ os.environ.update(
 
 from moto.server import ThreadedMotoServer  # noqa: E402
 
+from accelplane.clouds.aws.verify.declared import aws_declared  # noqa: E402
+from accelplane.clouds.aws.verify.reader import AwsReader  # noqa: E402
 from accelplane.config.loader import StackConfig, load_stack  # noqa: E402
-from accelplane.engine.offline import run_offline  # noqa: E402
-from accelplane.verify.declared import declared_platform  # noqa: E402
+from accelplane.program import offline_graph  # noqa: E402
 from accelplane.verify.run import VerifyOptions, verify  # noqa: E402
 from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport  # noqa: E402
 
@@ -68,8 +69,8 @@ def fifty_pool_prod() -> StackConfig:
 def main() -> None:
     started = time.perf_counter()
     stack = fifty_pool_prod()
-    graph = run_offline(stack)
-    declared = declared_platform(stack, graph)
+    graph = offline_graph(stack)
+    declared = aws_declared(stack, graph)
     offline_s = time.perf_counter() - started
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log line per request
@@ -99,9 +100,11 @@ def main() -> None:
             f"moto {build_s:.1f} s"
         )
 
-        verify(stack, VerifyOptions(endpoint_url=url, probes=0), graph=graph)  # warm-up: models, matrix data
+        # Warm-up: models, matrix data.
+        verify(stack, VerifyOptions(endpoint_url=url, probes=0), graph=graph, reader=AwsReader())
         for concurrency in (8, 1):
-            report = verify(stack, VerifyOptions(endpoint_url=url, probes=0, concurrency=concurrency), graph=graph)
+            report = verify(stack, VerifyOptions(endpoint_url=url, probes=0, concurrency=concurrency), graph=graph,
+                            reader=AwsReader())
             calls = report.api_calls
             print(
                 f"\nverify, concurrency {concurrency}: {report.wall_seconds:.2f} s wall, {calls['total']} API calls "

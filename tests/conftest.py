@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, run_offline
+from accelplane.engine.offline import Graph
+from accelplane.program import offline_graph
 
 
 @pytest.fixture(scope="session")
 def dev_graph() -> Graph:
-    return run_offline(load_stack("dev"))
+    return offline_graph(load_stack("dev"))
 
 
 @pytest.fixture(scope="session")
 def prod_graph() -> Graph:
-    return run_offline(load_stack("prod"))
+    return offline_graph(load_stack("prod"))

@@ -1,4 +1,4 @@
-"""Regenerate accelplane/data/aws_catalog.json from botocore's service models and moto's AWS captures.
+"""Regenerate accelplane/clouds/aws/catalog.json from botocore's service models and moto's AWS captures.
 
 moto carries verbatim `DescribeInstanceTypes` output for every EC2 instance type and the
 `DescribeSSLPolicies` list of Elastic Load Balancing; botocore carries the enums the AWS APIs accept.
@@ -16,7 +16,7 @@ import json
 from importlib import metadata, resources
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "accelplane" / "data" / "aws_catalog.json"
+OUT = Path(__file__).resolve().parent.parent / "accelplane" / "clouds" / "aws" / "catalog.json"
 
 
 def _instance_types() -> dict[str, dict]:

@@ -1,4 +1,4 @@
-"""Regenerate accelplane/data/gcp_catalog.json from Google's API discovery documents.
+"""Regenerate accelplane/clouds/gcp/catalog.json from Google's API discovery documents.
 
 google-api-python-client ships the discovery document of every Google API it can call
 (googleapiclient/discovery_cache/documents/<api>.<version>.json): the same schemas, fields and
@@ -26,7 +26,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parent.parent / "accelplane" / "data" / "gcp_catalog.json"
+OUT = Path(__file__).resolve().parent.parent / "accelplane" / "clouds" / "gcp" / "catalog.json"
 DOCUMENTS = "googleapiclient.discovery_cache.documents"
 
 # API -> (version, root schemas). Every schema reachable from a root through $ref, array items,

@@ -18,6 +18,7 @@ from typing import Any
 
 from accelplane.bundle import debian, net
 from accelplane.bundle.lockfile import Artifact, ArtifactError, Kind, Lock
+from accelplane.clouds import cloud_support
 from accelplane.config.bare_metal import AptRepository
 from accelplane.config.loader import StackConfig
 from accelplane.errors import InputError
@@ -27,13 +28,6 @@ _INSTALLER = re.compile(
     r"^(?P<name>.*?)-?v?(?P<version>\d[\w.+~]*?)\.(?P<ext>tar\.gz|tgz|tar\.xz|tar\.bz2|tar|run|zip)$"
 )
 # EKS AMI type -> the path part of its SSM parameters (docs.aws.amazon.com/eks/latest/userguide/retrieve-ami-id.html).
-_AMI_FAMILIES = {
-    "AL2023_x86_64_STANDARD": ("x86_64", "standard"),
-    "AL2023_ARM_64_STANDARD": ("arm64", "standard"),
-    "AL2023_x86_64_NVIDIA": ("x86_64", "nvidia"),
-    "AL2023_ARM_64_NVIDIA": ("arm64", "nvidia"),
-    "AL2023_x86_64_NEURON": ("x86_64", "neuron"),
-}
 
 
 @dataclass
@@ -105,11 +99,6 @@ def _at(error: InputError, field: str) -> InputError:
     from dataclasses import replace
 
     return InputError([replace(p, field=p.field or field) for p in error.problems])
-
-
-def _refuse_floating(text: str, where: str) -> None:
-    if not text or re.search(r"[<>^~!,|\s]|\blatest\b", text) or text.endswith(".x"):
-        raise InputError.single(f"{text!r} is a floating reference; pin an exact version", field=where)
 
 
 def lock_stack(
@@ -346,38 +335,16 @@ def _lock_images(stack: StackConfig, lock: Lock, say: Progress) -> None:
 
 
 def _lock_cloud_images(stack: StackConfig, lock: Lock) -> None:
-    from accelplane.accelerator_vendors import node_facts
-    from accelplane.config import aws_catalog
-
-    platform = stack.platform
-    if platform.cloud.value != "aws":
-        return
-    for pool in platform.node_pools:
-        profile = platform.pool_profile(pool)
-        if profile is None or profile.ami_release_version is None:
-            continue
-        _refuse_floating(profile.ami_release_version, f"software_profiles.{pool.software_profile}.ami_release_version")
-        facts = node_facts(pool.accelerator)
-        architecture = aws_catalog.architecture(pool.instance_type)
-        ami_type = facts.ami_types.get(architecture) if facts else None
-        family = _AMI_FAMILIES.get(ami_type or "")
-        if family is None:
-            continue
-        cpu, flavour = family
-        kubernetes, _, date = profile.ami_release_version.partition("-")
-        minor = ".".join(kubernetes.split(".")[:2])
-        parameter = (
-            f"/aws/service/eks/optimized-ami/{minor}/amazon-linux-2023/{cpu}/{flavour}/"
-            f"amazon-eks-node-al2023-{cpu}-{flavour}-{minor}-v{date}/image_id"
-        )
+    """The machine images the stack's pools pin, as their cloud resolves them (never downloaded)."""
+    for image in cloud_support(stack.platform.cloud).node_images(stack.platform):
         lock.add(
             Artifact(
                 Kind.cloud_image,
-                pool.name,
-                profile.ami_release_version,
-                cpu,
-                f"ssm:{parameter}",
-                provenance=((f"node_pools.{pool.name} (profile {pool.software_profile})", _now()),),
-                meta={"ami_type": ami_type, "ssm_parameter": parameter},
+                image.pool,
+                image.version,
+                image.architecture,
+                image.reference,
+                provenance=((image.declared_at, _now()),),
+                meta=dict(image.meta),
             )
         )

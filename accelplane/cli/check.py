@@ -88,10 +88,10 @@ def run(args: argparse.Namespace) -> int:
         _check_document(resources, file_path, kind, stack)
         subject = f"{kind} {file_path}"
     else:
-        from accelplane.engine.offline import run_offline
+        from accelplane.program import offline_graph
 
         assert stack is not None
-        resources = from_offline_graph(run_offline(stack))
+        resources = from_offline_graph(offline_graph(stack))
         subject = f"stack {stack.stack}"
     deployed = len(resources)  # the count preview and `preview --json` give too: no stack, no providers
     groups = host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project) if stack else []

@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
-from accelplane.engine.offline import run_offline
 from accelplane.engine.plan import render_plan
 from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.k8s.manifests import render_manifest_report, validate_graph
+from accelplane.program import offline_graph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     stack = require_stack(args)
     pool_checks = check_pool_profiles(stack.platform)
-    graph = run_offline(stack)
+    graph = offline_graph(stack)
     print(render_plan(graph, graph.project))
     print()
     print(render_profile_checks(pool_checks))

@@ -20,7 +20,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from accelplane.cli.aws_args import add_aws_arguments
+from accelplane.cli.connection_args import add_connection_arguments
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 
@@ -32,9 +32,9 @@ _ACTIONS = {
 
 
 def _url(text: str) -> str:
-    from accelplane.rollout.prometheus import url_problem
+    from accelplane.rollout.prometheus import prometheus_url_problem
 
-    problem = url_problem(text)
+    problem = prometheus_url_problem(text)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return text
@@ -74,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          default=os.environ.get("ACCELPLANE_PROMETHEUS_URL") or None,
                          help="Prometheus' base URL, for rollouts reading prometheus metrics "
                          "(default: $ACCELPLANE_PROMETHEUS_URL)")
-        add_aws_arguments(sub)
+        add_connection_arguments(sub)
         sub.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per Prometheus query (default 10)")
         # For tests and reruns: judge the bake time and the window as of this instant.
         sub.add_argument("--now", type=_now, help=argparse.SUPPRESS)

@@ -11,6 +11,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from accelplane.clouds import cloud_support
+from accelplane.clouds.interface import Capability, CloudSupport, NotSupportedError
+from accelplane.errors import InputError
+
 if TYPE_CHECKING:
     from accelplane.config.loader import StackConfig
 
@@ -38,3 +42,14 @@ def require_stack(args: argparse.Namespace) -> StackConfig:
     stack = stack_from_args(args)
     assert stack is not None  # argparse requires one of the two
     return stack
+
+
+def cloud_with(stack: StackConfig, capability: Capability) -> CloudSupport:
+    """The stack's cloud, when it has `capability`; else a usage error at the stack's `cloud:` line."""
+    support = cloud_support(stack.platform.cloud)
+    try:
+        support.require(capability)
+    except NotSupportedError as error:
+        raise InputError.single(f"{error} (stack {stack.stack})", file=str(stack.path), line=stack.line_of("cloud"),
+                                field="cloud") from None
+    return support

@@ -1,15 +1,16 @@
 """`accelplane verify --stack NAME`: check the running platform against its declaration, read-only.
 
-Every declared AWS resource must exist live with the declared settings and nothing undeclared may
+Every declared cloud resource must exist live with the declared settings and nothing undeclared may
 carry the platform's identity (drift); node groups, targets, keys and secrets must be in a usable
 state; the policy rules of `accelplane check` must hold on what is live; the inference endpoint
 must answer its health path over verified TLS; the newest checkpoint must read back intact.
 
 Exit codes: 0 when nothing failed (warnings do not fail), 1 on drift, a failed check, a failed
 read or a stack not deployed in the account and region; 2 on bad input (a malformed option is
-named with what it expects), missing credentials, or an endpoint that cannot be reached or is not
-the AWS API. Read-only: only Describe/List/Get/Head calls are made, and secret values are never
-read. The report names the account, region and endpoint it checked.
+named with what it expects), missing credentials, an endpoint that cannot be reached or is not
+the cloud's API, or a cloud without live verification yet. Read-only: only read calls are made
+(on AWS Describe/List/Get/Head), and secret values are never read. The report names the account,
+region and endpoint it checked.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import argparse
 from datetime import timedelta
 from pathlib import Path
 
-from accelplane.cli.aws_args import add_aws_arguments
-from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.cli.connection_args import add_connection_arguments
+from accelplane.cli.stack_args import add_stack_arguments, cloud_with, require_stack
+from accelplane.clouds.interface import Capability
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
 from accelplane.report import FORMATS
@@ -72,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_stack_arguments(parser)
     parser.add_argument("--policy-config", type=Path,
                         help="enforcement levels of the rules on live state (the --policy-pack-config format)")
-    add_aws_arguments(parser)
+    add_connection_arguments(parser)
     parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.add_argument(
@@ -110,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from accelplane.config.model import Cloud
+    from accelplane.program import offline_graph
     from accelplane.report.output import emit
     from accelplane.rules.judgement import Policy, load_policy_config
     from accelplane.verify.probe import ca_bundle_problem
@@ -124,11 +126,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_policy_config(args.policy_config) if args.policy_config else None
     levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
     stack = require_stack(args)
-    if stack.platform.cloud is not Cloud.aws:
-        raise InputError.single(
-            f"live verification covers AWS only so far; stack {stack.stack} is on {stack.platform.cloud.value} "
-            "(check it offline with `accelplane check`)", file=str(stack.path), field="cloud",
-        )
+    reader = cloud_with(stack, Capability.verify).live_reader()
     options = VerifyOptions(
         policy_levels=levels,
         endpoint_url=args.endpoint_url,
@@ -141,6 +139,6 @@ def run(args: argparse.Namespace) -> int:
         checkpoint_drill=args.checkpoint_drill,
         concurrency=max(1, args.concurrency),
     )
-    report = verify(stack, options)
+    report = verify(stack, options, reader=reader, graph=offline_graph(stack))
     emit(render_verify(report, args.format), args.output, report.summary_line())
     return EXIT_FINDINGS if report.failed else EXIT_OK

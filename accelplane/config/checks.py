@@ -2,27 +2,25 @@
 
 Pydantic checks each field's shape; these checks relate fields to each other (a pool names a
 profile that exists, a workload a bucket that is declared); the cloud's own facts are checked by
-`aws_checks` or `gcp_checks`, chosen by `cloud`. Each problem carries the field path it is about,
-so the loader can point at the line.
+the cloud's `checks` (`CloudSupport.declaration_problems`), chosen by `cloud`. Each problem carries
+the field path it is about, so the loader can point at the line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.config.aws_checks import aws_problems
-from accelplane.config.gcp_checks import gcp_problems
+from accelplane.clouds import cloud_support
 from accelplane.config.kubernetes_checks import kubernetes_problems
-from accelplane.config.model import Cloud, Platform
+from accelplane.config.model import Platform
 
 Issue = tuple[tuple[str | int, ...], str]
 
 
 def problems(platform: Platform) -> list[Issue]:
     """All cross-field problems: the cloud's, then those both clouds share."""
-    cloud = aws_problems if platform.cloud is Cloud.aws else gcp_problems
     return [
-        *cloud(platform),
+        *cloud_support(platform.cloud).declaration_problems(platform),
         *_pools(platform),
         *_buckets(platform),
         *_workloads_and_secrets(platform),

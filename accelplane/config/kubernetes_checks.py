@@ -1,8 +1,10 @@
-"""Cross-field checks of the `kubernetes` section: references, versions present, sane bounds, per cloud.
+"""Cross-field checks of the `kubernetes` section: references, versions present, sane bounds.
 
 What the add-ons profile must pin and which node plugins a pool's profile must pin depend on the
-cloud: EKS runs the AWS Load Balancer Controller and the vendors' device-plugin charts; GKE runs its
-own device plugins for GPUs and TPUs and its own Gateway controller, so a GCP stack pins neither.
+cloud (`CloudSupport.addon_fields`, `vendor_plugin_fields`, `efa_plugin_field`): EKS runs the AWS
+Load Balancer Controller and the vendors' device-plugin charts; GKE runs its own device plugins for
+GPUs and TPUs and its own Gateway controller, so a GCP stack pins neither. What only a cloud's facts
+can judge (an ALB's target groups per forward, a TPU slice's VMs) is in that cloud's `checks.py`.
 """
 
 from __future__ import annotations
@@ -10,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
-from accelplane.config import gcp_catalog
+from accelplane.clouds import cloud_support
 from accelplane.config.model import (
     Backend,
-    Cloud,
     InferenceService,
-    MetricsSource,
     NodePool,
     Platform,
     Purpose,
@@ -23,33 +23,6 @@ from accelplane.config.model import (
 )
 
 Issue = tuple[tuple[str | int, ...], str]
-
-# Chart versions the cluster-wide add-ons need, read from `kubernetes.addons_profile`.
-ADDON_FIELDS: dict[Cloud, tuple[str, ...]] = {
-    Cloud.aws: ("aws_load_balancer_controller", "kueue", "jobset", "kube_prometheus_stack"),
-    # GKE's Gateway controller exposes the inference services: no controller chart to pin.
-    Cloud.gcp: ("kueue", "jobset", "kube_prometheus_stack"),
-}
-# Chart versions (and images of node agents the program runs itself) each accelerator vendor's pools
-# need from their own profile. The Neuron chart deploys no exporter: without neuron-monitor the
-# Neuron PodMonitor and alerts would watch nothing, so its image is required like a chart version.
-# GKE installs and upgrades the GPU and TPU device plugins itself: nothing to pin on Google Cloud.
-VENDOR_PLUGIN_FIELDS: dict[Cloud, dict[str, tuple[str, ...]]] = {
-    Cloud.aws: {
-        "nvidia": ("nvidia_device_plugin", "dcgm_exporter"),
-        "aws": ("neuron_helm_chart", "neuron_monitor_image"),
-    },
-    Cloud.gcp: {},
-}
-EFA_PLUGIN_FIELD = "efa_device_plugin"
-
-
-def addon_fields(cloud: Cloud) -> tuple[str, ...]:
-    return ADDON_FIELDS[cloud]
-
-
-def vendor_plugin_fields(cloud: Cloud, vendor: str) -> tuple[str, ...]:
-    return VENDOR_PLUGIN_FIELDS[cloud].get(vendor, ())
 
 
 def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
@@ -61,7 +34,7 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
     if addons is None:
         yield (*base, "addons_profile"), f"no software profile named {layer.addons_profile!r}"
     else:
-        for field in addon_fields(platform.cloud):
+        for field in cloud_support(platform.cloud).addon_fields():
             if getattr(addons, field) is None:
                 yield (
                     ("software_profiles", layer.addons_profile, field),
@@ -79,8 +52,6 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
         pool = pools.get(template.node_pool)
         if pool is None or pool.purpose is not Purpose.training or pool.accelerator is None:
             yield (*path, "node_pool"), f"{template.node_pool!r} is not an accelerator training pool"
-        elif template.nodes is not None:
-            yield from _template_nodes(platform, pool, template.nodes, (*path, "nodes"))
         workload = workloads.get(template.workload)
         if workload is None or workload.kind is not WorkloadKind.training:
             yield (*path, "workload"), f"{template.workload!r} is not a declared training workload"
@@ -93,9 +64,6 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
                 yield ("kubernetes", "teams", index, "quotas", pool_name), f"{pool_name!r} is not an accelerator pool"
 
 
-# An ALB forward action spreads a rule's requests over at most five target groups
-# (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions).
-ALB_TARGET_GROUPS_PER_ACTION = 5
 # Kubernetes Service names are DNS-1035 labels (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/).
 SERVICE_NAME_LIMIT = 63
 
@@ -115,10 +83,6 @@ def _service_problems(platform: Platform, service: InferenceService, path: tuple
         yield (*path, "expose"), "no inference_endpoint is declared to expose the service through"
     elif service.expose and endpoint is not None and service.port != endpoint.target_port:
         yield (*path, "port"), f"expected the endpoint's target_port {endpoint.target_port}, got {service.port}"
-    if (service.expose and platform.cloud is Cloud.aws and service.backends is not None
-            and len(service.backends) > ALB_TARGET_GROUPS_PER_ACTION):
-        yield ((*path, "backends"), f"an ALB forwards one route to at most {ALB_TARGET_GROUPS_PER_ACTION} target "
-               f"groups, got {len(service.backends)} backends")
     rollout = service.rollout
     if rollout is None:
         return
@@ -131,11 +95,6 @@ def _service_problems(platform: Platform, service: InferenceService, path: tuple
         others = sorted(names - {rollout.baseline})
         yield ((*at, "canary"), "name the canary: the rollout moves traffic to one backend, and "
                f"{len(others)} backends besides the baseline are declared ({', '.join(others) or 'none'})")
-    if rollout.metrics is MetricsSource.cloudwatch:
-        if platform.cloud is not Cloud.aws:
-            yield (*at, "metrics"), "cloudwatch reads the ALB's metrics (AWS): use prometheus on Google Cloud"
-        elif not service.expose:
-            yield (*at, "metrics"), "cloudwatch reads the endpoint's target groups: the service must be exposed"
 
 
 def _backend_problems(
@@ -143,9 +102,6 @@ def _backend_problems(
 ) -> Iterator[Issue]:
     if pool is None or pool.purpose is not Purpose.inference or pool.accelerator is None:
         yield (*at, "node_pool"), f"{backend.node_pool!r} is not an accelerator inference pool"
-    elif platform.cloud is Cloud.gcp:
-        declared = "accelerators_per_replica" in (service if service.backends is None else backend).model_fields_set
-        yield from _gke_inference_pool(pool, backend.accelerators_per_replica, declared, at)
     if backend.software_profile is not None and backend.software_profile not in platform.software_profiles:
         yield (*at, "software_profile"), f"no software profile named {backend.software_profile!r}"
     scaling = backend.autoscaling
@@ -170,54 +126,20 @@ def _exposed_routes(platform: Platform) -> Iterator[Issue]:
         seen.setdefault(service.path_prefix, service.name)
 
 
-def _tpu_shape(pool: NodePool) -> gcp_catalog.TpuShape | None:
-    return gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
-
-
-def _gke_inference_pool(
-    pool: NodePool, per_replica: int, declared: bool, path: tuple[str | int, ...]
-) -> Iterator[Issue]:
-    """A replica is one pod on one VM: never on a multi-host slice, and on a TPU VM it takes all its chips."""
-    machine = gcp_catalog.machine_type(pool.instance_type)
-    if machine is None:
-        return  # the GCP checks name the machine type
-    shape = _tpu_shape(pool)
-    if machine.kind == "tpu" and shape is not None:
-        if shape.multi_host:
-            yield ((*path, "node_pool"), f"{pool.name} is a multi-host {pool.tpu_topology} slice of {shape.vms} VMs; "
-                   "an inference replica runs on one VM: serve from a single-host TPU pool")
-        elif declared and per_replica != shape.tpu_resource_per_vm:
-            yield ((*path, "accelerators_per_replica"), f"a pod on {pool.instance_type} takes the VM's "
-                   f"{shape.tpu_resource_per_vm} TPU chips, not {per_replica}")
-    elif machine.kind == "gpu" and per_replica > machine.accelerator_count:
-        yield ((*path, "accelerators_per_replica"),
-               f"{pool.instance_type} has {machine.accelerator_count} GPUs per node, not {per_replica}")
-
-
-def _template_nodes(platform: Platform, pool: NodePool, nodes: int, path: tuple[str | int, ...]) -> Iterator[Issue]:
-    shape = _tpu_shape(pool) if platform.cloud is Cloud.gcp else None
-    if shape is not None and shape.multi_host:
-        # `scaling` counts slices here: a job takes whole slices, each of `shape.vms` VMs.
-        if nodes % shape.vms or nodes > pool.scaling.max * shape.vms:
-            yield (path, f"a {pool.tpu_topology} slice is {shape.vms} VMs and the pool has {pool.scaling.max} "
-                   f"slices: nodes must be a multiple of {shape.vms} up to {pool.scaling.max * shape.vms}, "
-                   f"not {nodes}")
-    elif nodes > pool.scaling.max:
-        yield path, f"the pool scales to {pool.scaling.max} nodes, not {nodes}"
-
-
 def _plugin_versions(platform: Platform) -> Iterator[Issue]:
     """Each vendor's plugins run once per cluster: every pool of a vendor must pin the same version."""
     chosen: dict[str, tuple[str, str]] = {}
+    support = cloud_support(platform.cloud)
     for index, pool in enumerate(platform.node_pools):
         profile = platform.pool_profile(pool)
         if pool.accelerator is None or profile is None:
             continue
-        if platform.cloud is Cloud.aws and node_facts(pool.accelerator) is None:
-            continue
-        fields = list(vendor_plugin_fields(platform.cloud, vendor_of(pool.accelerator)))
-        if pool.efa and platform.cloud is Cloud.aws:
-            fields.append(EFA_PLUGIN_FIELD)
+        if node_facts(pool.accelerator) is None:
+            continue  # no device plugin of a vendor's: a TPU (GKE runs its own)
+        fields = list(support.vendor_plugin_fields(vendor_of(pool.accelerator)))
+        efa_field = support.efa_plugin_field()
+        if pool.efa and efa_field:
+            fields.append(efa_field)
         for field in fields:
             value = getattr(profile, field)
             where = ("software_profiles", pool.software_profile or "", field)

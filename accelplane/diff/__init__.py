@@ -11,7 +11,7 @@ credentials, no Pulumi CLI.
 
 Decision — **the base graph is computed by the base revision's own code**, not by today's code
 with the base's stack file. A pull request changes the program as often as the declaration (a
-new security-group rule in `accelplane/aws/security_groups.py`, a label on node groups); running
+new security-group rule in `accelplane/clouds/aws/components/security_groups.py`, a label on node groups); running
 today's code on both stack files would show none of those changes, and "run the offline engine
 on the base revision" would not hold. So the base's project directory is exported with `git
 archive` into a temporary directory and its own `accelplane preview --json` runs there, in a

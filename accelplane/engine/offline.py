@@ -1,10 +1,12 @@
-"""Run the program offline: Pulumi's mock engine stands in for the CLI and the cloud.
+"""Run a Pulumi program offline: Pulumi's mock engine stands in for the CLI and the cloud.
 
-`run_offline()` validates nothing itself; it executes `program.build()` exactly as `pulumi
-preview` would (same resource registrations, same wire-format inputs), records every
-registration with its parent, dependencies (per property too) and the outputs the mocks answered
-with, and returns the graph. The rules follow references through those ids, ARNs and property
-dependencies exactly as they do in a state export.
+`run_offline(stack, build, mocks)` validates nothing itself; it executes the program's `build`
+exactly as `pulumi preview` would (same resource registrations, same wire-format inputs), records
+every registration with its parent, dependencies (per property too) and the outputs the mocks
+answered with, and returns the graph. The rules follow references through those ids, ARNs and
+property dependencies exactly as they do in a state export. The engine knows no program and no
+cloud: `accelplane.program.offline_graph()` hands it the program's `build` and the stack's cloud's
+mocks.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,10 +23,11 @@ from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import Cloud
+from accelplane.config.model import Platform
 from accelplane.config.project import DEFAULT_PROJECT
-from accelplane.engine.mocks import AwsLikeMocks
 from accelplane.rules.sources import is_bookkeeping
+
+Program = Callable[[Platform], Mapping[str, Any]]  # the program's `build`: declares resources, returns outputs
 
 
 @dataclass(frozen=True)
@@ -168,22 +172,9 @@ def _config_values(config: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _mocks(stack: StackConfig) -> pulumi.runtime.Mocks:
-    """Mocks that answer like the stack's cloud (ids, ARNs or self links, service accounts)."""
-    platform = stack.platform
-    if platform.cloud is Cloud.gcp and platform.gcp is not None:
-        from accelplane.engine.gcp_mocks import GcpLikeMocks
-
-        return GcpLikeMocks(project=platform.gcp.project, region=platform.region)
-    return AwsLikeMocks(region=platform.region)
-
-
-def run_offline(stack: StackConfig) -> Graph:
-    """Execute `build()` for the stack under mocks and return the recorded graph."""
-    from accelplane.program import build
-
+def run_offline(stack: StackConfig, build: Program, mocks: pulumi.runtime.Mocks) -> Graph:
+    """Execute `build(stack.platform)` under `mocks` and return the recorded graph."""
     graph = Graph(stack=stack.stack, project=stack.project)
-    mocks = _mocks(stack)
     monitor = _RecordingMonitor(mocks, graph)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

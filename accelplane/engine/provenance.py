@@ -11,21 +11,20 @@ at the top of the file.
 A service with `backends` maps each backend's own resources (its target group, Deployment, Service,
 HPA, PDB, TargetGroupBinding, GKE policies) to that backend's entry, and its listener rule to its
 `path_prefix`: a finding on the Inferentia2 canary's Deployment points at the canary, not at the
-service. The names follow `aws/inference_endpoint.py` and `k8s/inference_service.py`.
+service. The names follow `k8s/inference_service.py`; each cloud's `provenance.py` states its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from accelplane.config.model import Platform
+from accelplane.clouds import cloud_support
+from accelplane.config.model import InferenceService, Platform
 from accelplane.config.yaml_source import PathPart
 from accelplane.rules import types as t
 from accelplane.rules.view import Resource
 
 Path = tuple[PathPart, ...]
-_AWS = "accelplane:aws:"
-_GCP = "accelplane:gcp:"
 _K8S = "accelplane:k8s:"
 # A backend's resources under its service component: (type token, logical-name suffix).
 _BACKEND_CHILDREN = (
@@ -40,66 +39,29 @@ _BACKEND_CHILDREN = (
 
 
 def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
-    """(component type token, logical name) → path of the declaration element it is built from."""
+    """(component type token, logical name) → path of the declaration element it is built from:
+    the cloud layer's components from the stack's cloud, the Kubernetes layer's and the bare-metal
+    groups' from here."""
     name = platform.name
     kubernetes = platform.kubernetes
-    paths: dict[tuple[str, str], Path] = {
-        (f"{_AWS}EncryptionKey", f"{name}-eks"): ("kubernetes_version",),
-        (f"{_AWS}EncryptionKey", f"{name}-data"): ("buckets",),
-        (f"{_AWS}EncryptionKey", f"{name}-secrets"): ("secrets",),
-        (f"{_AWS}PlatformNetwork", f"{name}-network"): ("network",),
-        (f"{_AWS}EksCluster", f"{name}-eks"): ("kubernetes_version",),
-        # The groups' world-facing rules come from the endpoint's allowed CIDRs.
-        (f"{_AWS}PlatformSecurityGroups", f"{name}-sg"): (
-            ("inference_endpoint", "allowed_cidrs") if platform.inference_endpoint else ("network",)
-        ),
-        (f"{_AWS}NodeRole", f"{name}-node"): ("node_pools",),
-        (f"{_AWS}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
-        (f"{_AWS}SecretStore", f"{name}-secrets"): ("secrets",),
-        (f"{_AWS}SecretAccess", f"{name}-secret-access"): ("secrets",),
-        ("pulumi:providers:aws", f"{name}-aws"): ("region",),
+    paths: dict[tuple[str, str], Path] = dict(cloud_support(platform.cloud).declaration_paths(platform))
+    paths.update({
         ("pulumi:providers:kubernetes", f"{name}-k8s"): ("kubernetes",),
         (f"{_K8S}PriorityClasses", f"{name}-priorities"): ("kubernetes",),
         (f"{_K8S}AcceleratorEnablement", f"{name}-accelerators"): ("node_pools",),
-        (f"{_K8S}LoadBalancerController", f"{name}-lbc"): ("kubernetes", "addons_profile"),
         (f"{_K8S}BatchAddons", f"{name}-batch"): ("kubernetes", "addons_profile"),
         (f"{_K8S}AcceleratorMonitoring", f"{name}-monitoring"): ("kubernetes", "addons_profile"),
         (f"{_K8S}NeuronMonitor", f"{name}-neuron-monitor"): ("software_profiles",),
         (f"{_K8S}AcceleratorQueues", f"{name}-queues"): ("kubernetes", "teams"),
-    }
-    paths.update(_gcp_paths(platform))
-    for index, pool in enumerate(platform.node_pools):
-        paths[(f"{_AWS}AcceleratorNodePool", f"{name}-{pool.name}")] = ("node_pools", index)
-        paths[(f"{_GCP}AcceleratorNodePool", f"{name}-{pool.name}")] = ("node_pools", index)
-        for slice_index in range(pool.scaling.max if pool.tpu_topology else 0):  # one pool per TPU slice
-            paths[(f"{_GCP}AcceleratorNodePool", f"{name}-{pool.name}-s{slice_index}")] = ("node_pools", index)
-    for index, bucket in enumerate(platform.buckets):
-        for area in (_AWS, _GCP):
-            paths[(f"{area}SecureBucket", f"{name}-{bucket.role.value.replace('_', '-')}")] = ("buckets", index)
+    })
     for index, workload in enumerate(platform.workloads):
-        paths[(f"{_AWS}WorkloadRole", f"{name}-{workload.name}")] = ("workloads", index)
-        paths[(f"{_GCP}WorkloadAccess", f"{name}-{workload.name}")] = ("workloads", index)
         paths.setdefault((f"{_K8S}WorkloadNamespace", f"{name}-ns-{workload.namespace}"), ("workloads", index))
     if kubernetes is not None:
         for index, team in enumerate(kubernetes.teams):
             paths.setdefault((f"{_K8S}WorkloadNamespace", f"{name}-ns-{team.namespace}"),
                              ("kubernetes", "teams", index))
         for index, service in enumerate(kubernetes.inference_services):
-            component = f"{name}-svc-{service.name}"
-            at: Path = ("kubernetes", "inference_services", index)
-            paths[(f"{_K8S}InferenceService", component)] = at
-            paths[("aws:lb/listenerRule:ListenerRule", f"{name}-inference-rule-{service.name}")] = (*at, "path_prefix")
-            for position, backend in enumerate(service.serving_backends):
-                # The inline backend is the service itself (its resources are found through the component).
-                element: Path = at if service.backends is None else (*at, "backends", position)
-                target_group = f"{name}-inference-tg-{service.name}-{backend.name}"
-                paths[("aws:lb/targetGroup:TargetGroup", target_group)] = element
-                if service.backends is None:
-                    continue
-                # The backend keeping the service's name keeps the component's logical names.
-                prefix = component if service.object_name(backend) == service.name else f"{component}-{backend.name}"
-                for type_token, suffix in _BACKEND_CHILDREN:
-                    paths[(type_token, f"{prefix}-{suffix}")] = element
+            paths.update(_service_paths(platform, service, index))
         for index, template in enumerate(kubernetes.training_templates):
             paths[(f"{_K8S}TrainingJobTemplate", f"{name}-train-{template.node_pool}")] = (
                 "kubernetes", "training_templates", index)
@@ -109,23 +71,16 @@ def declaration_paths(platform: Platform) -> dict[tuple[str, str], Path]:
     return paths
 
 
-def _gcp_paths(platform: Platform) -> dict[tuple[str, str], Path]:
-    name = platform.name
-    return {
-        ("pulumi:providers:gcp", f"{name}-gcp"): ("gcp", "project"),
-        (f"{_GCP}ServiceAgents", f"{name}-agents"): ("gcp", "project"),
-        (f"{_GCP}NodeServiceAccount", f"{name}-nodes"): ("node_pools",),
-        (f"{_GCP}KeyRing", f"{name}-keys"): ("region",),
-        (f"{_GCP}EncryptionKey", f"{name}-gke"): ("kubernetes_version",),
-        (f"{_GCP}EncryptionKey", f"{name}-data"): ("buckets",),
-        (f"{_GCP}EncryptionKey", f"{name}-secrets"): ("secrets",),
-        (f"{_GCP}PlatformNetwork", f"{name}-network"): ("network", "vpc"),
-        (f"{_GCP}GkeCluster", f"{name}-gke"): ("gcp", "gke_version") if platform.gcp and platform.gcp.gke_version
-        else ("kubernetes_version",),
-        (f"{_GCP}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
-        (f"{_K8S}InferenceGateway", f"{name}-gateway"): ("inference_endpoint",),
-        (f"{_GCP}SecretStore", f"{name}-secrets"): ("secrets",),
-    }
+def _service_paths(platform: Platform, service: InferenceService, index: int) -> dict[tuple[str, str], Path]:
+    component = f"{platform.name}-svc-{service.name}"
+    at: Path = ("kubernetes", "inference_services", index)
+    paths: dict[tuple[str, str], Path] = {(f"{_K8S}InferenceService", component): at}
+    for position, backend in enumerate(service.backends or []):  # an inline backend is the service itself
+        # The backend keeping the service's name keeps the component's logical names.
+        prefix = component if service.object_name(backend) == service.name else f"{component}-{backend.name}"
+        for type_token, suffix in _BACKEND_CHILDREN:
+            paths[(type_token, f"{prefix}-{suffix}")] = (*at, "backends", position)
+    return paths
 
 
 def declaration_path(

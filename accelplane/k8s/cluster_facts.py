@@ -2,7 +2,7 @@
 
 The layer (`layer.py`) builds the same namespaces, quotas, policies, priority classes, queues,
 services, job templates and monitoring on every cloud; what differs is a short list, supplied by one
-implementation per cloud (`eks_facts.EksFacts`, `gke_facts.GkeFacts`) behind this interface:
+implementation per cloud (`clouds/<cloud>/k8s/cluster_facts.py`) behind this interface:
 
 - the cluster provider (how kubectl-equivalent credentials are obtained: `aws eks get-token` or the
   `gke-gcloud-auth-plugin`),
@@ -12,7 +12,9 @@ implementation per cloud (`eks_facts.EksFacts`, `gke_facts.GkeFacts`) behind thi
 - workload identity wiring (the service account's annotations),
 - the checkpoint URI scheme,
 - what exposes an inference service (`Exposure`: a controller or gateway the Deployments wait for,
-  and the `ServiceBackend` that attaches each exposed service to it).
+  and the `ServiceBackend` that attaches each exposed service to it),
+- whether the layer runs the vendors' device exporters (EKS) or the cloud does (GKE), and, through
+  `support`, which chart versions the cloud's add-ons and device plugins need.
 
 Facts are data: the layer, not the facts, decides what to build from them (docs/conventions.md 3, 9).
 """
@@ -27,11 +29,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
+from accelplane.clouds import cloud_support
+from accelplane.clouds.interface import CloudSupport
 from accelplane.config.model import Cloud, NodePool, Platform, Workload
-from accelplane.k8s.gateway_backend import GatewayBackend
-from accelplane.k8s.target_group_backend import TargetGroupBackend
-
-ServiceBackend = TargetGroupBackend | GatewayBackend
+from accelplane.k8s.service_backend import ServiceBackend
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,15 @@ class ClusterFacts(ABC):
     @property
     @abstractmethod
     def cloud(self) -> Cloud: ...
+
+    @property
+    def support(self) -> CloudSupport:
+        return cloud_support(self.cloud)
+
+    @property
+    @abstractmethod
+    def runs_device_exporters(self) -> bool:
+        """True where the layer runs the vendors' device exporters (their alerts then apply)."""
 
     @abstractmethod
     def provider(self, name: str) -> k8s.Provider:

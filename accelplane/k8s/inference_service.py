@@ -1,9 +1,9 @@
 """`InferenceService`: one declared service, its service account and, per backend, a Deployment, Service,
 HPA and PDB on that backend's pool, and what attaches the backend to the endpoint: on EKS a
-TargetGroupBinding that registers its pods in the backend's own ALB target group
-(`target_group_backend.py`; the ALB's weighted forward splits the requests), on GKE the service's
-HTTPRoute with one weighted backendRef per backend and each backend's health check and Cloud Armor
-policies (`gateway_backend.py`).
+TargetGroupBinding that registers its pods in the backend's own ALB target group (the ALB's weighted
+forward splits the requests), on GKE the service's HTTPRoute with one weighted backendRef per backend
+and each backend's health check and Cloud Armor policies (`service_backend.ServiceBackend`, one per
+cloud).
 
 Pods request exactly their accelerators (requests = limits), run only on their backend's pool (node
 selector, tolerations of the pool's taints), spread across zones, probe the health path, and reach
@@ -43,10 +43,9 @@ from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
 from accelplane.config.model import Backend
 from accelplane.config.model import InferenceService as ServiceSpec
-from accelplane.k8s.gateway_backend import BackendRef, GatewayBackend, attach_backend_policies, route_to_backends
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
-from accelplane.k8s.target_group_backend import TargetGroupBackend, bind_target_group
+from accelplane.k8s.service_backend import Attachment, BackendRef, ServiceBackend
 
 SERVICE_LABEL = "accelplane.io/service"
 BACKEND_LABEL = "accelplane.io/backend"
@@ -88,7 +87,7 @@ class InferenceServiceArgs:
     account_annotations: Mapping[str, pulumi.Input[str]]  # workload identity (EKS: the IAM role ARN)
     backends: Sequence[BackendPlacement]
     health_path: str
-    exposure: TargetGroupBackend | GatewayBackend | None  # what exposes the service; None: not exposed
+    exposure: ServiceBackend | None  # what exposes the service; None: not exposed
     depends_on: Sequence[pulumi.Resource]
 
 
@@ -104,13 +103,13 @@ class InferenceService(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self),
         )
         refs = [self._backend(name, args, placement) for placement in args.backends]
-        if spec.expose and isinstance(args.exposure, GatewayBackend):
+        if spec.expose and args.exposure is not None:
             metadata: ObjectMetaArgsDict = {
                 "name": spec.name,
                 "namespace": args.namespace,
                 "labels": {"app.kubernetes.io/name": spec.name, **PART_OF, SERVICE_LABEL: spec.name},
             }
-            route_to_backends(name, args.exposure, metadata, spec.path_prefix, refs, self, args.depends_on)
+            args.exposure.attach_service(Attachment(name, metadata, self, args.depends_on), spec.path_prefix, refs)
         # The same props as outputs: a CrossGuard stack policy sees a resource's outputs only, and the
         # rollout rules (AP-RO-*) read the backends from them.
         self.register_outputs(dict(args.props))
@@ -223,16 +222,7 @@ class InferenceService(pulumi.ComponentResource):
             spec={"max_unavailable": 1, "selector": {"match_labels": selector}},
             opts=child,
         )
-        if spec.expose and isinstance(args.exposure, TargetGroupBackend):
-            bind_target_group(
-                name,
-                args.exposure.target_group_arns[(spec.name, backend.name)],
-                metadata,
-                object_name,
-                spec.port,
-                self,
-                args.depends_on,
-            )
-        elif spec.expose and isinstance(args.exposure, GatewayBackend):
-            attach_backend_policies(name, args.exposure, metadata, object_name, spec.port, self, args.depends_on)
-        return BackendRef(service=object_name, port=spec.port, weight=backend.weight)
+        ref = BackendRef(spec.name, backend.name, object_name, spec.port, backend.weight)
+        if spec.expose and args.exposure is not None:
+            args.exposure.attach_backend(Attachment(name, metadata, self, args.depends_on), ref)
+        return ref

@@ -2,10 +2,10 @@
 
 The same on every cloud: priority classes, namespaces (quotas, limits, default-deny policies),
 add-ons (Kueue, JobSet, the Prometheus stack), monitoring, inference services, training templates
-and queues. What differs comes from `ClusterFacts` (`eks_facts.EksFacts`, `gke_facts.GkeFacts`):
+and queues. What differs comes from `ClusterFacts` (one per cloud, `clouds/<cloud>/k8s/cluster_facts.py`):
 the provider, each pool's resource, selector and taints, the load balancer's sources, workload
-identity, the checkpoint scheme and what exposes inference. Device-plugin charts run where the cloud
-needs them (EKS; GKE runs its own), per `kubernetes_checks.VENDOR_PLUGIN_FIELDS`.
+identity, the checkpoint scheme, what exposes inference, and which add-on and device-plugin charts
+the cloud needs (EKS runs the vendors' plugins; GKE runs its own).
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ from typing import TypeVar
 import pulumi
 
 from accelplane.accelerator_vendors import vendor_of
-from accelplane.config import gcp_catalog
-from accelplane.config.kubernetes_checks import EFA_PLUGIN_FIELD, addon_fields, vendor_plugin_fields
-from accelplane.config.model import BucketRole, Cloud, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
+from accelplane.config.model import BucketRole, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
 from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, AcceleratorEnablementArgs, VendorPools
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
@@ -82,7 +80,7 @@ def _build(platform: Platform, spec: KubernetesLayer, facts: ClusterFacts) -> No
         scheduling=scheduling,
     )
     versions = {field: getattr(platform.software_profiles[spec.addons_profile], field)
-                for field in addon_fields(facts.cloud)}
+                for field in facts.support.addon_fields()}
 
     PriorityClasses(f"{ctx.name}-priorities", opts=ctx.opts)
     namespaces = _namespaces(ctx)
@@ -168,7 +166,7 @@ def _vendor_pools(ctx: _Layer) -> list[VendorPools]:
     by_vendor: dict[str, list[NodePool]] = defaultdict(list)
     for pool in ctx.accelerator_pools:
         vendor = vendor_of(pool.accelerator or "")
-        if vendor_plugin_fields(ctx.facts.cloud, vendor):
+        if ctx.facts.support.vendor_plugin_fields(vendor):
             by_vendor[vendor].append(pool)
     vendors = []
     for vendor, vendor_pools in sorted(by_vendor.items()):
@@ -179,17 +177,18 @@ def _vendor_pools(ctx: _Layer) -> list[VendorPools]:
                 vendor=vendor,
                 accelerators=sorted({p.accelerator or "" for p in vendor_pools}),
                 tolerations=_unique([t for p in vendor_pools for t in ctx.scheduling[p.name].tolerations]),
-                versions={f: getattr(profile, f) for f in vendor_plugin_fields(ctx.facts.cloud, vendor)},
+                versions={f: getattr(profile, f) for f in ctx.facts.support.vendor_plugin_fields(vendor)},
             )
         )
     return vendors
 
 
 def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEnablement | None:
-    efa_pools = [p for p in ctx.accelerator_pools if p.efa] if ctx.facts.cloud is Cloud.aws else []
+    efa_field = ctx.facts.support.efa_plugin_field()
+    efa_pools = [p for p in ctx.accelerator_pools if p.efa] if efa_field else []
     if not vendors and not efa_pools:
         return None  # GKE: its own GPU and TPU device plugins
-    efa_version = getattr(ctx.platform.pool_profile(efa_pools[0]), EFA_PLUGIN_FIELD) if efa_pools else None
+    efa_version = getattr(ctx.platform.pool_profile(efa_pools[0]), efa_field) if efa_field and efa_pools else None
     return AcceleratorEnablement(
         f"{ctx.name}-accelerators",
         AcceleratorEnablementArgs(
@@ -203,14 +202,14 @@ def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEn
 
 def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
     workloads = {w.name: w for w in ctx.platform.workloads}
-    tpu = any(s.resource == gcp_catalog.TPU_RESOURCE for s in ctx.scheduling.values())
+    tpu = any(s.vms_per_slice is not None for s in ctx.scheduling.values())  # only TPU pools come in slices
     AcceleratorMonitoring(
         f"{ctx.name}-monitoring",
         AcceleratorMonitoringArgs(
             version=version,
             neuron=any(v.vendor == "aws" for v in vendors),
             tpu=tpu,
-            device_exporter_alerts=ctx.facts.cloud is Cloud.aws,
+            device_exporter_alerts=ctx.facts.runs_device_exporters,
             inference_namespaces=sorted({workloads[s.workload].namespace for s in ctx.spec.inference_services}),
         ),
         opts=ctx.opts,

@@ -2,9 +2,7 @@
 
 Never the user's default kubeconfig: a `pulumi up` from a laptop with another context selected
 must not touch another cluster. Credentials come from an exec plugin at each call, so no token is
-ever in state: `aws eks get-token` for EKS, `gke-gcloud-auth-plugin` (the gcloud identity's
-short-lived token, https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl)
-for GKE.
+ever in state; which plugin is the cloud's (`clouds/<cloud>/k8s/kubeconfig.py`).
 """
 
 from __future__ import annotations
@@ -16,10 +14,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 EXEC_API_VERSION = "client.authentication.k8s.io/v1beta1"
-GKE_AUTH_PLUGIN = "gke-gcloud-auth-plugin"
 
 
-def _render(name: str, server: str, ca: str, exec_config: dict[str, Any]) -> str:
+def render_kubeconfig(name: str, server: str, ca: str, exec_config: dict[str, Any]) -> str:
+    """A one-cluster kubeconfig whose user runs `exec_config` for every token."""
     return json.dumps(
         {
             "apiVersion": "v1",
@@ -27,57 +25,10 @@ def _render(name: str, server: str, ca: str, exec_config: dict[str, Any]) -> str
             "clusters": [{"name": name, "cluster": {"server": server, "certificate-authority-data": ca}}],
             "contexts": [{"name": name, "context": {"cluster": name, "user": name}}],
             "current-context": name,
-            "users": [{"name": name, "user": {"exec": exec_config}}],
+            "users": [{"name": name, "user": {"exec": {"apiVersion": EXEC_API_VERSION, **exec_config}}}],
         },
         sort_keys=True,
     )
-
-
-def kubeconfig(
-    cluster_name: pulumi.Input[str], endpoint: pulumi.Input[str], ca_data: pulumi.Input[str], region: str
-) -> pulumi.Output[str]:
-    """EKS: the endpoint is a URL; tokens from `aws eks get-token` for the cluster in `region`."""
-
-    def render(values: list[str]) -> str:
-        name, server, ca = values
-        return _render(
-            name,
-            server,
-            ca,
-            {
-                "apiVersion": EXEC_API_VERSION,
-                "command": "aws",
-                "args": ["eks", "get-token", "--cluster-name", name, "--region", region, "--output", "json"],
-                "interactiveMode": "Never",
-            },
-        )
-
-    return pulumi.Output.all(cluster_name, endpoint, ca_data).apply(render)
-
-
-def gke_kubeconfig(
-    cluster_name: pulumi.Input[str], endpoint: pulumi.Input[str], ca_data: pulumi.Input[str]
-) -> pulumi.Output[str]:
-    """GKE: the endpoint is an address (GKE reports no scheme); tokens from gke-gcloud-auth-plugin,
-    which reads the cluster it is for from the kubeconfig (`provideClusterInfo`)."""
-
-    def render(values: list[str]) -> str:
-        name, address, ca = values
-        return _render(
-            name,
-            f"https://{address}",
-            ca,
-            {
-                "apiVersion": EXEC_API_VERSION,
-                "command": GKE_AUTH_PLUGIN,
-                "installHint": "Install gke-gcloud-auth-plugin: "
-                "https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin",
-                "provideClusterInfo": True,
-                "interactiveMode": "Never",
-            },
-        )
-
-    return pulumi.Output.all(cluster_name, endpoint, ca_data).apply(render)
 
 
 def provider_for(name: str, config: pulumi.Input[str]) -> k8s.Provider:
@@ -88,10 +39,3 @@ def provider_for(name: str, config: pulumi.Input[str]) -> k8s.Provider:
         enable_server_side_apply=True,
         delete_unreachable=False,
     )
-
-
-def cluster_provider(
-    name: str, cluster_name: pulumi.Input[str], endpoint: pulumi.Input[str], ca_data: pulumi.Input[str], region: str
-) -> k8s.Provider:
-    """The EKS cluster's provider."""
-    return provider_for(name, kubeconfig(cluster_name, endpoint, ca_data, region))

@@ -1,14 +1,13 @@
-"""How a node pool looks to the scheduler: its selector labels, taints and tolerations (k8s form)."""
+"""How a node pool looks to the scheduler: its selector labels and taints, in Kubernetes' spelling."""
 
 from __future__ import annotations
 
-from pulumi_kubernetes.core.v1 import TolerationArgsDict
+from collections.abc import Iterable, Mapping
 
-from accelplane.accelerator_vendors import VendorNodeFacts
-from accelplane.aws.node_pool import default_taints
 from accelplane.config.model import NodePool
 from accelplane.node_labels import LABEL_PREFIX
 
+# The clouds' APIs spell taint effects NO_SCHEDULE; Kubernetes spells them NoSchedule.
 _EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
 
 
@@ -16,21 +15,13 @@ def pool_selector(pool: NodePool) -> dict[str, str]:
     return {f"{LABEL_PREFIX}/pool": pool.name}
 
 
-def pool_taints(pool: NodePool, vendor: VendorNodeFacts) -> list[dict[str, str]]:
-    """The pool's node taints as Kubernetes writes them (EKS spells effects NO_SCHEDULE)."""
+def kubernetes_taints(taints: Iterable[Mapping[str, object]]) -> list[dict[str, str]]:
+    """Taints as a cloud API writes them (key, value, effect NO_SCHEDULE …), as Kubernetes writes them."""
     return [
-        {"key": str(t["key"]), "value": str(t.get("value", "")), "effect": _EFFECTS[str(t["effect"])]}
-        for t in default_taints(pool, vendor)
+        {"key": str(t["key"]), "value": str(t.get("value", "")), "effect": _EFFECTS[str(t["effect"])]} for t in taints
     ]
 
 
 def declared_taints(pool: NodePool) -> list[dict[str, str]]:
     """The taints the declaration puts on the pool's nodes (none by default), as Kubernetes writes them."""
-    return [{"key": t.key, "value": t.value, "effect": _EFFECTS[t.effect.value]} for t in pool.taints or []]
-
-
-def pool_tolerations(pool: NodePool, vendor: VendorNodeFacts) -> list[TolerationArgsDict]:
-    return [
-        {"key": t["key"], "operator": "Equal", "value": t["value"], "effect": t["effect"]}
-        for t in pool_taints(pool, vendor)
-    ]
+    return kubernetes_taints({"key": t.key, "value": t.value, "effect": t.effect.value} for t in pool.taints or [])

@@ -26,25 +26,17 @@ from typing import Any
 from accelplane.config.model import Rollout
 from accelplane.errors import InputError
 from accelplane.rollout.traffic import BackendTraffic, Traffic, finite
+from accelplane.urls import url_problem
 
 # An instant vector per backend is a few hundred bytes; anything near this is not our answer.
 _ANSWER_LIMIT = 8 * 1024 * 1024
 OPTION = "--prometheus-url"
 
 
-def url_problem(url: str) -> str | None:
+def prometheus_url_problem(url: str) -> str | None:
     """What is wrong with `url` as Prometheus' base URL; None when usable."""
-    expected = "expected an http:// or https:// URL of Prometheus, e.g. http://127.0.0.1:9090"
-    try:
-        parts = urllib.parse.urlsplit(url)
-        parts.port  # noqa: B018 - raises on a port out of range
-    except ValueError as error:
-        return f"{expected} (got {url!r}: {error})"
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
-        return f"{expected} (got {url!r})"
-    if parts.query or parts.fragment:
-        return f"{expected} (got {url!r}: no ?query or #fragment)"
-    return None
+    return url_problem(url, "expected an http:// or https:// URL of Prometheus, e.g. http://127.0.0.1:9090",
+                       server_only=True)
 
 
 def _label_value(text: str) -> str:

@@ -19,13 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
+from accelplane.clouds import cloud_support
+from accelplane.clouds.interface import Capability, NotSupportedError
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import Cloud, InferenceService, MetricsSource, duration_seconds
+from accelplane.config.model import InferenceService, MetricsSource, duration_seconds
 from accelplane.errors import InputError
-from accelplane.rollout import alb, cloudwatch, prometheus, steps
+from accelplane.rollout import prometheus, steps
 from accelplane.rollout.gates import Judgement, Verdict, judge
+from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
 from accelplane.rollout.stack_file import Rewrite, rewrite
 from accelplane.rollout.traffic import Traffic
 
@@ -75,33 +77,7 @@ class Situation:
     live_note: str | None = None
     bake_left: timedelta | None = None  # None: baked (or no since)
     decision: Decision | None = None
-    routing: alb.Routing | None = field(default=None, repr=False)
-
-
-class Aws:
-    """boto3 clients for the stack's region: reads through verify's read-only clients, the one
-    write (ModifyListener/ModifyRule) through a separate client."""
-
-    def __init__(self, region: str, endpoint_url: str | None, profile: str | None) -> None:
-        from accelplane.verify.clients import AwsClients
-
-        self.reads = AwsClients(region, endpoint_url=endpoint_url, profile=profile, max_attempts=4)
-
-    def __call__(self, service: str) -> Any:
-        return self.reads(service)
-
-    def writer(self, service: str) -> Any:
-        return self.reads.session.client(service, endpoint_url=self.reads.endpoint_url, config=self.reads.config)
-
-
-def connect_aws(region: str, endpoint_url: str | None, profile: str | None) -> Aws:
-    """Tests replace this to route some calls to recorded answers (see tests/rollout)."""
-    from accelplane.verify.clients import API_ERRORS
-
-    try:
-        return Aws(region, endpoint_url, profile)
-    except API_ERRORS as error:  # an unknown --profile
-        raise InputError.single(str(error), field="--profile", file="accelplane rollout") from None
+    route: LiveRoute | None = field(default=None, repr=False)
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -154,27 +130,25 @@ def situation(stack: StackConfig, options: Options, *, metrics: bool, live: bool
     if rollout.since is not None:
         left = parse_timestamp(rollout.since) + timedelta(seconds=duration_seconds(rollout.bake)) - options.now
         found.bake_left = left if left > timedelta(0) else None
-    aws: Aws | None = None
-    on_aws = stack.platform.cloud is Cloud.aws and service.expose
-    if (metrics and rollout.metrics is MetricsSource.cloudwatch) or (live and on_aws):
-        aws = connect_aws(stack.platform.region, options.endpoint_url, options.profile)
-    if aws is not None and on_aws:
-        try:
-            found.routing = alb.find_routing(aws, stack.platform, service)
-            found.live = alb.live_weights(found.routing)
-        except alb.RoutingError as error:
-            found.live_note = str(error)
-    elif live and not on_aws:
-        found.live_note = "no ALB route: " + ("the service is not exposed" if stack.platform.cloud is Cloud.aws
-                                              else "the Gateway's weights are not read on Google Cloud")
+    if live or (metrics and rollout.metrics is MetricsSource.cloudwatch):
+        _find_route(found, options)
     if metrics:
-        found.traffic = _traffic(stack, service, options, found, aws)
+        found.traffic = _traffic(service, options, found)
         found.judgement = judge(found.traffic, here.baseline, here.canary, rollout.gates)
     return found
 
 
-def _traffic(stack: StackConfig, service: InferenceService, options: Options, found: Situation,
-             aws: Aws | None) -> Traffic:
+def _find_route(found: Situation, options: Options) -> None:
+    """The service's live route and weights; why not, in `live_note`, when there is none."""
+    request = RouteRequest(found.stack.platform, found.service, options.endpoint_url, options.profile)
+    try:
+        found.route = cloud_support(found.stack.platform.cloud).live_route(request)
+        found.live = found.route.weights()
+    except (RouteError, NotSupportedError) as error:
+        found.live_note = str(error)
+
+
+def _traffic(service: InferenceService, options: Options, found: Situation) -> Traffic:
     rollout = service.rollout
     assert rollout is not None
     names = [backend.name for backend in service.serving_backends]
@@ -182,16 +156,11 @@ def _traffic(stack: StackConfig, service: InferenceService, options: Options, fo
         assert options.prometheus_url is not None  # checked in situation()
         return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
                                        options.timeout)
-    if found.routing is None:
+    if found.route is None:
         raise InputError.single(
-            f"cannot read CloudWatch metrics of service {service.name!r}: {found.live_note}",
+            f"cannot read the {rollout.metrics.value} metrics of service {service.name!r}: {found.live_note}",
             field="--endpoint-url" if options.endpoint_url else None, file="accelplane rollout")
-    assert aws is not None
-    try:
-        return cloudwatch.read_traffic(aws("cloudwatch"), found.routing, names,
-                                       duration_seconds(rollout.gates.window), options.now)
-    except cloudwatch.MetricsError as error:
-        raise InputError.single(str(error), file="accelplane rollout") from None
+    return found.route.traffic(names, duration_seconds(rollout.gates.window), options.now)
 
 
 def decide_advance(found: Situation, start: bool) -> Decision:
@@ -248,17 +217,20 @@ def prepare(found: Situation, decision: Decision) -> Rewrite | None:
 
 def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> str:
     stack, service = found.stack, found.service
-    if stack.platform.cloud is not Cloud.aws or not service.expose:
-        raise InputError.single("--apply-now sets the weights of the service's ALB route: the service must be exposed "
-                                "on AWS", field="--apply-now", file=str(stack.path))
-    aws = connect_aws(stack.platform.region, options.endpoint_url, options.profile)
+    support = cloud_support(stack.platform.cloud)
+    if not support.supports(Capability.live_weights) or not service.expose:
+        raise InputError.single("--apply-now sets the weights of the service's live route: the service must be "
+                                f"exposed on a cloud whose weights accelplane sets ({stack.platform.cloud.value}: "
+                                f"{support.not_yet.get(Capability.live_weights, 'not exposed')})",
+                                field="--apply-now", file=str(stack.path))
     try:
-        routing = found.routing or alb.find_routing(aws, stack.platform, service)
-        alb.apply_weights(aws.writer("elbv2"), routing, weights)
-    except alb.RoutingError as error:
+        route = found.route or support.live_route(
+            RouteRequest(stack.platform, service, options.endpoint_url, options.profile))
+        route.apply(weights)
+    except RouteError as error:
         raise InputError.single(f"--apply-now: {error}; nothing written", field="--apply-now",
                                 file="accelplane rollout") from None
-    return routing.where
+    return route.where
 
 
 def changes(before: dict[str, int], after: dict[str, int]) -> str:

@@ -23,7 +23,7 @@ from accelplane.rules.view import Resource, UnknownValue, is_unknown, known
 PLATFORM_LABEL = "accelplane-platform"
 OWNER_LABEL = "owner"
 COST_CENTRE_LABEL = "cost-centre"
-BUCKET_ROLE_LABEL = "bucket-role"  # what accelplane/gcp/bucket.py writes (ROLE_LABEL)
+BUCKET_ROLE_LABEL = "bucket-role"  # what accelplane/clouds/gcp/components/bucket.py writes (ROLE_LABEL)
 REQUIRED_LABELS = (OWNER_LABEL, COST_CENTRE_LABEL, PLATFORM_LABEL, ENVIRONMENT_LABEL)
 _COMPUTED = ("effectiveLabels", "pulumiLabels")
 

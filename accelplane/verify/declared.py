@@ -1,16 +1,17 @@
 """The declared side: the offline graph of the stack (exactly what `pulumi up` would send), with
 the identities other resources use to refer to each resource.
 
-The offline engine records inputs, not outputs. The outputs a reference can carry (ids, ARNs,
-autonamed physical names, the EKS cluster's security group and OIDC issuer) are recomputed from
-the same deterministic mocks that produced them, so every mock identity in a declared input can be
-turned into the symbol of the resource it names (`accelplane.verify.canonical.Symbols`).
+The offline engine records inputs, not outputs. The outputs a reference can carry (ids, ARNs or self
+links, autonamed physical names) are recomputed from the same deterministic mocks of the stack's
+cloud that produced them, so every mock identity in a declared input can be turned into the symbol
+of the resource it names (`accelplane.verify.canonical.Symbols`). Identities a cloud derives from a
+resource's outputs (the EKS cluster's security group and OIDC issuer) come from the cloud's reader.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,14 +19,19 @@ import pulumi
 
 from accelplane.config.loader import StackConfig
 from accelplane.config.model import Platform
-from accelplane.engine.mocks import FAKE_ACCOUNT, AwsLikeMocks
-from accelplane.engine.offline import Graph, run_offline
+from accelplane.engine.offline import Graph, RecordedResource
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import Symbols, symbol
 
 ACCOUNT_SYMBOL = "<account>"
 # Outputs whose value is a name the provider generated (Pulumi autonaming), i.e. differs live.
 _AUTONAMED_OUTPUTS = ("name", "bucket")
+# A resource's identities beyond its id, ARN and autonamed name: (identity, symbol) pairs.
+Identities = Callable[[Resource], Iterable[tuple[str | None, str]]]
+
+
+def _no_identities(_resource: Resource) -> Iterable[tuple[str | None, str]]:
+    return ()
 
 
 @dataclass
@@ -33,8 +39,9 @@ class DeclaredPlatform:
     stack: str
     platform: Platform
     resources: list[Resource]
-    account: str = FAKE_ACCOUNT
+    account: str  # the mocks' account or project: a symbol of its own
     components: frozenset[str] = frozenset()  # URNs of component resources (no cloud identity of their own)
+    identities: Identities = _no_identities
     _by_type: dict[str, list[Resource]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -69,38 +76,26 @@ class DeclaredPlatform:
                 value = outputs.get(key)
                 if isinstance(value, str) and value not in resource.props.values():
                     symbols.add(value, sym)
-            if resource.type == "aws:eks/cluster:Cluster":
-                cluster_sg = (outputs.get("vpcConfig") or {}).get("clusterSecurityGroupId")
-                symbols.add(cluster_sg, symbol(resource.name, "clusterSecurityGroup"))
-                issuer = issuer_host(outputs)
-                symbols.add(issuer, symbol(resource.name, "oidcIssuer"))
+            for identity, identity_symbol in self.identities(resource):
+                symbols.add(identity, identity_symbol)
         return symbols
 
 
-def issuer_host(cluster_outputs: Mapping[str, Any]) -> str | None:
-    identities = cluster_outputs.get("identities") or []
-    try:
-        issuer = identities[0]["oidcs"][0]["issuer"]
-    except (IndexError, KeyError, TypeError):
-        return None
-    return issuer.removeprefix("https://") if isinstance(issuer, str) else None
-
-
-def _outputs(mocks: AwsLikeMocks, recorded: Any) -> dict[str, Any]:
-    recorded_outputs = getattr(recorded, "outputs", None)
-    if isinstance(recorded_outputs, dict) and recorded_outputs:
-        return recorded_outputs
+def _outputs(mocks: pulumi.runtime.Mocks, recorded: RecordedResource) -> dict[str, Any]:
+    if recorded.outputs:
+        return recorded.outputs
     if not recorded.custom:
         return {}
     _, state = mocks.new_resource(
         pulumi.runtime.MockResourceArgs(recorded.type, recorded.name, dict(recorded.inputs), custom=True)
     )
-    return state
+    return dict(state)
 
 
-def declared_platform(stack: StackConfig, graph: Graph | None = None) -> DeclaredPlatform:
-    graph = graph or run_offline(stack)
-    mocks = AwsLikeMocks(region=stack.platform.region)
+def declared_platform(
+    stack: StackConfig, graph: Graph, mocks: pulumi.runtime.Mocks, account: str, identities: Identities = _no_identities
+) -> DeclaredPlatform:
+    """The stack's offline graph (run with `mocks`, the stack's cloud's) as declared resources."""
     recorded_resources = [recorded for recorded in graph.resources if not recorded.type.startswith("pulumi:")]
     resources = [
         Resource(
@@ -117,4 +112,5 @@ def declared_platform(stack: StackConfig, graph: Graph | None = None) -> Declare
         for recorded in recorded_resources
     ]
     components = frozenset(recorded.urn for recorded in recorded_resources if not recorded.custom)
-    return DeclaredPlatform(stack=stack.stack, platform=stack.platform, resources=resources, components=components)
+    return DeclaredPlatform(stack=stack.stack, platform=stack.platform, resources=resources, account=account,
+                            components=components, identities=identities)

@@ -1,30 +1,25 @@
 """Drift: every declared resource exists live with the declared settings, and nothing extra.
 
-For each declared resource of a verified type, its matched live resource (`live_view`) is compared
-property by property after both sides are made canonical (`canonical`): references as symbols,
-documents normalised. What is compared is what the declaration sets, minus what cannot or must
-not be compared:
+For each declared resource of a type the cloud verifies, its matched live resource (the cloud's live
+view) is compared property by property after both sides are made canonical (`canonical`):
+references as symbols, documents normalised. What is compared is what the declaration sets, minus
+what cannot or must not be compared, per type (`Spec`, from the cloud's `DriftMapping`):
 
-- `ignore`: inputs that are not settings of the live resource (naming: `namePrefix`,
-  `bucketPrefix`; provider behaviour: `forceDestroy`, `updateDefaultVersion`; create-only:
-  `recoveryWindowInDays`, `deletionWindowInDays`), and what the program itself leaves to others:
-  a node group's `desiredSize` (the autoscaler owns it: `ignore_changes` in `aws/node_pool.py`)
-  and the launch template version it pins (checked by `live.launch-template-version` instead);
-- `read`: the inputs this command reads live for the type; a declared input outside it is
+- `ignore`: inputs that are not settings of the live resource (naming, provider behaviour,
+  create-only inputs) and what the program leaves to others (an autoscaler's desired size);
+- `read`: the inputs the cloud's reader reads live for the type; a declared input outside it is
   reported once per resource as not verified (`drift.unverifiable`, a skip, never a pass);
 - `optional`: inputs some API versions (and emulators) leave out of a response; when absent
   they are not verified rather than drifted;
 - `exact`: maps where an extra live key is drift too (node labels);
 - `defaults`: the desired state of what the program leaves unset. The offline graph holds every
-  input the program sets (whatever the stack file leaves at its default, the program still sends),
-  so that is compared as it is; an input the program does not send at all is AWS's default, and a
-  hand-made change to it (a role's session lengthened to 12 hours, an extra control-plane security
-  group, an SSH key put in a launch template, deletion protection turned on) is drift too. `ABSENT`
-  means "no value": any live value is drift.
+  input the program sets, so that is compared as it is; an input the program does not send at all
+  is the cloud's default, and a hand-made change to it is drift too. `ABSENT` means "no value": any
+  live value is drift.
 
-Forward actions (the listener's default action, listener rules' actions) are compared here without
-their target groups; `routing` judges those, one result per forward naming the service, its
-backends' declared and live weights and the rollout.
+What the generic comparison cannot say well (an ALB forward's weights, one readable result per
+forward) the cloud's mapping takes out of the comparison (`comparable`) and judges itself
+(`extra_results`).
 """
 
 from __future__ import annotations
@@ -33,17 +28,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from accelplane.rules.view import Resource
 from accelplane.verify.canonical import Symbols, canonical, differences
 from accelplane.verify.declared import DeclaredPlatform
-from accelplane.verify.live_view import LiveView
-from accelplane.verify.model import CheckId, CheckResult, Status, Subject
-from accelplane.verify.routing import (
-    ACTIONS_KEY,
-    forward_results,
-    rule_summary,
-    without_targets,
-    without_weights_tag,
-)
+from accelplane.verify.live import LiveView
+from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 _NAMING = frozenset({"name", "namePrefix", "bucketPrefix", "nodeGroupNamePrefix"})
 
@@ -62,10 +51,10 @@ class Spec:
     ignore: frozenset[str] = frozenset()
     optional: frozenset[str] = frozenset()
     exact: frozenset[str] = frozenset()
-    defaults: Mapping[str, Any] = field(default_factory=dict)  # dotted input path -> AWS's default
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # dotted input path -> the cloud's default
 
 
-def _spec(
+def spec(
     read: Iterable[str],
     ignore: Iterable[str] = (),
     optional: Iterable[str] = (),
@@ -75,195 +64,36 @@ def _spec(
     return Spec(frozenset(read), frozenset(ignore) | _NAMING, frozenset(optional), frozenset(exact), defaults or {})
 
 
-_RULE = (
-    "securityGroupId",
-    "ipProtocol",
-    "fromPort",
-    "toPort",
-    "cidrIpv4",
-    "cidrIpv6",
-    "referencedSecurityGroupId",
-    "prefixListId",
-    "description",
-    "tags",
-)
-_BUCKET_SETTING = ("bucket",)
+class DriftMapping:
+    """What one cloud tells the drift engine: the spec per verified type, and its special cases."""
 
-SPECS: dict[str, Spec] = {
-    # enableDnsHostnames/Support: one DescribeVpcAttribute call per attribute (DescribeVpcs omits them).
-    "aws:ec2/vpc:Vpc": _spec(("cidrBlock", "enableDnsSupport", "enableDnsHostnames", "tags")),
-    "aws:ec2/subnet:Subnet": _spec(
-        ("cidrBlock", "availabilityZone", "mapPublicIpOnLaunch", "vpcId", "tags"),
-        defaults={"mapPublicIpOnLaunch": False},
-    ),
-    "aws:ec2/securityGroup:SecurityGroup": _spec(("description", "vpcId", "tags"), ignore=("revokeRulesOnDelete",)),
-    "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup": _spec(("vpcId", "tags")),
-    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": _spec(_RULE, optional=("description",)),
-    "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule": _spec(_RULE, optional=("description",)),
-    "aws:ec2/launchTemplate:LaunchTemplate": _spec(
-        (
-            "metadataOptions",
-            "blockDeviceMappings",
-            "networkInterfaces",
-            "placement",
-            "capacityReservationSpecification",
-            "tagSpecifications",
-            "tags",
-            "imageId",
-            "instanceType",
-            "userData",
-            "iamInstanceProfile",
-            "vpcSecurityGroupIds",
-            "keyName",
-            "ebsOptimized",
-            "monitoring",
-        ),
-        ignore=("description", "updateDefaultVersion", "defaultVersion"),
-        # EKS picks the AMI and its bootstrap for the AMI type unless the template names them; no SSH
-        # key, no instance profile of its own (the node group's role), no groups outside its interfaces.
-        defaults={
-            "imageId": ABSENT,
-            "userData": ABSENT,
-            "keyName": ABSENT,
-            "iamInstanceProfile": ABSENT,
-            "instanceType": ABSENT,
-            "vpcSecurityGroupIds": [],
-        },
-    ),
-    "aws:ec2/placementGroup:PlacementGroup": _spec(("strategy", "tags")),
-    "aws:eks/cluster:Cluster": _spec(
-        ("version", "roleArn", "vpcConfig", "encryptionConfig", "enabledClusterLogTypes", "accessConfig", "tags"),
-        ignore=("accessConfig.bootstrapClusterCreatorAdminPermissions", "bootstrapSelfManagedAddons"),
-        optional=("accessConfig",),
-        defaults={
-            "vpcConfig.securityGroupIds": [],  # no control-plane group besides the one EKS creates
-            "vpcConfig.endpointPrivateAccess": False,
-            "vpcConfig.endpointPublicAccess": True,
-            "enabledClusterLogTypes": [],
-            "encryptionConfig": ABSENT,
-        },
-    ),
-    "aws:eks/nodeGroup:NodeGroup": _spec(
-        (
-            "clusterName",
-            "nodeGroupName",
-            "nodeRoleArn",
-            "subnetIds",
-            "instanceTypes",
-            "amiType",
-            "releaseVersion",
-            "version",
-            "capacityType",
-            "scalingConfig",
-            "updateConfig",
-            "labels",
-            "taints",
-            "launchTemplate",
-            "diskSize",
-            "remoteAccess",
-            "tags",
-        ),
-        ignore=("scalingConfig.desiredSize", "launchTemplate.version", "forceUpdateVersion"),
-        optional=("updateConfig",),
-        exact=("labels",),
-        defaults={"remoteAccess": ABSENT, "taints": [], "labels": {}},
-    ),
-    "aws:iam/openIdConnectProvider:OpenIdConnectProvider": _spec(
-        ("url", "clientIdLists", "tags"), ignore=("thumbprintLists",)
-    ),
-    "aws:iam/role:Role": _spec(
-        ("assumeRolePolicy", "maxSessionDuration", "description", "path", "permissionsBoundary", "tags"),
-        ignore=("forceDetachPolicies",),
-        defaults={"maxSessionDuration": 3600, "path": "/", "permissionsBoundary": ABSENT},
-    ),
-    "aws:iam/rolePolicy:RolePolicy": _spec(("role", "policy")),
-    "aws:iam/rolePolicyAttachment:RolePolicyAttachment": _spec(("role", "policyArn")),
-    "aws:kms/key:Key": _spec(
-        (
-            "description",
-            "keyUsage",
-            "customerMasterKeySpec",
-            "enableKeyRotation",
-            "rotationPeriodInDays",
-            "policy",
-            "tags",
-        ),
-        ignore=("deletionWindowInDays", "bypassPolicyLockoutSafetyCheck", "isEnabled"),
-        optional=("rotationPeriodInDays",),
-        defaults={
-            "keyUsage": "ENCRYPT_DECRYPT",
-            "customerMasterKeySpec": "SYMMETRIC_DEFAULT",
-            "enableKeyRotation": False,
-        },
-    ),
-    "aws:kms/alias:Alias": _spec(("targetKeyId",)),
-    "aws:s3/bucket:Bucket": _spec(("bucket", "tags"), ignore=("forceDestroy", "objectLockEnabled")),
-    "aws:s3/bucketVersioning:BucketVersioning": _spec((*_BUCKET_SETTING, "versioningConfiguration")),
-    "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration": _spec(
-        (*_BUCKET_SETTING, "rules")
-    ),
-    "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock": _spec(
-        (*_BUCKET_SETTING, "blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets")
-    ),
-    "aws:s3/bucketOwnershipControls:BucketOwnershipControls": _spec((*_BUCKET_SETTING, "rule")),
-    "aws:s3/bucketPolicy:BucketPolicy": _spec((*_BUCKET_SETTING, "policy")),
-    "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration": _spec((*_BUCKET_SETTING, "rules")),
-    "aws:lb/loadBalancer:LoadBalancer": _spec(
-        (
-            "loadBalancerType",
-            "internal",
-            "subnets",
-            "securityGroups",
-            "ipAddressType",
-            "dropInvalidHeaderFields",
-            "idleTimeout",
-            "enableDeletionProtection",
-            "tags",
-        ),
-        defaults={
-            "internal": False,
-            "ipAddressType": "ipv4",
-            "dropInvalidHeaderFields": False,
-            "idleTimeout": 60,
-            "enableDeletionProtection": False,
-        },
-    ),
-    "aws:lb/targetGroup:TargetGroup": _spec(
-        ("port", "protocol", "targetType", "vpcId", "deregistrationDelay", "healthCheck", "tags")
-    ),
-    "aws:lb/listener:Listener": _spec(
-        ("loadBalancerArn", "port", "protocol", "sslPolicy", "certificateArn", "alpnPolicy", "defaultActions", "tags")
-    ),
-    "aws:lb/listenerRule:ListenerRule": _spec(("listenerArn", "priority", "conditions", "actions", "tags")),
-    "aws:secretsmanager/secret:Secret": _spec(
-        ("description", "kmsKeyId", "tags"), ignore=("recoveryWindowInDays", "forceOverwriteReplicaSecret")
-    ),
-    "aws:secretsmanager/secretPolicy:SecretPolicy": _spec(("secretArn", "policy"), ignore=("blockPublicPolicy",)),
-    # A secret version is checked for existence only: its value is never read.
-    "aws:secretsmanager/secretVersion:SecretVersion": _spec(
-        ("secretId",),
-        ignore=("secretString", "secretBinary", "secretStringWo", "secretStringWoVersion", "versionStages"),
-    ),
-    "aws:cloudwatch/logGroup:LogGroup": _spec(
-        ("retentionInDays", "kmsKeyId", "tags"), defaults={"retentionInDays": ABSENT, "kmsKeyId": ABSENT}
-    ),
-}
+    cloud_label: str = "the cloud"  # how a default is attributed in messages ("AWS default 3600")
+    global_kind: str = "global"  # what global types are called ("IAM")
+    specs: Mapping[str, Spec] = {}
+
+    def comparable(self, type_token: str, key: str, value: Any) -> Any:
+        """The value of input `key` as the generic comparison sees it (both sides)."""
+        return value
+
+    def extra_results(
+        self, declared: DeclaredPlatform, view: LiveView, resource: Resource, live: Resource, unread: set[str],
+        where: Subject,
+    ) -> list[CheckResult]:
+        """What the cloud judges itself for one matched resource (`unread`: inputs not read live)."""
+        return []
+
+    def describe_unexpected(self, live: Resource, props: Mapping[str, Any]) -> str:
+        """A live resource nobody declared, in a few words (a rule's ports and peer, …)."""
+        return live.id or ""
+
+    def is_global(self, type_token: str) -> bool:
+        """True for types that exist once for every region (AWS IAM)."""
+        return False
 
 
 def _short(value: Any, limit: int = 160) -> str:
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _rule_summary(type_token: str, props: dict[str, Any]) -> str:
-    """`ingress tcp ports 22-22 from 0.0.0.0/0`, with groups by their declared names."""
-    direction = "egress" if "Egress" in type_token else "ingress"
-    protocol = props.get("ipProtocol")
-    what = "all protocols" if protocol == "-1" else protocol
-    ports = "all ports" if protocol == "-1" else f"ports {props.get('fromPort')}-{props.get('toPort')}"
-    peers = ("cidrIpv4", "cidrIpv6", "referencedSecurityGroupId", "prefixListId")
-    peer = next((props[k] for k in peers if props.get(k)), "?")
-    return f"{direction} {what} {ports} {'to' if direction == 'egress' else 'from'} {peer}"
 
 
 def _at(props: Mapping[str, Any], path: str) -> Any:
@@ -286,8 +116,9 @@ def _default_drift(
     unread: set[str],
     symbols: Symbols,
     where: Subject,
+    cloud_label: str,
 ) -> list[CheckResult]:
-    """Inputs the program leaves unset whose live value is no longer AWS's default."""
+    """Inputs the program leaves unset whose live value is no longer the cloud's default."""
     out: list[CheckResult] = []
     for path, default in sorted(spec.defaults.items()):
         root = path.split(".", 1)[0]
@@ -304,7 +135,7 @@ def _default_drift(
             CheckResult(
                 CheckId.drift_changed,
                 Status.failed,
-                f"{path}: not set by the program (AWS default {_short(default)}), live {_short(actual)}",
+                f"{path}: not set by the program ({cloud_label} default {_short(default)}), live {_short(actual)}",
                 path=path,
                 expected=None if default is ABSENT else default,
                 actual=actual,
@@ -315,27 +146,28 @@ def _default_drift(
 
 
 def stack_missing(
-    declared: DeclaredPlatform, view: LiveView, *, read_errors: int, account: str, region: str
+    declared: DeclaredPlatform, view: LiveView, mapping: DriftMapping, *, read_errors: int, account: str, region: str
 ) -> CheckResult | None:
     """One failed result when nothing of the stack is deployed in this account and region, else None.
 
     A wrong profile, account or region, or a stack before its first `pulumi up`, would otherwise be
     reported as every declared resource missing. Only said when the reads succeeded (access denied
-    could hide what is there) and nothing regional matched or carries the platform's identity; IAM
-    is global, so roles of the stack deployed in another region do not count as "deployed here".
+    could hide what is there) and nothing regional matched or carries the platform's identity; global
+    types (AWS IAM) of the stack deployed in another region do not count as "deployed here".
     """
     if read_errors or view.unreadable or view.unexpected:
         return None
-    regional = [r for r in declared.resources if r.type in SPECS and not r.type.startswith("aws:iam/")]
-    if not regional or any(not live.type.startswith("aws:iam/") for live in view.matched.values()):
+    regional = [r for r in declared.resources if r.type in mapping.specs and not mapping.is_global(r.type)]
+    if not regional or any(not mapping.is_global(live.type) for live in view.matched.values()):
         return None
     message = (
         f"stack {declared.stack} not found in account {account} region {region}: nothing of it is deployed there "
         "(is this the right account/region? has `pulumi up` run?)"
     )
-    global_found = sum(1 for live in view.matched.values() if live.type.startswith("aws:iam/"))
+    global_found = sum(1 for live in view.matched.values() if mapping.is_global(live.type))
     if global_found:
-        message += f"; {global_found} of its IAM resources exist (IAM is global): is it deployed in another region?"
+        message += (f"; {global_found} of its {mapping.global_kind} resources exist ({mapping.global_kind} is "
+                    "global): is it deployed in another region?")
     return CheckResult(
         CheckId.stack_missing,
         Status.failed,
@@ -348,109 +180,13 @@ def stack_missing(
     )
 
 
-def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResult]:
-    symbols = view.symbols
+def drift_results(declared: DeclaredPlatform, view: LiveView, mapping: DriftMapping) -> list[CheckResult]:
     results: list[CheckResult] = []
     for resource in declared.resources:
-        spec = SPECS.get(resource.type)
-        if spec is None:
-            continue
-        where: Subject = {"type": resource.type, "name": resource.name, "urn": resource.urn}
-        if resource.urn in view.unreadable:
-            results.append(
-                CheckResult(
-                    CheckId.read_error, Status.failed, f"not verified: {view.unreadable[resource.urn]}", **where
-                )
-            )
-            continue
-        live = view.matched.get(resource.urn)
-        if live is None:
-            reason = view.missing_reason.get(resource.urn)
-            results.append(
-                CheckResult(
-                    CheckId.drift_missing,
-                    Status.failed,
-                    f"declared {resource.type.rsplit(':', 1)[-1]} {resource.name} does not exist live"
-                    + (f": {reason}" if reason else ""),
-                    **where,
-                )
-            )
-            continue
-        changed: list[CheckResult] = []
-        unverifiable: list[str] = []
-        unread = view.unreadable_props.get(resource.urn, set())
-        for key, value in resource.props.items():
-            if key in spec.ignore or value is None:
-                continue
-            if key not in spec.read or key in unread or (key in spec.optional and live.props.get(key) is None):
-                unverifiable.append(key)
-                continue
-            live_value = live.props.get(key)
-            if ACTIONS_KEY.get(resource.type) == key:
-                value, live_value = without_targets(value), without_targets(live_value)
-            elif key == "tags" and resource.type in ACTIONS_KEY:
-                value, live_value = without_weights_tag(value), without_weights_tag(live_value)
-            for difference in differences(
-                canonical(value, symbols),
-                canonical(live_value, symbols),
-                path=key,
-                exact_paths=spec.exact,
-                ignore_paths=spec.ignore,
-            ):
-                changed.append(
-                    CheckResult(
-                        CheckId.drift_changed,
-                        Status.failed,
-                        f"{difference.path}: declared {_short(difference.expected)}, live {_short(difference.actual)}",
-                        path=difference.path,
-                        expected=difference.expected,
-                        actual=difference.actual,
-                        **where,
-                    )
-                )
-        changed += _default_drift(resource.props, live.props, spec, unread, symbols, where)
-        if ACTIONS_KEY.get(resource.type) not in (None, *unread):
-            changed += forward_results(declared, view, resource, live, where)
-        results.extend(changed)
-        if unverifiable:
-            results.append(
-                CheckResult(
-                    CheckId.drift_unverifiable,
-                    Status.skipped,
-                    f"not verified (not reported by the API or not read): {', '.join(sorted(unverifiable))}",
-                    **where,
-                )
-            )
-        if not changed:
-            results.append(
-                CheckResult(
-                    CheckId.drift_matched, Status.passed, f"matches the declaration (live id {live.id})", **where
-                )
-            )
-    for unexpected in view.unexpected:
-        live = unexpected.resource
-        props = canonical(dict(live.props), symbols)
-        is_rule = live.type in (
-            "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
-            "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
-        )
-        if is_rule:
-            detail = _rule_summary(live.type, props)
-        elif live.type == "aws:lb/listenerRule:ListenerRule":
-            detail = rule_summary(props)
-        else:
-            detail = live.id or ""
-        results.append(
-            CheckResult(
-                CheckId.drift_unexpected,
-                Status.failed,
-                f"{unexpected.reason}: {detail}",
-                type=live.type,
-                name=live.name,
-                urn=live.urn,
-                actual=props,
-            )
-        )
+        spec_of_type = mapping.specs.get(resource.type)
+        if spec_of_type is not None:
+            results += _resource_results(declared, view, mapping, resource, spec_of_type)
+    results += _unexpected_results(view, mapping)
     for type_token, count in sorted(view.unverified.items()):
         results.append(
             CheckResult(
@@ -459,6 +195,102 @@ def drift_results(declared: DeclaredPlatform, view: LiveView) -> list[CheckResul
                 f"{count} declared {type_token} not verified by this command"
                 + (" (Kubernetes objects need cluster access)" if type_token.startswith("kubernetes:") else ""),
                 type=type_token,
+            )
+        )
+    return results
+
+
+def _resource_results(
+    declared: DeclaredPlatform, view: LiveView, mapping: DriftMapping, resource: Resource, spec_of_type: Spec
+) -> list[CheckResult]:
+    """One declared resource: unreadable, missing, or compared input by input."""
+    where: Subject = {"type": resource.type, "name": resource.name, "urn": resource.urn}
+    if resource.urn in view.unreadable:
+        return [CheckResult(CheckId.read_error, Status.failed, f"not verified: {view.unreadable[resource.urn]}",
+                            **where)]
+    live = view.matched.get(resource.urn)
+    if live is None:
+        reason = view.missing_reason.get(resource.urn)
+        return [CheckResult(
+            CheckId.drift_missing,
+            Status.failed,
+            f"declared {resource.type.rsplit(':', 1)[-1]} {resource.name} does not exist live"
+            + (f": {reason}" if reason else ""),
+            **where,
+        )]
+    unread = view.unreadable_props.get(resource.urn, set())
+    changed, unverifiable = _changed_inputs(resource, live, spec_of_type, unread, view.symbols, mapping, where)
+    changed += _default_drift(resource.props, live.props, spec_of_type, unread, view.symbols, where,
+                              mapping.cloud_label)
+    changed += mapping.extra_results(declared, view, resource, live, unread, where)
+    results = list(changed)
+    if unverifiable:
+        results.append(
+            CheckResult(
+                CheckId.drift_unverifiable,
+                Status.skipped,
+                f"not verified (not reported by the API or not read): {', '.join(sorted(unverifiable))}",
+                **where,
+            )
+        )
+    if not changed:
+        results.append(
+            CheckResult(CheckId.drift_matched, Status.passed, f"matches the declaration (live id {live.id})", **where)
+        )
+    return results
+
+
+def _changed_inputs(
+    resource: Resource, live: Resource, spec_of_type: Spec, unread: set[str], symbols: Symbols,
+    mapping: DriftMapping, where: Subject,
+) -> tuple[list[CheckResult], list[str]]:
+    """Declared inputs whose live value differs, and those that could not be verified."""
+    changed: list[CheckResult] = []
+    unverifiable: list[str] = []
+    for key, value in resource.props.items():
+        if key in spec_of_type.ignore or value is None:
+            continue
+        if (key not in spec_of_type.read or key in unread
+                or (key in spec_of_type.optional and live.props.get(key) is None)):
+            unverifiable.append(key)
+            continue
+        declared_value = mapping.comparable(resource.type, key, value)
+        live_value = mapping.comparable(resource.type, key, live.props.get(key))
+        for difference in differences(
+            canonical(declared_value, symbols),
+            canonical(live_value, symbols),
+            path=key,
+            exact_paths=spec_of_type.exact,
+            ignore_paths=spec_of_type.ignore,
+        ):
+            changed.append(
+                CheckResult(
+                    CheckId.drift_changed,
+                    Status.failed,
+                    f"{difference.path}: declared {_short(difference.expected)}, live {_short(difference.actual)}",
+                    path=difference.path,
+                    expected=difference.expected,
+                    actual=difference.actual,
+                    **where,
+                )
+            )
+    return changed, unverifiable
+
+
+def _unexpected_results(view: LiveView, mapping: DriftMapping) -> list[CheckResult]:
+    results = []
+    for unexpected in view.unexpected:
+        live = unexpected.resource
+        props = canonical(dict(live.props), view.symbols)
+        results.append(
+            CheckResult(
+                CheckId.drift_unexpected,
+                Status.failed,
+                f"{unexpected.reason}: {mapping.describe_unexpected(live, props)}",
+                type=live.type,
+                name=live.name,
+                urn=live.urn,
+                actual=props,
             )
         )
     return results

@@ -19,28 +19,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
-from accelplane.verify.model import CheckId, CheckResult, Status, Subject
+from accelplane.urls import url_problem
+from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 CERT_WARN_DAYS = 30
 
 
 def probe_url_problem(url: str) -> str | None:
     """What is wrong with `url` as the URL to probe (HTTPS, a host, a port in range); None if usable."""
-    expected = "expected an https:// URL with a host, e.g. https://api.example.com/healthz"
-    if not url or url != url.strip() or any(c.isspace() for c in url):
-        return f"{expected} (got {url!r}: empty or contains spaces)"
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as error:
-        return f"{expected} (got {url!r}: {error})"
-    if parts.scheme.lower() != "https":
-        return f"{expected} (got {url!r}: the probe checks TLS, so the scheme must be https)"
-    if not parts.hostname:
-        return f"{expected} (got {url!r}: no host)"
-    if port is not None and not 1 <= port <= 65535:
-        return f"{expected} (got {url!r}: port {port} is not in 1-65535)"
-    return None
+    return url_problem(url, "expected an https:// URL with a host, e.g. https://api.example.com/healthz",
+                       schemes=("https",), scheme_hint="the probe checks TLS, so the scheme must be https")
 
 
 def ca_bundle_problem(path: str) -> str | None:

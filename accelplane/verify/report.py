@@ -24,7 +24,7 @@ from accelplane.report import render
 from accelplane.report.findings import rule_info
 from accelplane.report.model import Item, Report, RuleInfo
 from accelplane.rules.registry import RULES
-from accelplane.verify.model import CheckId, CheckResult, Status, VerifyReport
+from accelplane.verify.results import CheckId, CheckResult, Status, VerifyReport
 from accelplane.verify.text import one_line
 
 # id -> (name, description, severity, remediation, group)

@@ -18,7 +18,7 @@ from accelplane.rules.judgement import Policy, judge
 from accelplane.rules.model import Enforcement, Finding
 from accelplane.rules.view import Resource
 from accelplane.rules.waivers import WaiverStatus
-from accelplane.verify.model import CheckId, CheckResult, Status
+from accelplane.verify.results import CheckId, CheckResult, Status
 
 
 @dataclass

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import run_offline
+from accelplane.program import offline_graph
 
 OUT = Path(__file__).parent / "fixtures" / "bad-stack-export.json"
 
@@ -51,7 +51,7 @@ def _in_dependency_order(resources: list[dict[str, Any]]) -> list[dict[str, Any]
 
 def render() -> str:
     """The fixture's text."""
-    graph = run_offline(load_stack("dev"))
+    graph = offline_graph(load_stack("dev"))
     resources: list[dict[str, Any]] = []
     for r in graph.resources:
         inputs = json.loads(json.dumps(r.inputs))

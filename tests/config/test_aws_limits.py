@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.config import aws_catalog
-from accelplane.config.aws_checks import COMPONENT_TAGS
+from accelplane.clouds.aws import catalog as aws_catalog
+from accelplane.clouds.aws.checks import COMPONENT_TAGS
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import run_offline
 from accelplane.errors import InputError
+from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
 
 
@@ -82,7 +82,7 @@ def test_the_tag_count_leaves_room_for_the_platform_s_own_tags(tmp_path: Path) -
 def test_components_add_at_most_component_tags_to_the_platform_s(stack: str) -> None:
     """What `COMPONENT_TAGS` promises the tag-count check, measured on every resource the program creates."""
     platform = load_stack(stack).platform
-    graph = run_offline(load_stack(stack))
+    graph = offline_graph(load_stack(stack))
     added = [len(set(r.inputs["tags"]) - set(platform.resource_tags)) for r in graph.resources
              if isinstance(r.inputs.get("tags"), dict) and r.type.startswith("aws:")]
     assert added and max(added) <= COMPONENT_TAGS

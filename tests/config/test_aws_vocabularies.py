@@ -9,8 +9,8 @@ import runpy
 import pytest
 
 from accelplane.accelerator_vendors import all_node_facts
-from accelplane.aws import node_pool
-from accelplane.config import aws_catalog
+from accelplane.clouds.aws import catalog as aws_catalog
+from accelplane.clouds.aws.components import node_pool
 from accelplane.config.json_schema import SCHEMA_PATH
 from accelplane.config.model import TaintEffect
 from accelplane.engine.offline import Graph
@@ -47,7 +47,7 @@ def test_graph_values_are_in_aws_vocabularies(stack: str, dev_graph: Graph, prod
 
 
 def test_catalog_extract_matches_its_source() -> None:
-    """data/aws_catalog.json is regenerated, not edited: the extractor reproduces it exactly."""
+    """accelplane/clouds/aws/catalog.json is regenerated, not edited: the extractor reproduces it exactly."""
     script = SCHEMA_PATH.parents[1] / "tools" / "refresh_aws_catalog.py"
     rebuilt = runpy.run_path(str(script))["build_catalog"]()
     assert json.loads(json.dumps(rebuilt)) == aws_catalog._catalog()

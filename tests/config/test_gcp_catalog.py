@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.config import gcp_catalog as g
+from accelplane.clouds.gcp import catalog as g
 from accelplane.matrix import loader as matrix
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,13 +23,13 @@ TOOL = ROOT / "tools" / "refresh_gcp_catalog.py"
 
 
 def test_catalog_extract_matches_the_installed_discovery_documents(tmp_path: Path) -> None:
-    """data/gcp_catalog.json is regenerated, not edited: the tool, run into a temporary file, writes it
+    """accelplane/clouds/gcp/catalog.json is regenerated, not edited: the tool, run into a temporary file, writes it
     byte for byte from the installed google-api-python-client."""
     namespace = runpy.run_path(str(TOOL))
     out = tmp_path / "gcp_catalog.json"
     namespace["main"].__globals__["OUT"] = out
     namespace["main"]()
-    committed = (ROOT / "accelplane" / "data" / "gcp_catalog.json").read_text(encoding="utf-8")
+    committed = (ROOT / "accelplane" / "clouds" / "gcp" / "catalog.json").read_text(encoding="utf-8")
     assert out.read_text(encoding="utf-8") == committed
     assert json.loads(committed) == g._catalog()
 
@@ -137,7 +137,7 @@ def test_schema_fields_and_paths() -> None:
     assert g.has_field_path("storage", "Bucket", "lifecycle.rule.action.storageClass")
     assert g.schema_field_type("container", "NodeConfig", "taints") == "[NodeTaint]"
     assert g.schema_field_type("container", "NodeConfig", "labels") == "{string}"
-    with pytest.raises(g.GcpCatalogError, match=r"not in gcp_catalog\.json"):
+    with pytest.raises(g.GcpCatalogError, match=r"not in catalog\.json"):
         g.schema_fields("container", "NoSuchSchema")
 
 

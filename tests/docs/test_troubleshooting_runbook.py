@@ -106,7 +106,7 @@ def test_every_matrix_rule_named_exists_in_the_matrix_checks() -> None:
 
 
 def test_every_verify_check_named_exists() -> None:
-    from accelplane.verify.model import CheckId
+    from accelplane.verify.results import CheckId
 
     known = {check.value for check in CheckId}
     prefixes = {value.split(".")[0] for value in known}

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import run_offline
 from accelplane.engine.provenance import declaration_paths, finding_lines
+from accelplane.program import offline_graph
 from accelplane.rules.sources import from_offline_graph
 
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -17,7 +17,7 @@ STACK_TYPE = "pulumi:pulumi:Stack"
 @pytest.mark.parametrize("name", ["dev", "prod", "lab", "tpu-dev", "tpu-prod"])
 def test_every_top_level_component_has_a_declaration_path(name: str) -> None:
     stack = load_stack(name)
-    graph = run_offline(stack)
+    graph = offline_graph(stack)
     paths = declaration_paths(stack.platform)
     top = [r for r in graph.resources if r.parent is None or r.parent.rsplit("::", 2)[-2] == STACK_TYPE]
     assert top
@@ -27,7 +27,7 @@ def test_every_top_level_component_has_a_declaration_path(name: str) -> None:
 @pytest.mark.parametrize("name", ["dev", "prod", "tpu-prod"])
 def test_every_resource_gets_a_line_inside_the_declaration(name: str) -> None:
     stack = load_stack(name)
-    resources = from_offline_graph(run_offline(stack))
+    resources = from_offline_graph(offline_graph(stack))
     lines = finding_lines(stack.platform, stack.line_of, resources)
     platform_line = stack.line_of()
     assert set(lines) == {r.urn for r in resources}
@@ -36,7 +36,7 @@ def test_every_resource_gets_a_line_inside_the_declaration(name: str) -> None:
 
 def test_a_node_pool_s_resources_point_at_the_pool() -> None:
     stack = load_stack("prod")
-    resources = from_offline_graph(run_offline(stack))
+    resources = from_offline_graph(offline_graph(stack))
     lines = finding_lines(stack.platform, stack.line_of, resources)
     index = next(i for i, pool in enumerate(stack.platform.node_pools) if pool.name == "train-h100")
     pool_line = stack.line_of("node_pools", index)

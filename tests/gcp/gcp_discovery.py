@@ -31,7 +31,7 @@ from typing import Any
 
 import googleapiclient
 
-from accelplane.config import gcp_catalog
+from accelplane.clouds.gcp import catalog as gcp_catalog
 
 DOCUMENTS = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
 SECRET = "[secret]"  # how the offline recording masks a Pulumi secret

@@ -17,7 +17,7 @@ from typing import Any
 import pulumi
 from pulumi.runtime.stack import run_pulumi_func
 
-from accelplane.engine.gcp_mocks import GcpLikeMocks
+from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.engine.offline import Graph, RecordedResource, _RecordingMonitor
 
 PROJECT = "acme-ml-prod"

@@ -12,17 +12,28 @@ from typing import Any
 
 import pulumi
 
-from accelplane.gcp.bucket import BucketLifecycleRule, SecureBucket, SecureBucketArgs, StorageClassTransition
-from accelplane.gcp.cluster import GkeCluster, GkeClusterArgs
-from accelplane.gcp.encryption_key import EncryptionKey, EncryptionKeyArgs
-from accelplane.gcp.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
-from accelplane.gcp.key_ring import KeyRing, KeyRingArgs
-from accelplane.gcp.network import NetworkArgs, PlatformNetwork
-from accelplane.gcp.node_pool import AcceleratorNodePool, Autoscaling, GpuSpec, NodePoolArgs, NodeTaint
-from accelplane.gcp.node_service_account import NodeServiceAccount, NodeServiceAccountArgs
-from accelplane.gcp.secret_store import SecretSpec, SecretStore, SecretStoreArgs
-from accelplane.gcp.service_agents import ServiceAgents, ServiceAgentsArgs
-from accelplane.gcp.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
+from accelplane.clouds.gcp.components.bucket import (
+    BucketLifecycleRule,
+    SecureBucket,
+    SecureBucketArgs,
+    StorageClassTransition,
+)
+from accelplane.clouds.gcp.components.cluster import GkeCluster, GkeClusterArgs
+from accelplane.clouds.gcp.components.encryption_key import EncryptionKey, EncryptionKeyArgs
+from accelplane.clouds.gcp.components.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
+from accelplane.clouds.gcp.components.key_ring import KeyRing, KeyRingArgs
+from accelplane.clouds.gcp.components.network import NetworkArgs, PlatformNetwork
+from accelplane.clouds.gcp.components.node_pool import (
+    AcceleratorNodePool,
+    Autoscaling,
+    GpuSpec,
+    NodePoolArgs,
+    NodeTaint,
+)
+from accelplane.clouds.gcp.components.node_service_account import NodeServiceAccount, NodeServiceAccountArgs
+from accelplane.clouds.gcp.components.secret_store import SecretSpec, SecretStore, SecretStoreArgs
+from accelplane.clouds.gcp.components.service_agents import ServiceAgents, ServiceAgentsArgs
+from accelplane.clouds.gcp.components.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
 from tests.gcp.gcp_harness import PROJECT, REGION
 
 VERSION = "1.33.5-gke.1080000"

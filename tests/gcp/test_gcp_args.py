@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from accelplane.gcp.bucket import SecureBucketArgs, StorageClassTransition
-from accelplane.gcp.cluster import GkeClusterArgs
-from accelplane.gcp.encryption_key import EncryptionKeyArgs
-from accelplane.gcp.inference_endpoint import InferenceEndpointArgs, armor_rules
-from accelplane.gcp.node_pool import Autoscaling, GpuSpec, NodePoolArgs, NodeTaint
-from accelplane.gcp.node_service_account import NodeServiceAccountArgs
-from accelplane.gcp.secret_store import SecretSpec, SecretStoreArgs
-from accelplane.gcp.workload_access import BucketGrant
+from accelplane.clouds.gcp.components.bucket import SecureBucketArgs, StorageClassTransition
+from accelplane.clouds.gcp.components.cluster import GkeClusterArgs
+from accelplane.clouds.gcp.components.encryption_key import EncryptionKeyArgs
+from accelplane.clouds.gcp.components.inference_endpoint import InferenceEndpointArgs, armor_rules
+from accelplane.clouds.gcp.components.node_pool import Autoscaling, GpuSpec, NodePoolArgs, NodeTaint
+from accelplane.clouds.gcp.components.node_service_account import NodeServiceAccountArgs
+from accelplane.clouds.gcp.components.secret_store import SecretSpec, SecretStoreArgs
+from accelplane.clouds.gcp.components.workload_access import BucketGrant
 
 POOL: dict[str, Any] = {
     "pool_name": "p",

@@ -16,8 +16,8 @@ import pulumi_gcp.secretmanager as secretmanager
 import pulumi_gcp.storage as storage
 import pytest
 
+from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
 from accelplane.engine.offline import RecordedResource
-from accelplane.gcp.network import GOOGLE_LOAD_BALANCER_RANGES
 from tests.gcp.gcp_harness import PROJECT, PROJECT_NUMBER, REGION, Run, run_components
 from tests.gcp.gcp_scenario import (
     API_CIDRS,
@@ -110,7 +110,7 @@ def test_ssh_and_rdp_are_denied_from_anywhere_ahead_of_allow_rules(gcp_prod: Run
 
 
 def test_no_endpoint_means_no_allow_rule_at_all() -> None:
-    from accelplane.gcp.network import NetworkArgs, PlatformNetwork
+    from accelplane.clouds.gcp.components.network import NetworkArgs, PlatformNetwork
 
     run = run_components(
         lambda: PlatformNetwork(
@@ -229,7 +229,7 @@ def test_cluster_outputs_for_the_kubernetes_provider(gcp_prod: Run) -> None:
 
 
 def test_a_declared_release_channel_is_used() -> None:
-    from accelplane.gcp.cluster import GkeCluster, GkeClusterArgs
+    from accelplane.clouds.gcp.components.cluster import GkeCluster, GkeClusterArgs
 
     run = run_components(
         lambda: GkeCluster(
@@ -353,7 +353,7 @@ def test_cpu_pool_has_no_accelerator_taint_or_placement(gcp_prod: Run) -> None:
 
 
 def test_an_unpinned_pool_lets_gke_upgrade_it() -> None:
-    from accelplane.gcp.node_pool import AcceleratorNodePool, NodePoolArgs
+    from accelplane.clouds.gcp.components.node_pool import AcceleratorNodePool, NodePoolArgs
 
     run = run_components(
         lambda: AcceleratorNodePool(

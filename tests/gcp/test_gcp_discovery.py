@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from accelplane.config import gcp_catalog
+from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.engine.offline import RecordedResource
 from tests.gcp.gcp_discovery import (
     DEPRECATED_ALLOWED,
@@ -198,7 +198,7 @@ def test_enum_values_sent_agree_with_the_gcp_catalog(gcp_prod: Run) -> None:
 
 def test_vocabularies_the_component_args_accept_are_google_values() -> None:
     """What Args validation accepts (before any run) is what Google accepts."""
-    from accelplane.gcp import bucket, cluster, inference_endpoint, node_pool
+    from accelplane.clouds.gcp.components import bucket, cluster, inference_endpoint, node_pool
 
     assert set(node_pool.TAINT_EFFECTS) <= gcp_catalog.node_taint_effects()
     assert set(node_pool.GPU_DRIVER_VERSIONS) <= gcp_catalog.gpu_driver_versions()

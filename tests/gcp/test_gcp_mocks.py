@@ -6,7 +6,7 @@ from typing import Any
 
 import pulumi
 
-from accelplane.engine.gcp_mocks import FAKE_PROJECT_NUMBER, GcpLikeMocks
+from accelplane.clouds.gcp.mocks import FAKE_PROJECT_NUMBER, GcpLikeMocks
 
 
 def _new(mocks: GcpLikeMocks, typ: str, name: str, inputs: dict[str, Any], custom: bool = True) -> tuple[Any, dict]:

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, run_offline
+from accelplane.engine.offline import Graph
 from accelplane.k8s import crd_schemas
 from accelplane.k8s.manifests import validate_manifests
+from accelplane.program import offline_graph
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Record:
 
 @pytest.fixture(scope="module")
 def tpu_prod() -> Graph:
-    return run_offline(load_stack("tpu-prod"))
+    return offline_graph(load_stack("tpu-prod"))
 
 
 def test_every_stored_schema_names_its_source() -> None:
@@ -97,7 +98,8 @@ def test_metadata_is_the_cluster_version_s_strict_object_meta(tpu_prod: Graph) -
 def test_the_kubernetes_layer_does_not_import_the_engine() -> None:
     code = (
         "import sys\n"
-        "import accelplane.k8s.layer, accelplane.k8s.manifests, accelplane.k8s.eks_facts, accelplane.k8s.gke_facts\n"
+        "import accelplane.k8s.layer, accelplane.k8s.manifests\n"
+        "import accelplane.clouds.aws.k8s.cluster_facts, accelplane.clouds.gcp.k8s.cluster_facts\n"
         "print(sorted(m for m in sys.modules if m.startswith(('accelplane.engine', 'accelplane.cli'))))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

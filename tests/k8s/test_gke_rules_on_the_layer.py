@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, RecordedResource, run_offline
+from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.program import offline_graph
 from accelplane.rules.engine import evaluate
 from accelplane.rules.graph import Graph as RuleGraph
 from accelplane.rules.sources import from_offline_graph
@@ -18,7 +19,7 @@ from accelplane.rules.sources import from_offline_graph
 
 @pytest.fixture(scope="module")
 def tpu_prod() -> Graph:
-    return run_offline(load_stack("tpu-prod"))
+    return offline_graph(load_stack("tpu-prod"))
 
 
 def _findings(graph: Graph) -> dict[str, list[str]]:

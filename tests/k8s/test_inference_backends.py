@@ -10,7 +10,8 @@ import pulumi_kubernetes
 import pytest
 
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import Graph, RecordedResource, run_offline
+from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.program import offline_graph
 from accelplane.rollout.declared import SERVICE_TYPE, service_props
 from tests.support.stack_files import write_variant
 
@@ -21,7 +22,7 @@ L40S_AT_95 = "              weight: 95\n"
 
 @pytest.fixture(scope="module")
 def tpu_prod() -> Graph:
-    return run_offline(load_stack("tpu-prod"))
+    return offline_graph(load_stack("tpu-prod"))
 
 
 @pytest.fixture(params=["dev", "prod", "tpu-prod"])
@@ -43,7 +44,7 @@ def _idle_canary(tmp_path: Path) -> Graph:
     path, _ = write_variant(tmp_path, L40S_AT_95, "              weight: 100\n", "prod")
     text = path.read_text().replace(INF2_AT_5, "              weight: 0\n", 1)
     path.write_text(text.replace(INF2_SCALING, "              autoscaling: {min_replicas: 0, max_replicas: 8}\n", 1))
-    return run_offline(load_stack_file(path))
+    return offline_graph(load_stack_file(path))
 
 
 def test_a_backend_at_zero_replicas_has_no_hpa_and_declares_zero_replicas(tmp_path: Path) -> None:
@@ -143,13 +144,13 @@ def test_pulumi_leaves_the_replica_count_to_the_hpa_only_where_there_is_one(
 
 def test_the_single_backend_service_keeps_the_endpoint_s_original_target_group(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _capturing(monkeypatch, pulumi_aws.lb, "TargetGroup")
-    run_offline(load_stack("dev"))
+    offline_graph(load_stack("dev"))
     [(name, opts)] = seen.items()
     assert name == "acme-ml-dev-inference-tg-server-server"
     # An existing stack's target group (and the ARN its binding and the controller's role name) is kept.
     assert [alias.name for alias in opts.aliases or []] == ["acme-ml-dev-inference-tg"]
     seen.clear()
-    run_offline(load_stack("prod"))
+    offline_graph(load_stack("prod"))
     assert all(not opts.aliases for opts in seen.values()) and len(seen) == 2
 
 
@@ -176,7 +177,7 @@ def test_a_service_gaining_a_backend_keeps_what_runs_today(tmp_path: Path, monke
     )
     path, _ = write_variant(tmp_path, DEV_INLINE, "          port: 8000\n          backends:\n" + backends, "dev")
     groups = _capturing(monkeypatch, pulumi_aws.lb, "TargetGroup")
-    graph = run_offline(load_stack_file(path))
+    graph = offline_graph(load_stack_file(path))
     aliases = {name: [a.name for a in opts.aliases or []] for name, opts in groups.items()}
     assert aliases == {"acme-ml-dev-inference-tg-server-server": ["acme-ml-dev-inference-tg"],
                       "acme-ml-dev-inference-tg-server-next": []}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.config.kubernetes_checks import addon_fields, vendor_plugin_fields
+from accelplane.clouds import cloud_support
 from accelplane.config.loader import load_stack_file
 from accelplane.config.model import Cloud
 from accelplane.errors import InputError
@@ -22,10 +22,12 @@ def _problems(path: Path) -> list[str]:
 
 
 def test_gke_needs_no_load_balancer_controller_or_device_plugin_charts() -> None:
-    assert "aws_load_balancer_controller" in addon_fields(Cloud.aws)
-    assert addon_fields(Cloud.gcp) == ("kueue", "jobset", "kube_prometheus_stack")
-    assert vendor_plugin_fields(Cloud.aws, "nvidia") == ("nvidia_device_plugin", "dcgm_exporter")
-    assert vendor_plugin_fields(Cloud.gcp, "nvidia") == () and vendor_plugin_fields(Cloud.gcp, "google") == ()
+    aws, gcp = cloud_support(Cloud.aws), cloud_support(Cloud.gcp)
+    assert "aws_load_balancer_controller" in aws.addon_fields()
+    assert gcp.addon_fields() == ("kueue", "jobset", "kube_prometheus_stack")
+    assert aws.vendor_plugin_fields("nvidia") == ("nvidia_device_plugin", "dcgm_exporter")
+    assert gcp.vendor_plugin_fields("nvidia") == () and gcp.vendor_plugin_fields("google") == ()
+    assert aws.efa_plugin_field() == "efa_device_plugin" and gcp.efa_plugin_field() is None
 
 
 def test_an_eks_add_ons_profile_still_pins_the_controller(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from accelplane.config.aws_catalog import instance_facts
+from accelplane.clouds.aws.catalog import instance_facts
 from accelplane.config.loader import load_stack
 from accelplane.engine.offline import Graph, RecordedResource
 from accelplane.k8s.manifests import manifests, validate_graph

@@ -10,21 +10,22 @@ from typing import Any
 import pytest
 import yaml
 
-from accelplane.config import gcp_catalog
+from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import Graph, RecordedResource, run_offline
+from accelplane.engine.offline import Graph, RecordedResource
 from accelplane.k8s.manifests import validate_graph
+from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
 
 
 @pytest.fixture(scope="module")
 def tpu_prod() -> Graph:
-    return run_offline(load_stack("tpu-prod"))
+    return offline_graph(load_stack("tpu-prod"))
 
 
 @pytest.fixture(scope="module")
 def tpu_dev() -> Graph:
-    return run_offline(load_stack("tpu-dev"))
+    return offline_graph(load_stack("tpu-dev"))
 
 
 def _k8s(graph: Graph, kind: str) -> list[RecordedResource]:
@@ -165,7 +166,7 @@ def test_each_exposed_service_has_a_route_health_check_and_cloud_armor(tpu_prod:
 def test_a_service_on_a_path_prefix_routes_only_that_prefix(tmp_path: Path) -> None:
     path, _ = write_variant(tmp_path, "          port: 8000\n",
                             "          port: 8000\n          path_prefix: /chat/\n", stack="tpu-prod")
-    graph = run_offline(load_stack_file(path))
+    graph = offline_graph(load_stack_file(path))
     [rule] = _one(graph, "HTTPRoute", "llm-server", "inference")["spec"]["rules"]
     assert rule["matches"] == [{"path": {"type": "PathPrefix", "value": "/chat/"}}]
     assert validate_graph(graph, "1.33").errors == []
@@ -182,7 +183,7 @@ def test_gpu_and_tpu_backends_run_on_their_own_pools(tpu_prod: Graph) -> None:
 def test_no_http_listener_without_the_redirect(tmp_path: Path) -> None:
     path, _ = write_variant(tmp_path, "      ssl_profile: RESTRICTED\n",
                             "      ssl_profile: RESTRICTED\n      http_redirect: false\n", stack="tpu-prod")
-    graph = run_offline(load_stack_file(path))
+    graph = offline_graph(load_stack_file(path))
     gateway = _one(graph, "Gateway", "inference", "accelplane-gateway")
     assert [listener["name"] for listener in gateway["spec"]["listeners"]] == ["https"]
     assert [r.inputs["metadata"]["name"] for r in _k8s(graph, "HTTPRoute")] == ["llm-server"]

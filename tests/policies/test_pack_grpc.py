@@ -150,9 +150,9 @@ def test_the_pack_applies_the_stack_s_waivers_like_check(tmp_path, bad_resources
 def test_a_google_cloud_stack_raises_only_what_check_reports(pack) -> None:
     """The GCP rules run in the pack on a GCP stack and report exactly the rules `check` reports."""
     from accelplane.config.loader import load_stack
-    from accelplane.engine.offline import run_offline
+    from accelplane.program import offline_graph
 
-    resources = from_offline_graph(run_offline(load_stack("tpu-prod")))
+    resources = from_offline_graph(offline_graph(load_stack("tpu-prod")))
     diagnostics, _ = analyze_all(pack, resources)
     expected = {f.rule.id for f in evaluate(Graph(resources)).findings}
     assert expected and {d.policyName for d in diagnostics} == expected

@@ -14,7 +14,7 @@ from pathlib import Path
 import pulumi_aws as aws
 import pytest
 
-from accelplane.config.aws_catalog import instance_facts
+from accelplane.clouds.aws.catalog import instance_facts
 from accelplane.config.loader import load_stack
 from accelplane.engine.offline import Graph, RecordedResource
 
@@ -211,9 +211,9 @@ def _endpoint_variant(tmp_path: Path, cidrs: str, redirect: str = REDIRECT) -> P
 
 def _public_variant(tmp_path: Path, redirect: str = REDIRECT) -> Graph:
     from accelplane.config.loader import load_stack_file
-    from accelplane.engine.offline import run_offline
+    from accelplane.program import offline_graph
 
-    return run_offline(load_stack_file(_endpoint_variant(tmp_path, "\n      allowed_cidrs: [0.0.0.0/0]", redirect)))
+    return offline_graph(load_stack_file(_endpoint_variant(tmp_path, "\n      allowed_cidrs: [0.0.0.0/0]", redirect)))
 
 
 def _rule_findings(graph: Graph) -> list[str]:
@@ -441,7 +441,7 @@ def test_every_resource_has_a_component_parent(stack: tuple[str, Graph]) -> None
 
 def test_existing_vpc_is_used_not_created(tmp_path: Path) -> None:
     from accelplane.config.loader import load_stack_file
-    from accelplane.engine.offline import run_offline
+    from accelplane.program import offline_graph
     from tests.support.stack_files import write_variant
 
     existing = (
@@ -457,7 +457,7 @@ def test_existing_vpc_is_used_not_created(tmp_path: Path) -> None:
         "        public_subnets: [10.40.192.0/24, 10.40.193.0/24]\n        nat: single\n"
     )
     path, _ = write_variant(tmp_path, new_vpc, existing)
-    graph = run_offline(load_stack_file(path))
+    graph = offline_graph(load_stack_file(path))
     created = {r.type for r in graph.resources}
     assert not created & {"aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/natGateway:NatGateway"}
     [cluster] = graph.by_type("aws:eks/cluster:Cluster")

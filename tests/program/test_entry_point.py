@@ -13,8 +13,8 @@ import pytest
 import yaml
 from pulumi.runtime.stack import run_pulumi_func
 
+from accelplane.clouds.aws.mocks import AwsLikeMocks
 from accelplane.config.loader import PLATFORM_KEY
-from accelplane.engine.mocks import AwsLikeMocks
 from accelplane.engine.offline import Graph, _RecordingMonitor
 from tests.support.stack_files import STACKS_DIR
 

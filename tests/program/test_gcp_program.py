@@ -10,14 +10,15 @@ from typing import Any
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, RecordedResource, run_offline
+from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.program import offline_graph
 
 NODE_POOL = "gcp:container/nodePool:NodePool"
 
 
 @pytest.fixture(scope="module")
 def tpu_prod() -> Graph:
-    return run_offline(load_stack("tpu-prod"))
+    return offline_graph(load_stack("tpu-prod"))
 
 
 def _pool(graph: Graph, name: str) -> RecordedResource:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import run_offline
+from accelplane.program import offline_graph
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
@@ -15,7 +15,7 @@ def test_every_aws_resource_uses_the_declared_region_s_provider(stack: str, monk
     monkeypatch.setenv("AWS_REGION", "ap-southeast-2")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "ap-southeast-2")
     config = load_stack(stack)
-    graph = run_offline(config)
+    graph = offline_graph(config)
     providers = [r for r in graph.resources if r.type == "pulumi:providers:aws"]
     assert len(providers) == 1
     provider = providers[0]

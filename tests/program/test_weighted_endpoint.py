@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from accelplane.aws.inference_endpoint import rule_priorities
+from accelplane.clouds.aws.components.inference_endpoint import rule_priorities
 from accelplane.config.loader import load_stack_file
-from accelplane.engine.offline import Graph, RecordedResource, run_offline
+from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
 
 DEV_SERVICE_TAIL = "          autoscaling: {min_replicas: 1, max_replicas: 2, target_cpu_utilization: 70}\n"
@@ -31,7 +32,7 @@ def _service(name: str, prefix: str) -> str:
 
 def _dev_with(tmp_path: Path, old: str, new: str) -> Graph:
     path, _ = write_variant(tmp_path, old, new, "dev")
-    return run_offline(load_stack_file(path))
+    return offline_graph(load_stack_file(path))
 
 
 def _target_groups(graph: Graph) -> dict[tuple[str, str], RecordedResource]:

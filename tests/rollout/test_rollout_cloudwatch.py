@@ -24,8 +24,9 @@ import pytest
 from botocore.stub import Stubber
 from moto import mock_aws
 
+from accelplane.clouds.aws.rollout import alb, cloudwatch
+from accelplane.clouds.aws.rollout import route as run
 from accelplane.config.loader import load_stack_file
-from accelplane.rollout import alb, cloudwatch, run
 from tests.rollout.conftest import stack_text, write_stack
 from tests.rollout.moto_alb import MotoAlb
 
@@ -216,7 +217,7 @@ def test_an_unreachable_aws_endpoint_is_bad_input(tmp_path: Path, fake_credentia
     before = path.read_bytes()
     result = rollout("advance", "--stack-file", path, "--service", "server",
                      "--endpoint-url", f"http://127.0.0.1:{free_port()}")
-    assert result.code == 2 and "cannot read CloudWatch metrics" in result.err, result.err
+    assert result.code == 2 and "cannot read the cloudwatch metrics" in result.err, result.err
     assert path.read_bytes() == before
 
 

@@ -110,7 +110,7 @@ def test_every_gcp_rule_names_google_documentation() -> None:
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pulumi_gcp's own deprecated aliases, on import
 def test_rules_read_the_labels_the_gcp_layer_writes() -> None:
     """The rules import no component: the label keys they read are checked against the GCP layer here."""
-    from accelplane.gcp.bucket import ROLE_LABEL
+    from accelplane.clouds.gcp.components.bucket import ROLE_LABEL
     from accelplane.rules.gcp_labels import BUCKET_ROLE_LABEL
 
     assert BUCKET_ROLE_LABEL == ROLE_LABEL

@@ -13,12 +13,15 @@ import pytest
 import yaml
 from moto import mock_aws
 
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.verify.declared import aws_declared
+from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig, load_stack, load_stack_text
 from accelplane.config.project import find_project
-from accelplane.engine.offline import Graph, run_offline
-from accelplane.verify.clients import AwsClients
-from accelplane.verify.declared import DeclaredPlatform, declared_platform
-from accelplane.verify.model import VerifyReport
+from accelplane.engine.offline import Graph
+from accelplane.program import offline_graph
+from accelplane.verify.declared import DeclaredPlatform
+from accelplane.verify.results import VerifyReport
 from accelplane.verify.run import VerifyOptions, verify
 from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport
 
@@ -52,7 +55,7 @@ def dev_stack() -> StackConfig:
 
 @pytest.fixture(scope="session")
 def dev_declared(dev_stack: StackConfig, dev_graph: Graph) -> DeclaredPlatform:
-    return declared_platform(dev_stack, dev_graph)
+    return aws_declared(dev_stack, dev_graph)
 
 
 @pytest.fixture(scope="session")
@@ -88,7 +91,7 @@ def _runner(stack: StackConfig, graph: Graph, session: boto3.Session) -> Callabl
             stack,
             VerifyOptions(**options),
             graph=graph,
-            clients=clients or AwsClients("us-east-1", session=session),
+            reader=AwsReader(clients or AwsClients("us-east-1", session=session)),
         )
 
     return run
@@ -134,12 +137,12 @@ def canary_stack() -> StackConfig:
 
 @pytest.fixture(scope="session")
 def canary_graph(canary_stack: StackConfig) -> Graph:
-    return run_offline(canary_stack)
+    return offline_graph(canary_stack)
 
 
 @pytest.fixture(scope="session")
 def canary_declared(canary_stack: StackConfig, canary_graph: Graph) -> DeclaredPlatform:
-    return declared_platform(canary_stack, canary_graph)
+    return aws_declared(canary_stack, canary_graph)
 
 
 @pytest.fixture

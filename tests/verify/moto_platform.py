@@ -51,9 +51,10 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from accelplane.clouds.aws.verify.declared import issuer_host
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import Symbols
-from accelplane.verify.declared import DeclaredPlatform, issuer_host
+from accelplane.verify.declared import DeclaredPlatform
 
 ACCOUNT = "123456789012"
 # Who ran `pulumi up`: with `bootstrapClusterCreatorAdminPermissions`, EKS gives it an access entry.

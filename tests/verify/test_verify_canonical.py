@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from accelplane.clouds.aws.verify.live_view import camel, wire
 from accelplane.verify.canonical import Symbols, canonical, differences
-from accelplane.verify.live_view import camel, wire
 
 
 def test_symbols_replace_whole_tokens_longest_first() -> None:

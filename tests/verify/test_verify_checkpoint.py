@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.verify.s3_checkpoints import S3Checkpoints
 from accelplane.verify.checkpoint import checkpoint_drill, parse_duration
-from accelplane.verify.clients import AwsClients
-from accelplane.verify.model import CheckId, Status
+from accelplane.verify.results import CheckId, Status
 from tests.verify.conftest import CHECKPOINT_FILES
 from tests.verify.moto_platform import MotoPlatform
 
@@ -17,7 +18,9 @@ from tests.verify.moto_platform import MotoPlatform
 def drill(platform: MotoPlatform, clients: AwsClients | None = None, **options: Any) -> dict[str, Any]:
     s3 = (clients or AwsClients("us-east-1", session=platform.session))("s3")
     options.setdefault("max_age", None)
-    return {r.check: r for r in checkpoint_drill(s3, platform.bucket("checkpoints"), "trainer/", **options)}
+    store = S3Checkpoints(s3, platform.bucket("checkpoints"), mode=options.pop("mode", "download"),
+                          concurrency=options.pop("concurrency", 8))
+    return {r.check: r for r in checkpoint_drill(store, "trainer/", **options)}
 
 
 def test_newest_checkpoint_reads_back_intact(live_dev: MotoPlatform) -> None:

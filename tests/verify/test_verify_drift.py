@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from botocore.awsrequest import AWSResponse
 
-from accelplane.verify.clients import AwsClients
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.verify.live_view import VERIFIED_TYPES
 from accelplane.verify.declared import DeclaredPlatform
-from accelplane.verify.live_view import VERIFIED_TYPES
-from accelplane.verify.model import CheckId, Status, VerifyReport
+from accelplane.verify.results import CheckId, Status, VerifyReport
 from tests.verify.conftest import failures
 from tests.verify.moto_platform import MotoPlatform
 

@@ -34,15 +34,19 @@ from botocore.exceptions import (
 from botocore.parsers import ResponseParserError
 
 from accelplane.cli import main
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.verify.drift_specs import DRIFT
+from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig
+from accelplane.engine.offline import Graph
 from accelplane.errors import InputError
+from accelplane.program import offline_graph
 from accelplane.verify.canonical import Symbols
-from accelplane.verify.clients import AwsClients
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.drift import stack_missing
-from accelplane.verify.live_view import LiveView
-from accelplane.verify.model import CheckId, Status, VerifyReport
+from accelplane.verify.live import LiveView
 from accelplane.verify.report import render_verify
+from accelplane.verify.results import CheckId, Status
 from accelplane.verify.run import VerifyOptions, verify
 from accelplane.verify.text import one_line
 from tests.verify.moto_platform import ACCOUNT, MotoPlatform
@@ -161,9 +165,11 @@ def test_malformed_endpoint_url_exits_2_naming_the_option(
     assert "secret" not in err
 
 
-def test_malformed_endpoint_url_is_refused_by_the_library_too(dev_stack: StackConfig, no_aws_calls: None) -> None:
+def test_malformed_endpoint_url_is_refused_by_the_library_too(
+    dev_stack: StackConfig, dev_graph: Graph, no_aws_calls: None
+) -> None:
     with pytest.raises(InputError) as raised:
-        verify(dev_stack, VerifyOptions(endpoint_url="http//x"))
+        verify(dev_stack, VerifyOptions(endpoint_url="http//x"), graph=dev_graph, reader=AwsReader())
 
     assert "--endpoint-url: expected an http:// or https:// URL" in str(raised.value)
 
@@ -256,7 +262,7 @@ def test_transport_failures_at_the_caller_identity_step_are_bad_input(kind: str,
     clients = AwsClients("us-east-1", session=session, max_attempts=1)
 
     with pytest.raises(InputError) as raised:
-        verify(dev_stack, VerifyOptions(probes=0), clients=clients)
+        verify(dev_stack, VerifyOptions(probes=0), graph=offline_graph(dev_stack), reader=AwsReader(clients))
 
     [problem] = raised.value.problems
     assert problem.field in ("AWS endpoint", "credentials")
@@ -270,7 +276,7 @@ def test_expired_sso_token_is_a_credentials_problem(dev_stack: StackConfig) -> N
     clients = AwsClients("us-east-1", session=session, max_attempts=1)
 
     with pytest.raises(InputError, match="credentials: cannot get AWS credentials"):
-        verify(dev_stack, VerifyOptions(probes=0), clients=clients)
+        verify(dev_stack, VerifyOptions(probes=0), graph=offline_graph(dev_stack), reader=AwsReader(clients))
 
 
 @pytest.mark.parametrize("kind", TRANSPORT_ERRORS)
@@ -281,7 +287,7 @@ def test_transport_failures_during_the_inventory_are_read_errors(
     session.events.register("before-send", _raising(TRANSPORT_ERRORS[kind], spare_sts=True))
     clients = AwsClients("us-east-1", session=session, max_attempts=1)
 
-    report = verify(dev_stack, VerifyOptions(probes=0), graph=dev_graph, clients=clients)
+    report = verify(dev_stack, VerifyOptions(probes=0), graph=dev_graph, reader=AwsReader(clients))
 
     read_errors = [r for r in report.results if r.check == CheckId.read_error and r.status is Status.failed]
     assert read_errors and report.failed
@@ -343,17 +349,17 @@ def test_only_global_iam_resources_live_is_still_not_deployed_here(dev_declared:
     roles = [r for r in dev_declared.resources if r.type == "aws:iam/role:Role"]
     view = LiveView(symbols=Symbols(), matched={role.urn: role for role in roles})
 
-    result = stack_missing(dev_declared, view, read_errors=0, account=ACCOUNT, region="us-west-2")
+    result = stack_missing(dev_declared, view, DRIFT, read_errors=0, account=ACCOUNT, region="us-west-2")
 
     assert result is not None and result.status is Status.failed
     assert result.message.startswith(f"stack dev not found in account {ACCOUNT} region us-west-2: nothing of it")
     assert result.message.endswith(
         f"; {len(roles)} of its IAM resources exist (IAM is global): is it deployed in another region?"
     )
-    assert stack_missing(dev_declared, view, read_errors=1, account=ACCOUNT, region="us-west-2") is None
+    assert stack_missing(dev_declared, view, DRIFT, read_errors=1, account=ACCOUNT, region="us-west-2") is None
     some_vpc = next(r for r in dev_declared.resources if r.type == "aws:ec2/vpc:Vpc")
     view.matched[some_vpc.urn] = some_vpc
-    assert stack_missing(dev_declared, view, read_errors=0, account=ACCOUNT, region="us-west-2") is None
+    assert stack_missing(dev_declared, view, DRIFT, read_errors=0, account=ACCOUNT, region="us-west-2") is None
 
 
 _COUNTS = re.compile(
@@ -446,6 +452,4 @@ def test_the_report_names_the_endpoint_url_without_credentials() -> None:
     assert AwsClients("us-east-1", endpoint_url="https://ci:token@proxy.example.com:8443/aws").endpoint == (
         "https://proxy.example.com:8443/aws"
     )
-    assert AwsClients("us-east-1").endpoint == VerifyReport(stack="dev", platform="p").endpoint == (
-        "AWS default endpoints"
-    )
+    assert AwsClients("us-east-1").endpoint == "AWS default endpoints"

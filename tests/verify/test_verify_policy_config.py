@@ -41,7 +41,10 @@ def test_verify_reads_a_stack_file_from_anywhere(tmp_path: Path, capsys: pytest.
     assert f"error: {path}:3: accelplane:platform.nmae: unknown key" in capsys.readouterr().err
 
 
-def test_verify_on_a_google_cloud_stack_says_it_covers_aws_only(capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_on_a_google_cloud_stack_says_it_is_not_supported_there_yet(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["verify", "--stack", "tpu-dev"]) == 2
     err = capsys.readouterr().err
-    assert "Pulumi.tpu-dev.yaml: cloud: live verification covers AWS only so far" in err and "Traceback" not in err
+    assert "Pulumi.tpu-dev.yaml:8: cloud: live verification (`accelplane verify`) is not supported on gcp yet" in err
+    assert "accelplane check" in err and "Traceback" not in err

@@ -20,8 +20,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from accelplane.verify.model import CheckId, Status
 from accelplane.verify.probe import parse_matcher, percentile, probe_endpoint
+from accelplane.verify.results import CheckId, Status
 from tests.verify.moto_platform import MotoPlatform
 
 

@@ -17,9 +17,11 @@ import boto3
 import pytest
 
 from accelplane.cli import main
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import load_stack_file
-from accelplane.verify.clients import AwsClients
-from accelplane.verify.model import CheckId
+from accelplane.program import offline_graph
+from accelplane.verify.results import CheckId
 from accelplane.verify.run import VerifyOptions, verify
 from tests.verify.conftest import canary_text, failures
 from tests.verify.moto_platform import MotoPlatform
@@ -57,7 +59,7 @@ def test_apply_now_then_verify_reports_the_rollouts_weights_as_drift(
     layer = rewritten.platform.kubernetes
     assert layer is not None and [b.weight for b in layer.inference_services[0].serving_backends] == [100, 0]
     clients = AwsClients("us-east-1", session=boto_session)
-    before_up = verify(rewritten, VerifyOptions(probes=0), clients=clients)
+    before_up = verify(rewritten, VerifyOptions(probes=0), graph=offline_graph(rewritten), reader=AwsReader(clients))
     assert failures(before_up) == [(CheckId.drift_changed, HTTPS, "tags.accelplane:weights")]
     [undeployed] = [r for r in before_up.results if r.check == CheckId.drift_changed]
     assert undeployed.message == (
@@ -70,5 +72,5 @@ def test_apply_now_then_verify_reports_the_rollouts_weights_as_drift(
     elbv2 = boto_session.client("elbv2", region_name="us-east-1")
     elbv2.add_tags(ResourceArns=[live_canary.https_listener()],
                    Tags=[{"Key": "accelplane:weights", "Value": "l4=100 l4-int8=0"}])
-    after_up = verify(rewritten, VerifyOptions(probes=0), clients=clients)
+    after_up = verify(rewritten, VerifyOptions(probes=0), graph=offline_graph(rewritten), reader=AwsReader(clients))
     assert failures(after_up) == []

@@ -12,16 +12,18 @@ from typing import Any
 
 import boto3
 
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.verify.declared import aws_declared
+from accelplane.clouds.aws.verify.live_view import VERIFIED_TYPES
+from accelplane.clouds.aws.verify.reader import AwsReader
+from accelplane.clouds.aws.verify.routing import idle_target_groups, live_forward, without_targets
+from accelplane.clouds.aws.verify.state_checks import target_health
 from accelplane.config.loader import load_stack_text
-from accelplane.engine.offline import run_offline
+from accelplane.program import offline_graph
 from accelplane.rules.view import Resource
-from accelplane.verify.clients import AwsClients
-from accelplane.verify.declared import DeclaredPlatform, declared_platform
-from accelplane.verify.live_view import VERIFIED_TYPES
-from accelplane.verify.model import CheckId, Status, VerifyReport
-from accelplane.verify.routing import idle_target_groups, live_forward, without_targets
+from accelplane.verify.declared import DeclaredPlatform
+from accelplane.verify.results import CheckId, Status, VerifyReport
 from accelplane.verify.run import VerifyOptions, verify
-from accelplane.verify.state_checks import target_health
 from tests.verify.conftest import CHECKPOINT_FILES, canary_text, failures
 from tests.verify.moto_platform import MotoPlatform
 
@@ -175,7 +177,7 @@ def test_a_missing_backend_target_group_is_reported_by_service_and_backend(
 
 def test_an_idle_canary_needs_no_targets(canary_declared: DeclaredPlatform) -> None:
     idle_stack = load_stack_text(canary_text(baseline_weight=100), path="Pulumi.dev.yaml", stack="dev")
-    idle = declared_platform(idle_stack, run_offline(idle_stack))
+    idle = aws_declared(idle_stack, offline_graph(idle_stack))
     groups = idle.of_type("aws:lb/targetGroup:TargetGroup")
     [canary] = [r for r in groups if r.tags()["accelplane:backend"] == "l4-int8"]
 
@@ -213,14 +215,14 @@ def test_a_one_target_forward_as_aws_reports_it_compares_with_the_declared_forms
 
 def test_without_a_service_on_root_the_default_404_is_verified(moto: None, boto_session: boto3.Session) -> None:
     stack = load_stack_text(canary_text(server_prefix="/chat/"), path="Pulumi.dev.yaml", stack="dev")
-    graph = run_offline(stack)
-    live = MotoPlatform(declared_platform(stack, graph), session=boto_session).create()
+    graph = offline_graph(stack)
+    live = MotoPlatform(aws_declared(stack, graph), session=boto_session).create()
     live.register_targets()
     live.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
 
     def run() -> VerifyReport:
         clients = AwsClients("us-east-1", session=boto_session)
-        return verify(stack, VerifyOptions(probes=0), graph=graph, clients=clients)
+        return verify(stack, VerifyOptions(probes=0), graph=graph, reader=AwsReader(clients))
 
     assert failures(run()) == []
     # Someone points the default action at the server's baseline: every unmatched path now reaches it.

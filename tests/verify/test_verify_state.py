@@ -14,10 +14,10 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from accelplane.clouds.aws.clients import AwsClients, ReadOnlyError, check_read_only
+from accelplane.clouds.aws.verify.state_checks import node_group_status, secret_rotation, secret_value, target_health
 from accelplane.rules.view import Resource
-from accelplane.verify.clients import AwsClients, ReadOnlyError, check_read_only
-from accelplane.verify.model import CheckId, Status
-from accelplane.verify.state_checks import node_group_status, secret_rotation, secret_value, target_health
+from accelplane.verify.results import CheckId, Status
 
 TARGET_GROUP = Resource(
     urn="urn:pulumi:dev::accelplane::aws:lb/targetGroup:TargetGroup::tg",

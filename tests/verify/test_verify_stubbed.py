@@ -18,8 +18,8 @@ from typing import Any
 import boto3
 from botocore.stub import Stubber
 
-from accelplane.verify.clients import AwsClients
-from accelplane.verify.model import CheckId, Status, VerifyReport
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.verify.results import CheckId, Status, VerifyReport
 from tests.verify.conftest import failures
 from tests.verify.moto_platform import ACCOUNT, CLUSTER_ADMIN_POLICY, MotoPlatform
 

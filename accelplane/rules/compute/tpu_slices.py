@@ -6,7 +6,7 @@ names the slice's chips as `AxB` (v5e, v6e: 2D) or `AxBxC` (v4, v5p, TPU7x: 3D).
 holds more chips than one VM is multi-host: GKE builds it from `chips ÷ chips per VM` VMs, one node
 each, as one atomic node pool. Only 4-chip machine types form multi-host slices; the 1- and 8-chip
 types (v5e, v6e) are single-host only. (GKE documentation, "TPUs in GKE" and "Plan TPUs in GKE".)
-The platform's sourced shape table lives in the configuration (accelplane/config/gcp_catalog.py);
+The platform's sourced shape table lives in the configuration (accelplane/clouds/gcp/catalog.py);
 these rules keep only this arithmetic, so they judge any graph, whoever wrote it.
 """
 

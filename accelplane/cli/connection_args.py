@@ -1,0 +1,33 @@
+"""The connection options of the commands that call a cloud's API (`verify`, `rollout`): one spelling.
+
+The URL is checked here for what any API endpoint must be (an http:// or https:// URL with a host,
+no credentials, query or fragment); the stack's cloud checks the rest once the stack is known
+(botocore's host rules on AWS).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from accelplane.urls import url_problem
+
+ENDPOINT_EXPECTED = "expected an http:// or https:// URL with a host, e.g. http://127.0.0.1:5000"
+
+
+def _endpoint_url(text: str) -> str:
+    problem = url_problem(text, ENDPOINT_EXPECTED, server_only=True,
+                          credentials_hint="give credentials through the cloud's credential chain")
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--endpoint-url",
+        type=_endpoint_url,
+        metavar="URL",
+        help="send every API call here (moto, LocalStack, a VPC endpoint proxy): an http:// or https:// URL",
+    )
+    parser.add_argument("--profile", help="the cloud's credentials profile (AWS: a named profile; default: the "
+                        "standard credential chain)")

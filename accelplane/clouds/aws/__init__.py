@@ -1,0 +1,71 @@
+"""AWS: EKS with accelerator node groups, S3, an ALB endpoint, Secrets Manager, KMS and IAM.
+
+`SUPPORT` is this cloud's `CloudSupport` (see `accelplane.clouds.interface` for the sub-layout every
+cloud shares). The declaration checks and the catalog are light and load with it; the provider SDK,
+the offline mocks, boto3 and the live readers load inside the methods that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from accelplane.clouds.aws import checks, kubernetes_checks, node_images, provenance
+from accelplane.clouds.interface import CloudSupport, DeclarationPath, Issue, NodeImage
+
+if TYPE_CHECKING:
+    import pulumi
+
+    from accelplane.config.model import Platform
+    from accelplane.rollout.route import LiveRoute, RouteRequest
+    from accelplane.verify.reader import LiveReader
+
+
+class AwsSupport(CloudSupport):
+    name = "aws"
+
+    def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
+        yield from checks.aws_problems(platform)
+        yield from kubernetes_checks.eks_problems(platform)
+
+    def addon_fields(self) -> tuple[str, ...]:
+        return kubernetes_checks.ADDON_FIELDS
+
+    def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
+        return kubernetes_checks.VENDOR_PLUGIN_FIELDS.get(vendor, ())
+
+    def efa_plugin_field(self) -> str | None:
+        return kubernetes_checks.EFA_PLUGIN_FIELD
+
+    def node_images(self, platform: Platform) -> list[NodeImage]:
+        return node_images.node_images(platform)
+
+    def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+        return provenance.declaration_paths(platform)
+
+    def build(self, platform: Platform) -> dict[str, Any]:
+        # Start-up time: pulumi-aws (about 0.5 s) loads only when the program runs.
+        from accelplane.clouds.aws.composition import build_aws
+
+        return build_aws(platform)
+
+    def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
+        # Start-up time: the Pulumi SDK loads only for the offline engine.
+        from accelplane.clouds.aws.mocks import AwsLikeMocks
+
+        return AwsLikeMocks(region=platform.region)
+
+    def live_reader(self) -> LiveReader:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.verify.reader import AwsReader
+
+        return AwsReader()
+
+    def live_route(self, request: RouteRequest) -> LiveRoute:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.rollout.route import alb_route
+
+        return alb_route(request)
+
+
+SUPPORT = AwsSupport()

@@ -1,0 +1,50 @@
+"""The Kubernetes layer on EKS: the charts it needs pinned, and what only AWS's facts can judge.
+
+EKS runs the AWS Load Balancer Controller and the vendors' device-plugin charts from the stack's
+profiles; a service exposed through the ALB gets one target group per backend, and the ALB spreads
+a forward over at most five of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from accelplane.config.model import MetricsSource, Platform, Purpose
+
+Issue = tuple[tuple[str | int, ...], str]
+
+# Chart versions the cluster-wide add-ons need, read from `kubernetes.addons_profile`.
+ADDON_FIELDS = ("aws_load_balancer_controller", "kueue", "jobset", "kube_prometheus_stack")
+# Chart versions (and images of node agents the program runs itself) each accelerator vendor's pools
+# need from their own profile. The Neuron chart deploys no exporter: without neuron-monitor the
+# Neuron PodMonitor and alerts would watch nothing, so its image is required like a chart version.
+VENDOR_PLUGIN_FIELDS = {
+    "nvidia": ("nvidia_device_plugin", "dcgm_exporter"),
+    "aws": ("neuron_helm_chart", "neuron_monitor_image"),
+}
+EFA_PLUGIN_FIELD = "efa_device_plugin"
+# An ALB forward action spreads a rule's requests over at most five target groups
+# (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions).
+ALB_TARGET_GROUPS_PER_ACTION = 5
+
+
+def eks_problems(platform: Platform) -> Iterator[Issue]:
+    layer = platform.kubernetes
+    if layer is None:
+        return
+    pools = {pool.name: pool for pool in platform.node_pools}
+    for index, service in enumerate(layer.inference_services):
+        path = ("kubernetes", "inference_services", index)
+        if service.expose and service.backends is not None and len(service.backends) > ALB_TARGET_GROUPS_PER_ACTION:
+            yield ((*path, "backends"), f"an ALB forwards one route to at most {ALB_TARGET_GROUPS_PER_ACTION} "
+                   f"target groups, got {len(service.backends)} backends")
+        if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch and not service.expose:
+            yield ((*path, "rollout", "metrics"),
+                   "cloudwatch reads the endpoint's target groups: the service must be exposed")
+    for index, template in enumerate(layer.training_templates):
+        pool = pools.get(template.node_pool)
+        if pool is None or pool.purpose is not Purpose.training or pool.accelerator is None or template.nodes is None:
+            continue  # the neutral checks name a template on another pool
+        if template.nodes > pool.scaling.max:
+            yield (("kubernetes", "training_templates", index, "nodes"),
+                   f"the pool scales to {pool.scaling.max} nodes, not {template.nodes}")

@@ -1,0 +1,63 @@
+"""The EKS-optimised AMIs a stack's node groups boot, as each pool's profile pins them.
+
+A profile's `ami_release_version` (`1.33.5-20251120`) pins the release of the AMI type EKS uses for
+the pool's accelerator and architecture. AWS publishes each release's image id as a public SSM
+parameter (https://docs.aws.amazon.com/eks/latest/userguide/retrieve-ami-id.html), which is what
+the bundle lock records: the image itself never leaves AWS.
+"""
+
+from __future__ import annotations
+
+import re
+
+from accelplane.accelerator_vendors import node_facts
+from accelplane.clouds.aws import catalog
+from accelplane.clouds.interface import NodeImage
+from accelplane.config.model import Platform
+from accelplane.errors import InputError
+
+# EKS AMI type -> (architecture, variant) in the AL2023 SSM parameter names.
+_AMI_FAMILIES = {
+    "AL2023_x86_64_STANDARD": ("x86_64", "standard"),
+    "AL2023_ARM_64_STANDARD": ("arm64", "standard"),
+    "AL2023_x86_64_NVIDIA": ("x86_64", "nvidia"),
+    "AL2023_ARM_64_NVIDIA": ("arm64", "nvidia"),
+    "AL2023_x86_64_NEURON": ("x86_64", "neuron"),
+}
+
+
+def _refuse_floating(text: str, where: str) -> None:
+    if not text or re.search(r"[<>^~!,|\s]|\blatest\b", text) or text.endswith(".x"):
+        raise InputError.single(f"{text!r} is a floating reference; pin an exact version", field=where)
+
+
+def node_images(platform: Platform) -> list[NodeImage]:
+    images = []
+    for pool in platform.node_pools:
+        profile = platform.pool_profile(pool)
+        if profile is None or profile.ami_release_version is None:
+            continue
+        _refuse_floating(profile.ami_release_version, f"software_profiles.{pool.software_profile}.ami_release_version")
+        facts = node_facts(pool.accelerator)
+        ami_type = facts.ami_types.get(catalog.architecture(pool.instance_type)) if facts else None
+        family = _AMI_FAMILIES.get(ami_type or "")
+        if family is None:
+            continue
+        cpu, variant = family
+        kubernetes, _, date = profile.ami_release_version.partition("-")
+        minor = ".".join(kubernetes.split(".")[:2])
+        parameter = (
+            f"/aws/service/eks/optimized-ami/{minor}/amazon-linux-2023/{cpu}/{variant}/"
+            f"amazon-eks-node-al2023-{cpu}-{variant}-{minor}-v{date}/image_id"
+        )
+        images.append(
+            NodeImage(
+                pool=pool.name,
+                version=profile.ami_release_version,
+                architecture=cpu,
+                reference=f"ssm:{parameter}",
+                declared_at=f"node_pools.{pool.name} (profile {pool.software_profile})",
+                meta={"ami_type": str(ami_type), "ssm_parameter": parameter},
+            )
+        )
+    return images

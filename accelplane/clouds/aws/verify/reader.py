@@ -1,0 +1,196 @@
+"""`accelplane verify` on AWS: a read-only session for the stack's account and region.
+
+1. the clients (`AwsClients`: read-only by construction, retried, counted) for the declared region,
+   with `--profile` and `--endpoint-url`;
+2. the caller's account (`sts:GetCallerIdentity`): no credentials, an expired SSO token, an
+   endpoint that cannot be reached or that is not the AWS API (an HTML page from a proxy) is an
+   input problem (exit 2, naming the option or the endpoint), not a failed check;
+3. the live inventory, read in parallel with the fewest calls (`inventory`), and the live view:
+   live resources matched to declared ones, in the declared shape (`live_view`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConfigNotFound,
+    ConfigParseError,
+    CredentialRetrievalError,
+    HTTPClientError,
+    InvalidRegionError,
+    LoginError,
+    NoAuthTokenError,
+    NoCredentialsError,
+    NoRegionError,
+    PartialCredentialsError,
+    ProfileNotFound,
+    SSOError,
+    TokenRetrievalError,
+)
+from botocore.exceptions import ConnectionError as AwsConnectionError
+from botocore.parsers import ResponseParserError
+
+from accelplane.clouds.aws.clients import AwsClients, NotAnApiResponseError, describe_error, endpoint_url_problem
+from accelplane.clouds.aws.verify.declared import aws_declared
+from accelplane.clouds.aws.verify.drift_specs import DRIFT
+from accelplane.clouds.aws.verify.inventory import Collector
+from accelplane.clouds.aws.verify.live_view import build_live_view
+from accelplane.clouds.aws.verify.routing import idle_target_groups
+from accelplane.clouds.aws.verify.s3_checkpoints import S3Checkpoints
+from accelplane.clouds.aws.verify.state_checks import state_results
+from accelplane.config.loader import StackConfig
+from accelplane.engine.offline import Graph
+from accelplane.errors import InputError
+from accelplane.verify.checkpoint import CheckpointStore
+from accelplane.verify.declared import DeclaredPlatform
+from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
+from accelplane.verify.results import CheckId, CheckResult, Status, Subject
+from accelplane.verify.text import one_line
+
+_HERE = "accelplane verify"
+# Credential providers that failed (SSO token expired, credential_process failed, ...).
+_CREDENTIAL_ERRORS = (CredentialRetrievalError, TokenRetrievalError, SSOError, NoAuthTokenError, LoginError)
+LOAD_BALANCER = "aws:lb/loadBalancer:LoadBalancer"
+BUCKET = "aws:s3/bucket:Bucket"
+
+
+class AwsReader(LiveReader):
+    def __init__(self, clients: AwsClients | None = None) -> None:
+        self.clients = clients  # tests hand in clients on moto or recorded answers
+
+    def option_problems(self, options: VerifyOptions) -> list[tuple[str, str]]:
+        problem = options.endpoint_url and endpoint_url_problem(options.endpoint_url)
+        return [("--endpoint-url", problem)] if problem else []
+
+    def connect(self, stack: StackConfig, graph: Graph, options: VerifyOptions) -> AwsSession:
+        clients = self.clients or _clients(stack, options)
+        declared = aws_declared(stack, graph)
+        account = _caller_account(clients)
+        return AwsSession(clients, stack, declared_graph=declared, account=account, concurrency=options.concurrency)
+
+
+class AwsSession(LiveSession):
+    drift = DRIFT
+
+    def __init__(self, clients: AwsClients, stack: StackConfig, *, declared_graph: DeclaredPlatform, account: str,
+                 concurrency: int) -> None:
+        self.clients = clients
+        self.stack = stack
+        self.declared = declared_graph
+        self.account = account
+        self.region = clients.region
+        self.endpoint = clients.endpoint
+        self.concurrency = concurrency
+
+    def read(self) -> LiveRead:
+        collector = Collector(self.clients, self.declared, concurrency=self.concurrency)
+        collector.inventory.account = self.account
+        inventory = collector.collect()
+        view = build_live_view(self.declared, collector)
+        errors = [
+            CheckResult(CheckId.read_error, Status.failed,
+                        f"{error.operation} on {error.resource} failed: {error.code}: {error.message}")
+            for error in inventory.errors
+        ]
+        return LiveRead(self.declared, view, errors)
+
+    def state_results(self, read: LiveRead, now: datetime) -> list[CheckResult]:
+        return state_results(read.view, set(read.declared.types), now,
+                             idle_target_groups=idle_target_groups(read.declared))
+
+    def probe_target(self, read: LiveRead, listener_port: int, health_path: str) -> ProbeTarget:
+        lb = next((r for r in read.view.matched.values() if r.type == LOAD_BALANCER), None)
+        subject: Subject = {"type": lb.type, "name": lb.name, "urn": lb.urn} if lb else {}
+        dns = lb.outputs.get("dnsName") if lb else None
+        if not dns:
+            return ProbeTarget(None, subject, "no live load balancer to probe (see drift results)")
+        port = "" if listener_port == 443 else f":{listener_port}"
+        return ProbeTarget(f"https://{dns}{port}{health_path}", subject)
+
+    def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
+        bucket = next(
+            (live for live in read.view.matched.values()
+             if live.type == BUCKET and live.tags().get("accelplane.io/bucket-role") == "checkpoints"),
+            None,
+        )
+        if bucket is None:
+            return None, {"type": BUCKET}
+        store = S3Checkpoints(self.clients("s3"), str(bucket.id), mode=options.checkpoint_drill,
+                              concurrency=options.concurrency)
+        return store, {"type": bucket.type, "name": bucket.name, "urn": bucket.urn}
+
+    def api_calls(self) -> dict[str, object]:
+        return self.clients.calls.to_json()
+
+
+def _clients(stack: StackConfig, options: VerifyOptions) -> AwsClients:
+    try:
+        return AwsClients(
+            stack.platform.region,
+            endpoint_url=options.endpoint_url,
+            profile=options.profile,
+            max_attempts=options.max_attempts,
+            concurrency=options.concurrency,
+        )
+    except ProfileNotFound:
+        raise InputError.single(
+            f"no AWS profile {options.profile!r} in the AWS config files (see `aws configure list-profiles`)",
+            file=_HERE,
+            field="--profile",
+        ) from None
+    except (ConfigParseError, ConfigNotFound) as error:
+        raise InputError.single(
+            f"cannot read the AWS configuration: {one_line(error, 300)}", file=_HERE, field="--profile"
+        ) from None
+def _caller_account(clients: AwsClients) -> str:
+    """The account the credentials belong to; every way this first call fails is an input problem."""
+    field = "--endpoint-url" if clients.endpoint_url else "AWS endpoint"
+    operation = "sts.GetCallerIdentity"
+    endpoint = clients.endpoint if clients.endpoint_url else f"AWS STS in {clients.region}"
+    try:
+        sts = clients("sts", quick=True)
+        endpoint = clients.endpoint if clients.endpoint_url else one_line(sts.meta.endpoint_url, 120)
+        return str(sts.get_caller_identity()["Account"])
+    except (NoCredentialsError, PartialCredentialsError):
+        raise InputError.single(
+            "no AWS credentials: set AWS_PROFILE (or --profile), or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
+            file=_HERE,
+            field="credentials",
+        ) from None
+    except ProfileNotFound as error:
+        raise InputError.single(one_line(error, 300), file=_HERE, field="--profile") from None
+    except _CREDENTIAL_ERRORS as error:
+        raise InputError.single(
+            f"cannot get AWS credentials: {describe_error(error)[1]}", file=_HERE, field="credentials"
+        ) from None
+    except (NoRegionError, InvalidRegionError) as error:
+        raise InputError.single(one_line(error, 300), file=_HERE, field="region") from None
+    except NotAnApiResponseError as error:
+        raise InputError.single(f"{describe_error(error)[1]} (expected the AWS API)", file=_HERE, field=field) from None
+    except AwsConnectionError as error:  # no route, refused, connect timeout, TLS, proxy
+        raise InputError.single(
+            f"cannot reach AWS at {endpoint}: {describe_error(error)[1]}", file=_HERE, field=field
+        ) from None
+    except HTTPClientError as error:  # read timeout, connection closed mid-answer
+        raise InputError.single(
+            f"no answer from {endpoint} to {operation}: {describe_error(error)[1]}", file=_HERE, field=field
+        ) from None
+    except ClientError as error:
+        code, message = describe_error(error)
+        raise InputError.single(
+            f"AWS rejected the credentials: {code}: {message}", file=_HERE, field="credentials"
+        ) from None
+    except (ResponseParserError, KeyError, TypeError, ValueError) as error:
+        # botocore's parsers raise these on a body of the wrong shape: not an AWS answer.
+        raise InputError.single(
+            f"{endpoint} answered {operation} with something that is not an AWS API response "
+            f"({describe_error(error)[0]}): expected the AWS API",
+            file=_HERE,
+            field=field,
+        ) from None
+    except BotoCoreError as error:
+        code, message = describe_error(error)
+        raise InputError.single(f"cannot call {operation}: {code}: {message}", file=_HERE, field=field) from None

@@ -1,0 +1,64 @@
+"""Google Cloud: GKE with TPU slices and GPU pools, GCS with CMEK, a Gateway endpoint, Secret Manager.
+
+`SUPPORT` is this cloud's `CloudSupport` (see `accelplane.clouds.interface` for the sub-layout every
+cloud shares). What Google Cloud does not support yet is its `not_yet` table. The declaration checks
+and the catalog load with it; pulumi-gcp and the offline mocks inside the methods that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from accelplane.clouds.gcp import checks, kubernetes_checks, provenance
+from accelplane.clouds.interface import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
+
+if TYPE_CHECKING:
+    import pulumi
+
+    from accelplane.config.model import Platform
+
+
+class GcpSupport(CloudSupport):
+    name = "gcp"
+    not_yet = {
+        Capability.verify: "check the declaration offline with `accelplane check`",
+        Capability.live_weights: "the Gateway's HTTPRoute weights are not read yet; `pulumi up` sets the declared "
+        "weights",
+        Capability.cloud_metrics: "use `rollout.metrics: prometheus`",
+    }
+
+    def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
+        yield from checks.gcp_problems(platform)
+        yield from kubernetes_checks.gke_problems(platform)
+
+    def addon_fields(self) -> tuple[str, ...]:
+        return kubernetes_checks.ADDON_FIELDS
+
+    def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
+        return ()  # GKE installs and upgrades the GPU and TPU device plugins itself
+
+    def efa_plugin_field(self) -> str | None:
+        return None
+
+    def node_images(self, platform: Platform) -> list[NodeImage]:
+        return []  # GKE picks the node image from the cluster version
+
+    def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+        return provenance.declaration_paths(platform)
+
+    def build(self, platform: Platform) -> dict[str, Any]:
+        # Start-up time: pulumi-gcp's service modules load only when the program runs.
+        from accelplane.clouds.gcp.composition import build_gcp
+
+        return build_gcp(platform)
+
+    def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
+        # Start-up time: the Pulumi SDK loads only for the offline engine.
+        from accelplane.clouds.gcp.mocks import GcpLikeMocks
+
+        assert platform.gcp is not None  # required on Google Cloud by the declaration checks
+        return GcpLikeMocks(project=platform.gcp.project, region=platform.region)
+
+
+SUPPORT = GcpSupport()

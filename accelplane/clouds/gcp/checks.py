@@ -1,0 +1,222 @@
+"""Checks of a declaration for Google Cloud: the facts of GCP a stack must agree with before `pulumi up`.
+
+Project settings and how the GKE version is pinned, region and zones, Google's label rules, the VPC
+ranges, machine types with their accelerators and TPU slice shapes, reservations, GCS storage
+classes and the endpoint's certificate. Keys only AWS reads are refused here, so a stack cannot
+carry settings that silently do nothing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+
+from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.config.model import CapacityType, NodePool, Platform
+
+Issue = tuple[tuple[str | int, ...], str]
+
+# Google Cloud labels (https://cloud.google.com/resource-manager/docs/labels-overview#requirements):
+# at most 64 per resource; keys 1-63 characters starting with a lower-case letter; keys and values
+# only lower-case letters, digits, '_' and '-' (international lower-case letters allowed).
+MAX_LABELS = 64
+_LABEL_KEY = re.compile(r"^[a-z\u00e0-\u024f][a-z0-9_\u00e0-\u024f-]{0,62}$")
+_LABEL_VALUE = re.compile(r"^[a-z0-9_\u00e0-\u024f-]{0,63}$")
+# The most labels a component adds to the platform's own (a bucket's role); kept true by a test.
+COMPONENT_LABELS = 2
+_REGION = re.compile(r"^[a-z]+-[a-z]+[0-9]+$")
+_ZONE_SUFFIX = re.compile(r"[a-z]|ai[0-9]+[a-z]?")
+# Storage classes a lifecycle rule may move objects to: the storage.v1 vocabulary without the
+# legacy classes Google no longer offers for new data.
+_LEGACY_STORAGE_CLASSES = frozenset({"MULTI_REGIONAL", "REGIONAL", "DURABLE_REDUCED_AVAILABILITY"})
+
+
+def gcp_problems(platform: Platform) -> Iterator[Issue]:
+    yield from _aws_keys(platform)
+    yield from _settings(platform)
+    yield from _labels(platform)
+    yield from _network(platform)
+    yield from _pools(platform)
+    yield from _buckets(platform)
+    yield from _endpoint(platform)
+
+
+def _aws_keys(platform: Platform) -> Iterator[Issue]:
+    """Keys only AWS reads: on a Google Cloud stack they would be ignored, so they are refused."""
+    hint = "is for cloud: aws stacks; remove it"
+    for key in ("new_vpc", "existing_vpc"):
+        if getattr(platform.network, key) is not None:
+            yield ("network", key), f"network.{key} {hint} (declare network.vpc on Google Cloud)"
+    for key in ("cluster_log_types", "log_retention_days"):
+        if key in platform.model_fields_set:
+            yield (key,), f"{key} {hint} (GKE sends control-plane logs to Cloud Logging)"
+    for index, pool in enumerate(platform.node_pools):
+        for key in ("efa", "placement_group"):
+            if getattr(pool, key):
+                yield ("node_pools", index, key), f"{key} {hint}"
+        if pool.capacity.reservation_id is not None:
+            yield ("node_pools", index, "capacity", "reservation_id"), f"reservation_id {hint}; use reservation"
+    for index, secret in enumerate(platform.secrets):
+        if "recovery_window_days" in secret.model_fields_set:
+            yield ("secrets", index, "recovery_window_days"), f"recovery_window_days {hint}"
+    endpoint = platform.inference_endpoint
+    if endpoint is not None:
+        for key in ("certificate_arn", "tls_policy", "idle_timeout_seconds"):
+            if key in endpoint.model_fields_set:
+                yield ("inference_endpoint", key), f"{key} {hint}"
+
+
+def _settings(platform: Platform) -> Iterator[Issue]:
+    if not _REGION.match(platform.region):
+        yield ("region",), f"{platform.region!r} is not a Google Cloud region (e.g. us-central1, europe-west4)"
+    settings = platform.gcp
+    if settings is None:
+        yield ("gcp",), "required field is missing: a Google Cloud stack declares gcp.project and gcp.zones"
+        return
+    for index, zone in enumerate(settings.zones):
+        # Zones are <region>-<letter>, and AI zones <region>-ai<n><letter> (us-central1-ai1a).
+        if not zone.startswith(f"{platform.region}-") or not _ZONE_SUFFIX.fullmatch(zone[len(platform.region) + 1:]):
+            yield ("gcp", "zones", index), f"zone {zone!r} is not a zone of region {platform.region}"
+    if settings.gke_version is None and settings.release_channel is None:
+        yield (("gcp", "gke_version"), "required unless gcp.release_channel is declared: the GKE version is pinned, "
+               "e.g. 1.33.5-gke.1162000")
+    elif settings.gke_version is not None and not settings.gke_version.startswith(f"{platform.kubernetes_version}."):
+        yield (("gcp", "gke_version"),
+               f"{settings.gke_version} is not a {platform.kubernetes_version} version (kubernetes_version)")
+
+
+def _labels(platform: Platform) -> Iterator[Issue]:
+    labels = platform.resource_labels
+    room = MAX_LABELS - COMPONENT_LABELS
+    if len(labels) > room:
+        yield (("tags", "extra"), f"{len(labels)} labels, but Google Cloud allows {MAX_LABELS} per resource and "
+               f"components add up to {COMPONENT_LABELS}: at most {room - (len(labels) - len(platform.tags.extra))} "
+               "here")
+        return
+    declared_at: dict[str, tuple[str | int, ...]] = {
+        "accelplane-platform": ("name",), "accelplane-environment": ("environment",),
+        "owner": ("tags", "owner"), "cost-centre": ("tags", "cost_centre"),
+    }
+    for key, value in labels.items():
+        path = ("tags", "extra", key) if key in platform.tags.extra else declared_at.get(key, ("tags",))
+        if not _LABEL_KEY.match(key):
+            yield path, (f"label key {key!r}: Google Cloud label keys start with a lower-case letter and hold only "
+                         "lower-case letters, digits, '_' and '-' (at most 63)")
+        elif not _LABEL_VALUE.match(value):
+            yield path, (f"label value {value!r} of {key!r}: Google Cloud label values hold only lower-case letters, "
+                         "digits, '_' and '-' (at most 63)")
+
+
+def _network(platform: Platform) -> Iterator[Issue]:
+    vpc = platform.network.vpc
+    if vpc is None:
+        yield ("network", "vpc"), "required field is missing: node_cidr, pods_cidr, services_cidr, control_plane_cidr"
+        return
+    seen: list[tuple[str, ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
+    for key in ("node_cidr", "pods_cidr", "services_cidr", "control_plane_cidr"):
+        network = ipaddress.ip_network(getattr(vpc, key))
+        for other_key, other in seen:
+            if network.overlaps(other):
+                yield ("network", "vpc", key), f"{network} overlaps {other_key} {other}"
+        seen.append((key, network))
+    if ipaddress.ip_network(vpc.control_plane_cidr).prefixlen != 28:
+        yield ("network", "vpc", "control_plane_cidr"), "GKE's private control plane takes exactly a /28"
+
+
+def _pools(platform: Platform) -> Iterator[Issue]:
+    zones = set(platform.gcp.zones) if platform.gcp else set()
+    for index, pool in enumerate(platform.node_pools):
+        base: tuple[str | int, ...] = ("node_pools", index)
+        if pool.capacity.type is CapacityType.capacity_reservation and pool.capacity.reservation is None:
+            yield (*base, "capacity", "reservation"), "capacity_reservation needs reservation (the reservation's name)"
+        for zone_index, zone in enumerate(pool.zones or []):
+            if zones and zone not in zones:
+                yield (*base, "zones", zone_index), f"zone {zone!r} is not one of gcp.zones: {', '.join(sorted(zones))}"
+        machine = gcp_catalog.machine_type(pool.instance_type)
+        if machine is None:
+            yield ((*base, "instance_type"), f"machine type {pool.instance_type!r} is not one accelplane knows on "
+                   "Google Cloud (accelplane/clouds/gcp/machines.yaml lists each with its source)")
+            continue
+        if machine.matrix_accelerator != pool.accelerator:
+            carried = f"{machine.accelerator_count} x {machine.accelerator}" if machine.accelerator else "nothing"
+            expected = f"accelerator: {machine.matrix_accelerator}" if machine.matrix_accelerator else "no accelerator"
+            yield (*base, "instance_type"), f"{pool.instance_type} carries {carried}; declare {expected}"
+            continue
+        if pool.gpu_driver is not None and machine.kind != "gpu":
+            yield (*base, "gpu_driver"), f"gpu_driver is for GPU pools; {pool.instance_type} has no GPU"
+        if machine.kind == "tpu":
+            yield from _tpu_pool(platform, pool, base, zones)
+        elif pool.tpu_topology is not None:
+            yield (*base, "tpu_topology"), f"tpu_topology is for TPU pools; {pool.instance_type} is not a TPU machine"
+        else:
+            offered = gcp_catalog.machine_type_zones(pool.instance_type) or frozenset()
+            yield from _zones_offer(pool, base, zones, offered, pool.instance_type)
+
+
+def _tpu_pool(platform: Platform, pool: NodePool, base: tuple[str | int, ...], zones: set[str]) -> Iterator[Issue]:
+    generation = gcp_catalog.tpu_generation_of(pool.instance_type)
+    assert generation is not None  # a TPU machine type has one
+    topologies = gcp_catalog.tpu_topologies(pool.instance_type)
+    if pool.tpu_topology is None:
+        yield (*base, "tpu_topology"), f"required for TPU pools; {pool.instance_type} offers {', '.join(topologies)}"
+        return
+    shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology)
+    if shape is None:
+        yield ((*base, "tpu_topology"), f"{pool.instance_type} has no {pool.tpu_topology} slice; it offers "
+               + ", ".join(topologies))
+        return
+    if shape.multi_host:
+        scaling = pool.scaling
+        if not scaling.min == scaling.desired == scaling.max:
+            yield ((*base, "scaling"), f"a {pool.tpu_topology} slice is {shape.vms} VMs that GKE creates and removes "
+                   "together: scaling counts whole slices and must be fixed (min = desired = max)")
+        if len(pool.zones or zones) != 1:
+            yield ((*base, "zones"), "a multi-host TPU slice lives in one zone: declare exactly one zone for this "
+                   "pool")
+    yield from _zones_offer(pool, base, zones, gcp_catalog.tpu_zones(generation), f"TPU {generation}")
+    minimum = gcp_catalog.minimum_gke_version(generation)
+    version = platform.gcp.gke_version if platform.gcp else None
+    if minimum and version and _gke_key(version) < _gke_key(minimum):
+        yield (("gcp", "gke_version"), f"TPU {generation} pools need GKE {minimum} or newer (pool {pool.name})")
+
+
+def _zones_offer(
+    pool: NodePool, base: tuple[str | int, ...], zones: set[str], offered: frozenset[str], what: str
+) -> Iterator[Issue]:
+    declared = pool.zones or sorted(zones)
+    if not offered or not declared:
+        return
+    missing = [zone for zone in declared if zone not in offered]
+    if missing and pool.zones:
+        for zone_index, zone in enumerate(pool.zones):
+            if zone in missing:
+                yield (*base, "zones", zone_index), f"{what} is not offered in {zone}"
+    elif missing:
+        yield ((*base, "zones"), f"{what} is not offered in {', '.join(missing)} (gcp.zones); declare this pool's "
+               f"zones among {', '.join(sorted(z for z in offered if z.startswith(declared[0].rsplit('-', 1)[0])))}")
+
+
+def _gke_key(version: str) -> tuple[int, ...]:
+    """1.33.5-gke.1162000 → (1, 33, 5, 1162000): GKE versions order by these numbers."""
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+def _buckets(platform: Platform) -> Iterator[Issue]:
+    classes = gcp_catalog.gcs_storage_classes() - _LEGACY_STORAGE_CLASSES
+    for index, bucket in enumerate(platform.buckets):
+        for rule_index, rule in enumerate(bucket.lifecycle):
+            for t_index, transition in enumerate(rule.transitions):
+                if transition.storage_class not in classes:
+                    yield (
+                        ("buckets", index, "lifecycle", rule_index, "transitions", t_index, "storage_class"),
+                        f"unknown Cloud Storage class {transition.storage_class!r}; expected one of "
+                        + ", ".join(sorted(classes)),
+                    )
+
+
+def _endpoint(platform: Platform) -> Iterator[Issue]:
+    endpoint = platform.inference_endpoint
+    if endpoint is not None and endpoint.certificate is None:
+        yield (("inference_endpoint", "certificate"),
+               "required field is missing (the Certificate Manager certificate the Gateway serves)")

@@ -1,0 +1,153 @@
+"""`GkeFacts`: the Kubernetes layer's view of a GKE cluster (`cluster_facts.ClusterFacts` for Google Cloud).
+
+- Provider: the cluster's endpoint and CA, tokens from `gke-gcloud-auth-plugin`.
+- Pools: GKE's own device plugins advertise `google.com/tpu` (all of a TPU VM's chips, from the
+  slice shape table) and `nvidia.com/gpu` (per machine type); GKE taints those nodes
+  `google.com/tpu=present:NoSchedule` and `nvidia.com/gpu=present:NoSchedule` (`accelerator_vendors`).
+  Pods select the pool (`accelplane.io/pool`) and the hardware GKE labels: a TPU slice's
+  `cloud.google.com/gke-tpu-accelerator` and `cloud.google.com/gke-tpu-topology`
+  (https://cloud.google.com/kubernetes-engine/docs/how-to/tpus), a GPU's
+  `cloud.google.com/gke-accelerator`. A multi-host slice is `vms` nodes that work as one; each slice
+  is its own GKE node pool (`composition/gcp.py`), so `cloud.google.com/gke-nodepool` tells slices apart.
+- Load balancer sources: Google Front Ends and health checkers, 35.191.0.0/16 and 130.211.0.0/22
+  (the global external Application Load Balancer needs no proxy-only subnet).
+- Workload identity: the IAM bindings name the Kubernetes service account as a Workload Identity
+  principal (`gcp/workload_access.py`): no annotation, no Google service account to impersonate.
+- Checkpoints: `gs://`.
+- Exposure: the Gateway (`inference_gateway.py`) and, per exposed service, its route and policies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from accelplane.accelerator_vendors import gke_node_facts
+from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
+from accelplane.clouds.gcp.k8s.gateway_backend import GatewayBackend
+from accelplane.clouds.gcp.k8s.inference_gateway import InferenceGateway, InferenceGatewayArgs
+from accelplane.clouds.gcp.k8s.kubeconfig import gke_kubeconfig
+from accelplane.config.model import BucketRole, Cloud, NodePool, Platform, Workload
+from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
+from accelplane.k8s.provider import provider_for
+from accelplane.k8s.scheduling import declared_taints, pool_selector
+
+NODE_POOL_LABEL = "cloud.google.com/gke-nodepool"
+
+
+@dataclass(frozen=True)
+class GkeEndpoint:
+    """The Google Cloud side of the inference endpoint, by name (`gcp/inference_endpoint.py`)."""
+
+    address_name: pulumi.Input[str]
+    ssl_policy_name: pulumi.Input[str]
+    security_policy_name: pulumi.Input[str]
+    certificate_map: pulumi.Input[str]
+
+
+@dataclass(frozen=True)
+class GkeFacts(ClusterFacts):
+    platform: Platform
+    cluster_name: pulumi.Output[str]
+    endpoint: pulumi.Output[str]
+    certificate_authority: pulumi.Output[str]
+    bucket_names: Mapping[BucketRole, pulumi.Output[str]]
+    inference_endpoint: GkeEndpoint | None
+
+    @property
+    def cloud(self) -> Cloud:
+        return Cloud.gcp
+
+    @property
+    def runs_device_exporters(self) -> bool:
+        # GKE runs its own device plugins and exporters: the DCGM and Neuron alerts would watch nothing.
+        return False
+
+    def provider(self, name: str) -> k8s.Provider:
+        return provider_for(name, gke_kubeconfig(self.cluster_name, self.endpoint, self.certificate_authority))
+
+    def providers(self, kubernetes: k8s.Provider) -> Mapping[str, pulumi.ProviderResource]:
+        return {"kubernetes": kubernetes}
+
+    def scheduling(self, pool: NodePool) -> PoolScheduling | None:
+        machine = gcp_catalog.machine_type(pool.instance_type)
+        vendor = gke_node_facts(pool.accelerator)
+        if machine is None or vendor is None or machine.kind == "cpu":
+            return None
+        taints = [
+            {"key": vendor.taint_key, "value": vendor.taint_value, "effect": vendor.taint_effect},
+            *declared_taints(pool),
+        ]
+        selector = pool_selector(pool)
+        if machine.kind == "tpu":
+            shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology or "")
+            assert shape is not None  # guaranteed by the GCP checks
+            selector.update(shape.node_labels)
+            # A multi-host pool's `scaling` counts slices (gcp_checks): its nodes are slices x VMs.
+            max_nodes = pool.scaling.max * shape.vms if shape.multi_host else pool.scaling.max
+            return PoolScheduling(
+                resource=vendor.resource,
+                per_node=shape.tpu_resource_per_vm,
+                capacity=max_nodes * shape.tpu_resource_per_vm,
+                selector=selector,
+                taints=taints,
+                max_nodes=max_nodes,
+                vms_per_slice=shape.vms,
+                exclusive_topology=NODE_POOL_LABEL if shape.multi_host else None,
+                whole_node=True,
+            )
+        assert machine.accelerator is not None
+        selector[gcp_catalog.GPU_ACCELERATOR_LABEL] = machine.accelerator
+        return PoolScheduling(
+            resource=vendor.resource,
+            per_node=machine.accelerator_count,
+            capacity=pool.scaling.max * machine.accelerator_count,
+            selector=selector,
+            taints=taints,
+            max_nodes=pool.scaling.max,
+        )
+
+    def load_balancer_sources(self) -> list[str]:
+        return list(GOOGLE_LOAD_BALANCER_RANGES)
+
+    def service_account_annotations(self, workload: Workload) -> Mapping[str, pulumi.Input[str]]:
+        return {}
+
+    def checkpoint_uri(self, prefix: str) -> pulumi.Output[str]:
+        return pulumi.Output.concat("gs://", self.bucket_names[BucketRole.checkpoints], "/", prefix)
+
+    def exposure(self, platform: Platform, opts: pulumi.ResourceOptions) -> Exposure:
+        layer = platform.kubernetes
+        spec = platform.inference_endpoint
+        assert layer is not None
+        exposed = [s for s in layer.inference_services if s.expose]
+        if spec is None or self.inference_endpoint is None or not exposed:
+            return Exposure()
+        namespaces = {w.name: w.namespace for w in platform.workloads}
+        gateway = InferenceGateway(
+            f"{platform.name}-gateway",
+            InferenceGatewayArgs(
+                address_name=self.inference_endpoint.address_name,
+                certificate_map=self.inference_endpoint.certificate_map,
+                ssl_policy=self.inference_endpoint.ssl_policy_name,
+                listener_port=spec.listener_port,
+                http_redirect=spec.http_redirect,
+                route_namespaces=[namespaces[s.workload] for s in exposed],
+                labels={"app.kubernetes.io/part-of": "accelplane"},
+            ),
+            opts=opts,
+        )
+        return Exposure(
+            depends_on=[gateway],
+            backend=GatewayBackend(
+                gateway_name=gateway.name,
+                gateway_namespace=gateway.namespace,
+                listener=gateway.listener,
+                security_policy=self.inference_endpoint.security_policy_name,
+                health_check=spec.health_check,
+            ),
+        )

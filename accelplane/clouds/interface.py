@@ -1,0 +1,138 @@
+"""`CloudSupport`: everything the cloud-neutral code asks of a cloud, in one small interface.
+
+One implementation per cloud (`accelplane/clouds/<cloud>/__init__.py`), found through the registry
+(`accelplane.clouds.cloud_support`) by the declaration's `cloud:` value. The neutral code (the
+declaration checks, the offline engine, the program, verify's drift engine and report, rollout's
+steps and gates, diff, check) calls these methods and never imports a cloud's module by name, so
+adding a cloud is adding a folder with the same sub-layout:
+
+| sub-module | what it holds |
+|---|---|
+| `catalog` | the cloud's sourced facts: machine or instance types, regions, API vocabularies |
+| `checks` | declaration checks that need the cloud's facts; the Kubernetes add-ons the cloud needs |
+| `components/` | the Pulumi components of the cloud layer (type tokens `accelplane:<cloud>:…`) |
+| `composition` | the one place those components are wired together: `build()` |
+| `mocks` | the offline engine's mocks, answering with the cloud's ids, ARNs or self links |
+| `provenance` | which declaration element each top-level component is built from |
+| `k8s/` | the Kubernetes layer's view of the cluster (`ClusterFacts`) and cloud-specific objects |
+| `clients` | live API clients (read-only by construction, retried, counted) |
+| `verify/` | the live reader and drift mapping for `accelplane verify` |
+| `rollout/` | live traffic weights and the cloud's own metrics for `accelplane rollout` |
+
+What a cloud does not support yet is said once, in its `not_yet` table: `require()` turns an entry
+into one clear message (exit 2), so no command spreads `if cloud == …` checks.
+
+Heavy modules (a provider SDK, boto3) are imported inside the methods that need them: a stack loads
+only its own cloud, and `check --state` loads no provider at all.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # annotations only: this module sits below every layer and imports none of them
+    import pulumi
+
+    from accelplane.config.model import Platform
+    from accelplane.config.yaml_source import PathPart
+    from accelplane.rollout.route import LiveRoute, RouteRequest
+    from accelplane.verify.reader import LiveReader
+
+Issue = tuple[tuple[Any, ...], str]  # (field path under accelplane:platform, message)
+DeclarationPath = tuple["PathPart", ...]
+
+
+class Capability(StrEnum):
+    """What a cloud may not support yet; the value is how a message names it."""
+
+    verify = "live verification (`accelplane verify`)"
+    live_weights = "reading and setting a service's live traffic weights"
+    cloud_metrics = "the cloud's own load-balancer metrics for rollout gates"
+
+
+@dataclass(frozen=True)
+class NodeImage:
+    """A machine image one pool's nodes boot, as its profile pins it."""
+
+    pool: str
+    version: str  # what the profile pins
+    architecture: str  # x86_64 or arm64
+    reference: str  # where the cloud resolves the image (AWS: `ssm:<public parameter>`)
+    declared_at: str  # the declaration element, for the lock's provenance
+    meta: Mapping[str, str] = field(default_factory=dict)
+
+
+class NotSupportedError(Exception):
+    """A capability the stack's cloud does not have yet; the message says what to do instead."""
+
+
+class CloudSupport(ABC):
+    """One cloud, as the cloud-neutral code sees it."""
+
+    name: ClassVar[str]  # the declaration's `cloud:` value
+    # Capability -> what to do instead (the message `require()` gives).
+    not_yet: ClassVar[Mapping[Capability, str]] = {}
+
+    def require(self, capability: Capability) -> None:
+        """Raise `NotSupportedError` when this cloud does not offer `capability` yet."""
+        hint = self.not_yet.get(capability)
+        if hint is not None:
+            raise NotSupportedError(f"{capability.value} is not supported on {self.name} yet: {hint}")
+
+    def supports(self, capability: Capability) -> bool:
+        return capability not in self.not_yet
+
+    # -- the declaration ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
+        """Problems only this cloud's facts can find (regions, instance types, labels, shapes)."""
+
+    @abstractmethod
+    def addon_fields(self) -> tuple[str, ...]:
+        """Software-profile fields the Kubernetes add-ons profile must pin on this cloud (chart versions)."""
+
+    @abstractmethod
+    def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
+        """Fields a pool's profile must pin for the node agents the platform runs for `vendor`'s
+        accelerators on this cloud (device plugins, exporters); () where the cloud runs its own."""
+
+    @abstractmethod
+    def efa_plugin_field(self) -> str | None:
+        """The profile field pinning the EFA device plugin; None on a cloud without EFA."""
+
+    @abstractmethod
+    def node_images(self, platform: Platform) -> list[NodeImage]:
+        """The machine images the pools' nodes boot where a profile pins one (the bundle lock records
+        them); [] where the cloud picks the image from the cluster version alone."""
+
+    @abstractmethod
+    def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+        """(component type token, logical name) -> the declaration element it is built from, for the
+        cloud layer's own components (findings point at that line)."""
+
+    # -- the program ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def build(self, platform: Platform) -> dict[str, Any]:
+        """Declare every resource of the platform on this cloud; return the stack outputs."""
+
+    @abstractmethod
+    def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
+        """Mocks for the offline engine that answer like this cloud (ids, ARNs, self links)."""
+
+    # -- live ----------------------------------------------------------------------------------------
+
+    def live_reader(self) -> LiveReader:
+        """What `accelplane verify` reads the live platform with."""
+        self.require(Capability.verify)
+        raise NotImplementedError(f"{self.name}: live_reader")  # a cloud without a not_yet entry overrides this
+
+    def live_route(self, request: RouteRequest) -> LiveRoute:
+        """A service's live traffic split (its weights, and the one write that sets them)."""
+        self.require(Capability.live_weights)
+        raise NotImplementedError(f"{self.name}: live_route")

@@ -1,1 +1,0 @@
-"""One composition module per cloud: the only places components are wired together."""

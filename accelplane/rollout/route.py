@@ -1,0 +1,48 @@
+"""What `accelplane rollout` asks of a cloud: a service's live route and the cloud's own metrics.
+
+A `LiveRoute` is where the cloud splits one service's requests between its backends: the AWS ALB's
+HTTPS listener or listener rule, found by the tags the program writes. It reads the live weights,
+sets them (the one write of `--apply-now`), and reads each backend's traffic from the cloud's own
+metrics (`rollout.metrics: cloudwatch`). Prometheus, the other metrics source, is the same on every
+cloud (`prometheus.py`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+
+from accelplane.config.model import InferenceService, Platform
+from accelplane.rollout.traffic import Traffic
+
+
+class RouteError(Exception):
+    """The service's live route cannot be found, read or changed (the message says why)."""
+
+
+@dataclass(frozen=True)
+class RouteRequest:
+    platform: Platform
+    service: InferenceService
+    endpoint_url: str | None = None
+    profile: str | None = None
+
+
+class LiveRoute(ABC):
+    @property
+    @abstractmethod
+    def where(self) -> str:
+        """The live object that routes the service (`rule arn:…`), for messages."""
+
+    @abstractmethod
+    def weights(self) -> dict[str, int]:
+        """Each backend's live share of the route's requests, %."""
+
+    @abstractmethod
+    def apply(self, weights: dict[str, int]) -> None:
+        """Set the live weights (nothing else); `RouteError` when refused, leaving them as they were."""
+
+    @abstractmethod
+    def traffic(self, backends: list[str], window_seconds: int, now: datetime) -> Traffic:
+        """Per backend: requests, 5xx and latency over the window, from the cloud's own metrics."""
