@@ -20,6 +20,7 @@ import yaml
 
 from accelplane.bundle.lockfile import FILE_KINDS, Artifact, Kind, Lock
 from accelplane.errors import InputError
+from accelplane.oci_reference import parse_reference
 
 
 def _requirements(lock: Lock) -> str:
@@ -33,7 +34,6 @@ def _requirements(lock: Lock) -> str:
 
 
 def _skopeo_sync(lock: Lock, registry: str | None) -> str:
-    from accelplane.bundle.registry import parse_reference
 
     document: dict[str, dict[str, dict[str, list[str]]]] = {}
     for artifact in lock.artifacts:
@@ -70,6 +70,7 @@ def _images(lock: Lock) -> str:
 
 
 def _purl(artifact: Artifact) -> object:
+    # Start-up time: packageurl loads only when this runs.
     from packageurl import PackageURL
 
     qualifiers: dict[str, str] = {}
@@ -89,6 +90,7 @@ def _purl(artifact: Artifact) -> object:
 
 
 def _cyclonedx(lock: Lock) -> str:
+    # Start-up time: cyclonedx-python-lib loads only for `bundle export`.
     from cyclonedx import model
     from cyclonedx.model import bom as bom_module
     from cyclonedx.model import component

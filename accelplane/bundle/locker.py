@@ -9,19 +9,23 @@ SSM parameter it resolves from; no AWS call).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from accelplane.bundle import debian, net
+from accelplane.bundle import charts, debian, net, pypi, registry
 from accelplane.bundle.lockfile import Artifact, ArtifactError, Kind, Lock
+from accelplane.bundle.node_needs import group_needs
 from accelplane.clouds import cloud_support
 from accelplane.config.bare_metal import AptRepository
 from accelplane.config.loader import StackConfig
 from accelplane.errors import InputError
+from accelplane.k8s.helm_chart import CHARTS
+from accelplane.oci_reference import parse_reference
 
 _IMAGE = re.compile(r"^[a-z0-9.-]+(:[0-9]+)?/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$")
 _INSTALLER = re.compile(
@@ -78,7 +82,6 @@ def _release(base: str) -> dict[str, tuple[str, int]]:
 
 
 def _read_index(base: str, relative: str, release: dict[str, tuple[str, int]]) -> bytes:
-    import hashlib
 
     last_error: InputError | None = None
     for name in (relative + ".gz", relative):
@@ -96,7 +99,6 @@ def _read_index(base: str, relative: str, release: dict[str, tuple[str, int]]) -
 
 def _at(error: InputError, field: str) -> InputError:
     """The same problems, pinned to the declaration field whose source they are about."""
-    from dataclasses import replace
 
     return InputError([replace(p, field=p.field or field) for p in error.problems])
 
@@ -117,8 +119,6 @@ def lock_stack(
 
 
 def _lock_bare_metal(stack: StackConfig, lock: Lock, architecture: str, say: Progress) -> None:
-    from accelplane.bundle import pypi
-    from accelplane.bundle.node_needs import group_needs
 
     bare_metal = stack.platform.bare_metal
     assert bare_metal is not None
@@ -244,15 +244,13 @@ def _installer(url: str, declared: str | None, needed_by: str, resolved_at: str)
 
 
 def _lock_charts(stack: StackConfig, lock: Lock, sources: Sources, say: Progress) -> None:
-    from accelplane.bundle import charts, registry
-    from accelplane.k8s.helm_chart import CHARTS
 
     for need in charts.chart_needs(stack.platform):
         resolved_at = _now()
         source = CHARTS[need.key]
         repository = sources.chart_repositories.get(need.key) or source.repository
         if repository is None:
-            reference = registry.parse_reference(f"{source.chart}:{need.version}")
+            reference = parse_reference(f"{source.chart}:{need.version}")
             digest, size, _ = registry.manifest(reference)
             lock.add(
                 Artifact(
@@ -312,10 +310,9 @@ def _images(value: Any, path: str) -> list[tuple[str, str]]:
 
 
 def _lock_images(stack: StackConfig, lock: Lock, say: Progress) -> None:
-    from accelplane.bundle import registry
 
     for text, where in _images(stack.platform.model_dump(mode="json"), ""):
-        reference = registry.parse_reference(text)
+        reference = parse_reference(text)
         digest, size, media_type = registry.manifest(reference)
         lock.add(
             Artifact(

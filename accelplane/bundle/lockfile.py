@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.errors import InputError
+from accelplane.input_files import read_json
 
 LOCK_VERSION = 1
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -142,7 +143,6 @@ def _field(data: dict[str, Any], key: str, kind: type, where: str, file: str, *,
 
 def load_lock(path: Path) -> Lock:
     """Read and check a lock file; InputError (exit 2) naming the file and field when it is not one."""
-    from accelplane.input_files import read_json
 
     file = str(path)
     data = read_json(path, option="--lock")

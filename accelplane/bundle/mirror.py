@@ -28,7 +28,9 @@ import yaml
 
 from accelplane.bundle import net
 from accelplane.bundle.lockfile import FILE_KINDS, Artifact, ArtifactError, Kind, Lock
+from accelplane.bundle.verify import _check_layout
 from accelplane.errors import InputError
+from accelplane.oci_reference import parse_reference
 
 Progress = Callable[[str], None]
 
@@ -69,8 +71,6 @@ def _fetch_file(artifact: Artifact, into: Path, say: Progress, prefix: str) -> N
 
 
 def _fetch_image(artifact: Artifact, into: Path, say: Progress, prefix: str) -> None:
-    from accelplane.bundle.registry import parse_reference
-    from accelplane.bundle.verify import _check_layout
 
     assert artifact.path is not None and artifact.digest is not None
     layout = into / artifact.path
@@ -115,6 +115,7 @@ def _apt_repository(into: Path, sign_with: str | None, say: Progress) -> None:
 
 
 def _simple_index(lock: Lock, into: Path) -> None:
+    # Start-up time: packaging loads only when this runs.
     from packaging.utils import canonicalize_name
 
     wheels = [a for a in lock.artifacts if a.kind is Kind.wheel and a.path]

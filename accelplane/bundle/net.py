@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -108,7 +109,6 @@ def download(
 def hash_url(url: str, *, keep: Path | None = None) -> tuple[str, int]:
     """(sha256, size) of what `url` serves, streamed through a temporary file (kept at `keep`
     when given, for a caller that reads it next): installers and wheels run to gigabytes."""
-    import tempfile
 
     with tempfile.TemporaryDirectory(prefix="accelplane-lock-") as scratch:
         target = Path(scratch) / "download"

@@ -18,6 +18,7 @@ from typing import Any
 
 from accelplane.config.loader import StackConfig
 from accelplane.errors import InputError
+from accelplane.nodes.inventory import ansible_group_name, build_inventory
 
 ROLES = Path(__file__).resolve().parents[2] / "roles"
 # glibc of each OS's release, for the manylinux tags a wheel may carry on it (PEP 600).
@@ -64,6 +65,7 @@ class GroupNeeds:
 
 
 def _trust(value: Any) -> Any:
+    # Start-up time: ansible-core loads only when a bare-metal group is locked.
     from ansible.template import trust_as_template
 
     if isinstance(value, str):
@@ -76,6 +78,7 @@ def _trust(value: Any) -> Any:
 
 
 def _load(path: Path) -> Any:
+    # Start-up time: ansible-core loads only when a bare-metal group is locked.
     from ansible.parsing.dataloader import DataLoader
 
     # Role files are the project's own, trusted like Ansible trusts a role's files.
@@ -115,6 +118,7 @@ def _group_vars_files(stack: StackConfig, ansible_group: str) -> dict[str, Any]:
 
 class _Walker:
     def __init__(self, needs: GroupNeeds, base: dict[str, Any]):
+        # Start-up time: ansible-core loads only when a bare-metal group is locked.
         from ansible.parsing.dataloader import DataLoader
 
         self.needs = needs
@@ -122,6 +126,7 @@ class _Walker:
         self.loader = DataLoader()
 
     def templar(self, variables: dict[str, Any]) -> Any:
+        # Start-up time: ansible-core loads only when a bare-metal group is locked.
         from ansible.template import Templar
 
         return Templar(loader=self.loader, variables=variables)
@@ -208,6 +213,7 @@ class _Walker:
                 continue
 
     def include_role(self, arguments: dict[str, Any], variables: dict[str, Any]) -> None:
+        # Start-up time: ansible-core loads only when a bare-metal group is locked.
         from ansible.plugins.loader import add_all_plugin_dirs
 
         templar = self.templar(variables)
@@ -226,7 +232,6 @@ class _Walker:
 
 def group_needs(stack: StackConfig, group_index: int, architecture: str) -> GroupNeeds:
     """What `site.yml` fetches for the host group `bare_metal.groups[group_index]`."""
-    from accelplane.nodes.inventory import ansible_group_name, build_inventory
 
     bare_metal = stack.platform.bare_metal
     assert bare_metal is not None

@@ -10,6 +10,7 @@ error naming both requirements.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 import urllib.parse
@@ -67,7 +68,6 @@ def project_files(index: str, project: str) -> list[IndexFile]:
         return _directory_files(urllib.parse.urlsplit(index).path)
     body, content_type = net.read(page, accept=f"{_JSON}, text/html;q=0.1")
     if content_type.split(";")[0].strip() == _JSON:
-        import json
 
         data = json.loads(body)
         return [

@@ -10,10 +10,10 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
 
 from accelplane.bundle import net
 from accelplane.errors import InputError
+from accelplane.oci_reference import Reference
 
 ACCEPT = ", ".join(
     (
@@ -23,35 +23,6 @@ ACCEPT = ", ".join(
         "application/vnd.docker.distribution.manifest.v2+json",
     )
 )
-_REFERENCE = re.compile(
-    r"^(?P<registry>[a-z0-9.-]+(:[0-9]+)?)/(?P<repository>[a-z0-9._/-]+)(:(?P<tag>[\w.-]+))?(@(?P<digest>sha256:[0-9a-f]{64}))?$"
-)
-
-
-@dataclass(frozen=True)
-class Reference:
-    registry: str
-    repository: str
-    tag: str | None
-    digest: str | None
-
-    @property
-    def name(self) -> str:
-        return f"{self.registry}/{self.repository}"
-
-    @property
-    def insecure(self) -> bool:
-        host = self.registry.split(":")[0]
-        return host in ("localhost", "127.0.0.1") or host.startswith("127.")
-
-
-def parse_reference(text: str) -> Reference:
-    match = _REFERENCE.match(text.removeprefix("oci://"))
-    if match is None:
-        raise InputError.single(f"{text!r} is not an image reference (registry/repository[:tag][@sha256:...])")
-    return Reference(match["registry"], match["repository"], match["tag"], match["digest"])
-
-
 def _token(challenge: str) -> str | None:
     fields = dict(re.findall(r'(\w+)="([^"]*)"', challenge))
     if not challenge.lower().startswith("bearer") or "realm" not in fields:

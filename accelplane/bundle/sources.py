@@ -15,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from accelplane.bundle.locker import _images
+from accelplane.k8s.helm_chart import CHARTS
+from accelplane.k8s.mirror import chart_source, mirrored_image
+from accelplane.nodes.air_gap import mirror_url_of, node_sources
 from accelplane.rules.hygiene.air_gap_sources import ARTIFACT_SOURCES
 from accelplane.rules.view import Resource
 
@@ -24,8 +28,6 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 def _chart_sources(platform: Mapping[str, Any], mirror: str, registry: str | None) -> list[dict[str, str]]:
-    from accelplane.k8s.helm_chart import CHARTS
-    from accelplane.k8s.mirror import chart_source
 
     profiles = _mapping(platform.get("software_profiles"))
     used: list[str] = []
@@ -51,9 +53,6 @@ def _chart_sources(platform: Mapping[str, Any], mirror: str, registry: str | Non
 
 def air_gap_resources(platform: Mapping[str, Any], *, stack: str, project: str) -> list[Resource]:
     """The stack's artifact sources when it declares `air_gap`; nothing otherwise."""
-    from accelplane.bundle.locker import _images
-    from accelplane.k8s.mirror import mirrored_image
-    from accelplane.nodes.air_gap import mirror_url_of, node_sources
 
     air_gap = platform.get("air_gap")
     mirror = mirror_url_of(platform)

@@ -25,6 +25,7 @@ from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 
 if TYPE_CHECKING:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.config.loader import StackConfig
 
 EXPORT_FORMATS = ("requirements", "skopeo-sync", "files", "images", "cyclonedx")
@@ -73,6 +74,7 @@ def _say(message: str) -> None:
 
 
 def run_lock(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.bundle.locker import lock_stack
     from accelplane.bundle.lockfile import ArtifactError
 
@@ -113,6 +115,7 @@ def _line(stack: StackConfig, field: str | None) -> int | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.bundle.lockfile import load_lock
     from accelplane.bundle.verify import verify_mirror
 
@@ -128,6 +131,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_fetch(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.bundle.lockfile import ArtifactError, load_lock
     from accelplane.bundle.mirror import fetch_mirror
 
@@ -144,6 +148,7 @@ def run_fetch(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.bundle.export import render
     from accelplane.bundle.lockfile import load_lock
     from accelplane.report.output import emit
@@ -154,6 +159,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.bundle.lockfile import load_lock
     from accelplane.diff.bundle_lock import base_lock_from_git, diff_locks, render
     from accelplane.report.output import emit

@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         _check_document(resources, file_path, kind, stack)
         subject = f"{kind} {file_path}"
     else:
+        # Start-up time: only this command loads these (every parser is built at start).
         from accelplane.program import offline_graph
 
         assert stack is not None
@@ -111,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         report.notes.append(f"{len(groups)} bare-metal host groups judged from the declaration "
                             f"({', '.join(g.name for g in groups)})")
     if stack is not None:
+        # Start-up time: only this command loads these (every parser is built at start).
         from accelplane.engine.provenance import finding_lines
 
         report.lines = finding_lines(stack.platform, stack.line_of, resources)

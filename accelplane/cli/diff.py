@@ -59,6 +59,7 @@ def _date(text: str) -> date:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.config.loader import load_stack, load_stack_file
     from accelplane.config.project import find_project
     from accelplane.diff import diff_stack, render

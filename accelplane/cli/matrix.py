@@ -73,6 +73,7 @@ def _date(text: str) -> dt.date:
 def read_stack_file(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """The mapping in `path` and the line of each key (1-based), from the YAML node tree.
     JSON is read by the same parser (YAML 1.1 accepts it); reading is bounded like every input."""
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.config.yaml_source import read_yaml
 
     origin = str(path)

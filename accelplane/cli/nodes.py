@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.nodes.progress import ProgressView
     from accelplane.nodes.runner import PLAYBOOKS, run_playbook, stdout_of
 

@@ -32,6 +32,7 @@ _ACTIONS = {
 
 
 def _url(text: str) -> str:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.rollout.prometheus import prometheus_url_problem
 
     problem = prometheus_url_problem(text)
@@ -95,6 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.report.output import emit
     from accelplane.rollout import report
     from accelplane.rollout.run import (

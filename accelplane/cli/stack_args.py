@@ -16,6 +16,7 @@ from accelplane.clouds.interface import Capability, CloudSupport, NotSupportedEr
 from accelplane.errors import InputError
 
 if TYPE_CHECKING:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.config.loader import StackConfig
 
 
@@ -29,6 +30,7 @@ def add_stack_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
 
 def stack_from_args(args: argparse.Namespace) -> StackConfig | None:
     """The validated stack the arguments name, or None when neither option was given."""
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.config.loader import load_stack, load_stack_file
 
     if args.stack_file is not None:

@@ -48,6 +48,7 @@ def _seconds(text: str) -> float:
 
 
 def _probe_url(text: str) -> str:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.verify.probe import probe_url_problem
 
     problem = probe_url_problem(text)
@@ -57,6 +58,7 @@ def _probe_url(text: str) -> str:
 
 
 def _duration(text: str) -> timedelta:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.verify.checkpoint import parse_duration
 
     try:
@@ -112,6 +114,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.program import offline_graph
     from accelplane.report.output import emit
     from accelplane.rules.judgement import Policy, load_policy_config

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from accelplane.clouds import cloud_support
 from accelplane.config.kubernetes_checks import kubernetes_problems
 from accelplane.config.model import Platform
+from accelplane.matrix import accelerators
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -30,7 +31,6 @@ def problems(platform: Platform) -> list[Issue]:
 
 
 def _pools(platform: Platform) -> Iterator[Issue]:
-    from accelplane.matrix import accelerators
 
     known_accelerators = accelerators()
     names: set[str] = set()
@@ -136,7 +136,6 @@ def _supported_vendors() -> str:
 
 def _bare_metal(platform: Platform) -> Iterator[Issue]:
     """Host groups name a known accelerator the roles support and a profile with every version they install."""
-    from accelplane.matrix import accelerators
 
     bare_metal = platform.bare_metal
     if bare_metal is None:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from accelplane.config.yaml_source import read_yaml
 from accelplane.errors import InputError
 from accelplane.input_files import is_file
 
@@ -75,7 +76,6 @@ def _project_at(directory: Path) -> Project | None:
     marker = directory / PROJECT_FILE
     if not is_file(marker):
         return None
-    from accelplane.config.yaml_source import read_yaml
 
     data = read_yaml(marker).data
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:

@@ -12,12 +12,15 @@ the same version with new bytes is what an altered mirror or a re-tagged image l
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from accelplane.bundle.lockfile import Artifact, Lock
+from accelplane.bundle.lockfile import Artifact, Lock, load_lock
+from accelplane.diff.git import Repository
 from accelplane.errors import InputError
 
 
@@ -82,8 +85,6 @@ def diff_locks(base: Lock, head: Lock) -> list[ArtifactChange]:
 
 def base_lock_from_git(lock_path: Path, ref: str) -> Lock:
     """The lock at `lock_path` as it is in the git revision `ref`."""
-    from accelplane.bundle.lockfile import load_lock
-    from accelplane.diff.git import Repository
 
     directory = lock_path.resolve().parent
     repository = Repository.around(directory)
@@ -95,7 +96,6 @@ def base_lock_from_git(lock_path: Path, ref: str) -> Lock:
     )
     if result.returncode != 0:
         raise InputError.single(f"{relative} is not in revision {ref}", file=str(lock_path), field="--base")
-    import tempfile
 
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / f"{ref.replace('/', '_')}:{lock_path.name}"
@@ -106,7 +106,6 @@ def base_lock_from_git(lock_path: Path, ref: str) -> Lock:
 def artifact_section(lock_path: Path, commit: str, stack: str) -> tuple[list[ArtifactChange] | None, list[str]]:
     """(changes, notes) for `accelplane diff`: the lock at `lock_path` in the working tree against
     the same file in `commit`; None when the stack has no lock on both sides (nothing to compare)."""
-    from accelplane.bundle.lockfile import load_lock
 
     if not lock_path.is_file():
         return None, []
@@ -122,7 +121,6 @@ def artifact_section(lock_path: Path, commit: str, stack: str) -> tuple[list[Art
 
 
 def _path() -> str:
-    import os
 
     return os.environ.get("PATH", "/usr/bin:/bin")
 

@@ -2,7 +2,7 @@
 and the matrix verdict of its image on its pool; and AP-RO-004, the check only a diff can make.
 
 Both sides are read alike, from the `accelplane:k8s:InferenceService` components of the two
-revisions' graphs (their props: `accelplane/rollout/declared.py`), never from a declaration: the
+revisions' graphs (their props: `accelplane/k8s/service_props.py`), never from a declaration: the
 base revision's declaration may not validate under today's model, and the graph is what each
 revision's own code built. The verdict column is AP-RO-001's judgement (the backend's image stack
 joined with its pool's node-side versions from the pool's labels), on the working tree's graph.

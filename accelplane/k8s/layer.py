@@ -28,9 +28,9 @@ from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitori
 from accelplane.k8s.neuron_monitor import NeuronMonitor, NeuronMonitorArgs
 from accelplane.k8s.priority_classes import PriorityClasses
 from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flavor, local_queue_name
+from accelplane.k8s.service_props import service_props
 from accelplane.k8s.training_template import TrainingJobTemplate, TrainingJobTemplateArgs
 from accelplane.k8s.workload_namespace import WorkloadNamespace, WorkloadNamespaceArgs
-from accelplane.rollout.declared import service_props
 
 T = TypeVar("T")
 

@@ -19,8 +19,10 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from accelplane.config.model import AirGap
+from accelplane.errors import InputError
 from accelplane.k8s.helm_chart import CHARTS, ChartSource
 from accelplane.nodes.air_gap import chart_repository
+from accelplane.oci_reference import parse_reference
 
 _AIR_GAP: ContextVar[AirGap | None] = ContextVar("accelplane_k8s_air_gap", default=None)
 
@@ -51,9 +53,6 @@ def chart_source(key: str, mirror_url: str | None, registry: str | None) -> Char
 def mirrored_image(reference: str, registry: str | None) -> str:
     """`reference` with its registry host replaced by `registry`, repository, tag and digest kept;
     unchanged without a registry or when it is not a registry/repository reference."""
-    from accelplane.bundle.registry import parse_reference
-    from accelplane.errors import InputError
-
     if registry is None:
         return reference
     try:

@@ -8,6 +8,7 @@ checked by `matrix.data.load()` after the schemas pass.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -16,7 +17,6 @@ from accelplane.matrix.model import Fact, KernelModule, Source, VersionStr
 
 
 def _check_arch(value: str) -> str:
-    import re
 
     if not re.fullmatch(r"\d+\.\d+a?(\+PTX)?", value):
         raise ValueError(f"arch entry {value!r} must look like 8.6, 9.0a or 12.0+PTX")

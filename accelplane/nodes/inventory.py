@@ -18,6 +18,7 @@ from typing import Any
 from accelplane.config.bare_metal import BareMetal, Connection, ConnectionKind, HostGroup, HostKeyChecking
 from accelplane.config.loader import StackConfig
 from accelplane.errors import InputError
+from accelplane.matrix import accelerators, check, load
 from accelplane.nodes.air_gap import node_sources
 
 ROOT_GROUP = "accelerator_nodes"
@@ -56,7 +57,6 @@ def bare_metal_of(stack: StackConfig) -> BareMetal:
 
 def build_inventory(stack: StackConfig) -> Inventory:
     """Groups, hosts and variables for `stack`; raises `InputError` without a bare_metal section."""
-    from accelplane.matrix import accelerators
 
     bare_metal = bare_metal_of(stack)
     known = accelerators()
@@ -193,14 +193,12 @@ def neuron_drivers() -> dict[str, str]:
     """Neuron SDK release -> its aws-neuronx-dkms version, from the matrix (neuron.yaml `driver`).
     A release the matrix does not know, or without a driver, is missing: roles/aws_neuron's
     preflight then stops, saying so."""
-    from accelplane.matrix import load
 
     return {release.sdk: release.driver for release in load().neuron.releases if release.driver}
 
 
 def matrix_verdict(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, index: int) -> dict[str, Any]:
     """The matrix's judgement of the group's profile on its accelerator, as inventory data."""
-    from accelplane.matrix import check
 
     profile = stack.platform.software_profiles[group.software_profile]
     origin = f"{stack.path}: software_profiles.{group.software_profile} (bare_metal.groups[{index}])"

@@ -94,6 +94,7 @@ def run_playbook(
 
     Without `private_data_dir` the run gets a temporary directory that is removed afterwards, or
     kept, trimmed, when it holds what the user needs (`RunResult.kept`; module docstring)."""
+    # Start-up time: ansible-runner (and ansible-core with it) loads only when this runs.
     import ansible_runner
 
     root = ansible_root(Path(stack_file))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from accelplane.rules.graph import Graph
 from accelplane.rules.model import Enforcement, Finding, Rule, Scope
+from accelplane.rules.registry import RULES
 from accelplane.rules.view import UnknownValue
 
 
@@ -55,7 +56,6 @@ def evaluate(
 ) -> Evaluation:
     """Run every rule (default: the registry) not `disabled` in `levels` (rule id -> level)."""
     if rules is None:
-        from accelplane.rules.registry import RULES
 
         rules = RULES
     rules = tuple(rules)

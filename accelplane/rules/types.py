@@ -110,7 +110,7 @@ BARE_METAL_GROUP = "accelplane:bare-metal:HostGroup"
 
 # accelplane's own component resource for an inference service: its props are the service's backends
 # (pool, weight, replica floor, the versions the image relies on) and rollout policy
-# (`accelplane/rollout/declared.py`), the same in the offline graph, a state or plan and CrossGuard.
+# (`accelplane/k8s/service_props.py`), the same in the offline graph, a state or plan and CrossGuard.
 INFERENCE_SERVICE = "accelplane:k8s:InferenceService"
 
 # ----------------------------------------------------------------------------------------------------

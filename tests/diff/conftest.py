@@ -62,8 +62,8 @@ def build_scenario_repository(root: Path) -> tuple[Path, str]:
     edit(prod, "      - role: checkpoints\n", "      - role: checkpoints\n        force_destroy: true\n")
     edit(prod, "allowed_cidrs: [198.51.100.0/24, 203.0.113.0/24]", "allowed_cidrs: [198.51.100.0/24, 192.0.2.0/24]")
     edit(prod, "      - name: train-trn1\n", NEW_POOL + "      - name: train-trn1\n")
-    edit(repo / "accelplane" / "clouds" / "aws" / "components" / "security_groups.py", 'description="to inference pods"',
-         'description="to inference pods (service port)"')
+    edit(repo / "accelplane" / "clouds" / "aws" / "components" / "security_groups.py",
+         'description="to inference pods"', 'description="to inference pods (service port)"')
     dev = (repo / "stacks" / "Pulumi.dev.yaml").read_text()
     (repo / "stacks" / "Pulumi.qa.yaml").write_text(dev.replace("name: acme-ml-dev", "name: acme-ml-qa"))
     commit_all(repo, "a new inference pool, one CIDR replaced, force_destroy moved, a qa stack")

@@ -9,7 +9,7 @@ from datetime import date
 from accelplane.diff import render
 from accelplane.diff.model import PlanDiff
 from accelplane.diff.rollout import STEP_RULE, merge, rollout_changes, step_findings
-from accelplane.rollout.declared import SERVICE_TYPE
+from accelplane.k8s.service_props import SERVICE_TYPE
 from accelplane.rules import types as t
 from accelplane.rules.registry import DIFF_ONLY_IDS, RULE_ID, rule_by_id
 from tests.rules.cases import IMAGE_CUDA13, backend, canary_rollout, infer_pool, inference_service

@@ -11,8 +11,8 @@ import pytest
 
 from accelplane.config.loader import load_stack, load_stack_file
 from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.k8s.service_props import SERVICE_TYPE, service_props
 from accelplane.program import offline_graph
-from accelplane.rollout.declared import SERVICE_TYPE, service_props
 from tests.support.stack_files import write_variant
 
 INF2_AT_5 = "              weight: 5\n"

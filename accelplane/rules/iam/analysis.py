@@ -23,6 +23,7 @@ from accelplane.rules.iam.document import Statement, is_full_wildcard, matches, 
 def _catalog() -> tuple[frozenset[str], frozenset[str]]:
     """(lower-case action names, lower-case service prefixes) of the policy_sentry database."""
     logging.getLogger("policy_sentry").setLevel(logging.ERROR)
+    # Start-up time: policy_sentry's action database loads only when this runs.
     from policy_sentry.querying.all import get_all_actions
 
     actions = frozenset(a.lower() for a in get_all_actions())
@@ -78,6 +79,7 @@ def _unrestricted_full_wildcard(statement: Statement) -> bool:
 @lru_cache(maxsize=4096)
 def _escalations(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     logging.getLogger("cloudsplaining").setLevel(logging.ERROR)
+    # Start-up time: cloudsplaining loads only when a policy document is judged.
     from cloudsplaining.scan.policy_document import PolicyDocument
 
     found = PolicyDocument(json.loads(text)).allows_privilege_escalation

@@ -1,7 +1,7 @@
 """An inference service's backends and rollout as the rules read them, and the version-matrix join of a
 backend's image with the pool it runs on.
 
-The `accelplane:k8s:InferenceService` component carries the props `accelplane/rollout/declared.py`
+The `accelplane:k8s:InferenceService` component carries the props `accelplane/k8s/service_props.py`
 writes (camelCase, as the engine records them): `service`, `backends` (name, nodePool, accelerator,
 weight, minReplicas, maxReplicas, softwareProfile, versions) and `rollout` (baseline, canary, steps)
 or none. A backend's image brings its user-space stack (CUDA, cuDNN, NCCL, the framework, the Neuron

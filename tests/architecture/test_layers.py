@@ -1,0 +1,67 @@
+"""The layers of docs/design.md hold: no import cycle, no upward import, no cloud named outside its
+folder, no unexplained function-level import. The checker (`tests/architecture/layers.py`) is proved
+able to see each kind on a small tree of its own first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.architecture import layers
+
+
+def test_the_package_has_no_cycle_upward_import_or_cloud_named_outside_its_folder() -> None:
+    findings, _ = layers.check()
+    assert findings.total() == 0, vars(findings)
+
+
+def test_every_cloud_has_a_layer_and_the_same_sub_layout() -> None:
+    assert set(layers.CLOUDS) <= {unit for layer in layers.LAYERS for unit in layer}
+    shared = ("catalog.py", "checks.py", "components", "composition.py", "mocks.py", "provenance.py", "k8s")
+    for cloud in layers.CLOUDS:
+        folder = layers.PACKAGE / "clouds" / cloud.rsplit(".", 1)[-1]
+        assert [name for name in shared if not (folder / name).exists()] == [], folder
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    package = tmp_path / "accelplane"
+    for folder in ("", "config", "matrix", "clouds", "clouds/aws", "cli"):
+        (package / folder).mkdir(parents=True, exist_ok=True)
+        (package / folder / "__init__.py").write_text("")
+    monkeypatch.setattr(layers, "ROOT", tmp_path)
+    monkeypatch.setattr(layers, "PACKAGE", package)
+    return package
+
+
+def test_the_checker_sees_a_module_cycle_and_the_package_cycle_it_makes(tree: Path) -> None:
+    (tree / "config" / "a.py").write_text("from accelplane.matrix import b\n")
+    (tree / "matrix" / "b.py").write_text("from accelplane.config import a\n")
+    findings, _ = layers.check()
+    assert findings.module_cycles == [["accelplane.config.a", "accelplane.matrix.b"]]
+    assert findings.unit_cycles == [["accelplane.config", "accelplane.matrix"]]
+    assert any("accelplane.matrix.b imports accelplane.config.a" in u for u in findings.upward)
+
+
+def test_the_checker_sees_an_upward_import_and_a_cloud_named_by_neutral_code(tree: Path) -> None:
+    (tree / "clouds" / "aws" / "checks.py").write_text("X = 1\n")
+    (tree / "config" / "loader.py").write_text("from accelplane.clouds.aws.checks import X\n")
+    findings, _ = layers.check()
+    assert [u.split(": ", 1)[1] for u in findings.upward] == [
+        "accelplane.config.loader imports accelplane.clouds.aws.checks (layer 6 above 2)"]
+    assert findings.cloud_by_name == ["accelplane/config/loader.py:1: accelplane.config.loader imports the cloud "
+                                      "module accelplane.clouds.aws.checks"]
+
+
+def test_type_checking_imports_make_no_edge_and_function_imports_must_say_why(tree: Path) -> None:
+    (tree / "matrix" / "m.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from accelplane.cli import main\n"
+        "def f():\n    import json\n    return json\n"
+        "def g():\n    # Start-up time: yaml only for g.\n    import yaml\n    return yaml\n"
+    )
+    findings, _ = layers.check()
+    assert findings.upward == []
+    assert findings.unexplained_function_imports == [
+        "accelplane/matrix/m.py:5: json imported inside a function without a comment saying why"]
