@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from accelplane.clouds import cloud_support
+from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import Platform
-from accelplane.engine.offline import Graph, run_offline
+from accelplane.engine.offline import OfflineGraph, run_offline
 
 
 def build(platform: Platform) -> dict[str, Any]:
@@ -22,6 +22,6 @@ def build(platform: Platform) -> dict[str, Any]:
     return cloud_support(platform.cloud).build(platform)
 
 
-def offline_graph(stack: StackConfig) -> Graph:
+def offline_graph(stack: StackConfig) -> OfflineGraph:
     """The program run offline for the stack, with mocks that answer like its cloud."""
     return run_offline(stack, build, cloud_support(stack.platform.cloud).offline_mocks(stack.platform))

@@ -26,11 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from accelplane.config.loader import load_stack  # noqa: E402
+from accelplane.engine.offline import from_offline_graph  # noqa: E402
 from accelplane.program import offline_graph  # noqa: E402
 from accelplane.rules.engine import evaluate  # noqa: E402
-from accelplane.rules.graph import Graph  # noqa: E402
+from accelplane.rules.graph import ReferenceGraph  # noqa: E402
 from accelplane.rules.registry import RULES  # noqa: E402
-from accelplane.rules.sources import from_offline_graph  # noqa: E402
 from accelplane.rules.view import Resource  # noqa: E402
 
 
@@ -67,12 +67,12 @@ def bench_rules(base: list[Resource], size: int) -> None:
     resources = synthetic(base, size)
     gc.collect()
     started = time.perf_counter()
-    evaluation = evaluate(Graph(resources, environment="prod"))
+    evaluation = evaluate(ReferenceGraph(resources, environment="prod"))
     elapsed = time.perf_counter() - started
     # A second run under tracemalloc for the peak (tracemalloc slows Python down: not timed).
     gc.collect()
     tracemalloc.start()
-    evaluate(Graph(resources, environment="prod"))
+    evaluate(ReferenceGraph(resources, environment="prod"))
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"{size:>7} resources  {elapsed:7.3f} s  {size / elapsed:>10,.0f} resources/s  "
@@ -106,7 +106,7 @@ def main() -> int:
     args = parser.parse_args()
     base = from_offline_graph(offline_graph(load_stack("prod")))
     print(f"{len(RULES)} rules; base graph: prod, {len(base)} resources, {len({r.type for r in base})} types")
-    evaluate(Graph(base, environment="prod"))  # warm caches and lazy imports (IAM database) once
+    evaluate(ReferenceGraph(base, environment="prod"))  # warm caches and lazy imports (IAM database) once
     for size in args.sizes:
         bench_rules(base, size)
     print(f"process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

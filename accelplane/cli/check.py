@@ -30,6 +30,7 @@ from pathlib import Path
 from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
 from accelplane.config.loader import PLATFORM_KEY, StackConfig
+from accelplane.engine.offline import from_offline_graph
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.report import FORMATS, render
 from accelplane.report.findings import build_report
@@ -37,7 +38,7 @@ from accelplane.report.output import emit
 from accelplane.rules.bare_metal_groups import host_group_resources
 from accelplane.rules.judgement import Policy, judge, load_policy_config
 from accelplane.rules.registry import rule_by_id
-from accelplane.rules.sources import from_offline_graph, load_file, stack_of
+from accelplane.rules.sources import load_file, stack_of
 from accelplane.rules.view import Resource
 
 

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.config.loader import load_stack, load_stack_file
     from accelplane.config.project import find_project
     from accelplane.diff import diff_stack, render
-    from accelplane.diff.model import plan_counts
+    from accelplane.diff.plan_diff import plan_counts
     from accelplane.rules.judgement import Policy, load_policy_config
 
     if args.project_dir is not None and not is_dir(args.project_dir):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
-from accelplane.nodes.inventory import Inventory, build_inventory
+from accelplane.nodes.inventory import NodeInventory, build_inventory
 
 _ACTIONS = {
     "apply": "install every component at the profile's versions, reboot if a driver changed, validate",
@@ -91,7 +91,7 @@ def kept_line(kept: Path) -> str:
     return f"kept {kept}: " + ", ".join(held) + "; remove it when done"
 
 
-def check_limit(limit: str, inventory: Inventory, path: Path) -> None:
+def check_limit(limit: str, inventory: NodeInventory, path: Path) -> None:
     """Refuse a --limit that names no host or group of the stack (Ansible would silently do nothing)."""
     names = set(inventory.hosts) | set(inventory.groups)
     names |= {name.replace("_", "-") for name in inventory.groups}

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # annotations only: this module sits below every layer and imports none of them
     import pulumi
 
-    from accelplane.config.model import Platform
+    from accelplane.config.declaration import Platform
     from accelplane.config.yaml_source import PathPart
     from accelplane.rollout.route import LiveRoute, RouteRequest
     from accelplane.verify.reader import LiveReader

@@ -217,7 +217,7 @@ class PythonPackages(_Model):
     )
 
 
-class Rollout(_Model):
+class NodeRollout(_Model):
     """How `accelplane nodes upgrade` walks the fleet: canary first, then batches; stop at the first failure."""
 
     canary: int = Field(default=1, ge=1, description="Hosts upgraded and validated before any other.")
@@ -243,7 +243,7 @@ class BareMetal(_Model):
 
     repositories: list[AptRepository] = Field(min_length=1, description="apt repositories of the pinned packages.")
     python: PythonPackages = Field(default_factory=PythonPackages, description="Where framework wheels come from.")
-    rollout: Rollout = Field(default_factory=Rollout, description="Canary and batch settings for upgrades.")
+    rollout: NodeRollout = Field(default_factory=NodeRollout, description="Canary and batch settings for upgrades.")
     strict_matrix: bool = Field(
         default=False, description="Refuse profiles the matrix calls conditional, not only incompatible ones."
     )

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from accelplane.config.declaration import Platform
 from accelplane.config.loader import PLATFORM_KEY
-from accelplane.config.model import Platform
 from accelplane.config.project import SOURCE_CHECKOUT
 
 SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"

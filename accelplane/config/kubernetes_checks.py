@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
 from accelplane.clouds import cloud_support
-from accelplane.config.model import (
+from accelplane.config.declaration import (
     Backend,
     InferenceService,
     NodePool,

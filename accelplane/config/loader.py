@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from accelplane.config.checks import problems as cross_field_problems
-from accelplane.config.model import Platform
+from accelplane.config.declaration import Platform
 from accelplane.config.project import (
     DEFAULT_PROJECT,
     Project,

@@ -40,7 +40,7 @@ from collections.abc import Callable
 
 from accelplane.diff.json_format import render_json
 from accelplane.diff.markdown import render_markdown
-from accelplane.diff.model import PlanDiff
+from accelplane.diff.plan_diff import PlanDiff
 from accelplane.diff.stack_diff import diff_stack
 from accelplane.diff.table import render_table
 

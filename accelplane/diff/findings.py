@@ -19,13 +19,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from accelplane.bundle.sources import air_gap_resources
-from accelplane.config.model import Waiver
+from accelplane.config.declaration import Waiver
 from accelplane.config.project import DEFAULT_PROJECT
+from accelplane.report.document import Item
 from accelplane.report.findings import item
-from accelplane.report.model import Item
 from accelplane.rules.bare_metal_groups import host_group_resources
 from accelplane.rules.judgement import Judgement, Policy, judge
-from accelplane.rules.model import Finding
+from accelplane.rules.rule import Finding
 from accelplane.rules.sources import from_plan, stack_of
 
 

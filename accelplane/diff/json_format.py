@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from accelplane.diff.model import PlanDiff
+from accelplane.diff.plan_diff import PlanDiff
 
 
 def render_json(diff: PlanDiff) -> str:

@@ -10,9 +10,17 @@ caps the findings tables, and says so; the table and JSON formats always have ev
 
 from __future__ import annotations
 
-from accelplane.diff.model import OPS, Component, PlanDiff, ResourceDiff, ServiceRollout, SoftwareChange, plan_counts
+from accelplane.diff.plan_diff import (
+    OPS,
+    Component,
+    PlanDiff,
+    ResourceDiff,
+    ServiceRollout,
+    SoftwareChange,
+    plan_counts,
+)
 from accelplane.diff.values import change_line, plural, pool_text, weight_text
-from accelplane.report.model import Item
+from accelplane.report.document import Item
 
 COMMENT_LIMIT = 60_000  # GitHub's limit is 65,536; leave room for what CI adds around it
 _MAX_PATHS_IN_TABLE = 3

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from accelplane.diff.model import ABSENT, Component, InputChange, ResourceDiff
+from accelplane.diff.plan_diff import ABSENT, Component, InputChange, ResourceDiff
 
 _STACK_TYPE = "pulumi:pulumi:Stack"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -24,14 +24,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date
 
-from accelplane.diff.model import BackendChange, ServiceRollout
+from accelplane.diff.plan_diff import BackendChange, ServiceRollout
+from accelplane.report.document import Item
 from accelplane.report.findings import item
-from accelplane.report.model import Item
 from accelplane.rollout.steps import step_problems
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Finding, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rollout.services import Backend, backends, judge_backend, rollout, service_name, worst
+from accelplane.rules.rule import Enforcement, Family, Finding, Rule, Severity
 from accelplane.rules.view import Resource, UnknownValue, mapping
 
 STEP_RULE_ID = "AP-RO-004"
@@ -58,7 +58,7 @@ def _services(resources: Iterable[Resource]) -> dict[str, Resource]:
     return {r.urn: r for r in resources if r.type == t.INFERENCE_SERVICE}
 
 
-def _verdicts(backend: Backend, graph: Graph) -> tuple[str | None, tuple[tuple[str, str, str], ...]]:
+def _verdicts(backend: Backend, graph: ReferenceGraph) -> tuple[str | None, tuple[tuple[str, str, str], ...]]:
     judged = judge_backend(backend, graph)
     findings: dict[tuple[str, str, str], None] = {}  # ordered, without the repeats of a multi-slice pool
     for one in judged:
@@ -69,7 +69,7 @@ def _verdicts(backend: Backend, graph: Graph) -> tuple[str | None, tuple[tuple[s
 
 
 def _backend_changes(
-    base: Resource | None, head: Resource | None, base_graph: Graph, head_graph: Graph
+    base: Resource | None, head: Resource | None, base_graph: ReferenceGraph, head_graph: ReferenceGraph
 ) -> tuple[list[BackendChange], bool]:
     """(rows, whether anything about the backends differs: presence, pool, weight, versions, verdict)."""
     old = {b.name: b for b in backends(base)} if base is not None else {}
@@ -96,7 +96,7 @@ def rollout_changes(
     base: Sequence[Resource], head: Sequence[Resource], as_of: date | None = None
 ) -> tuple[list[ServiceRollout], list[str]]:
     """(services whose rollout picture changes, notes) from the two revisions' resources."""
-    base_graph, head_graph = Graph(base, as_of=as_of), Graph(head, as_of=as_of)
+    base_graph, head_graph = ReferenceGraph(base, as_of=as_of), ReferenceGraph(head, as_of=as_of)
     old, new = _services(base), _services(head)
     out, notes = [], []
     for urn in set(old) | set(new):

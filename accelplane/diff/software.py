@@ -17,8 +17,8 @@ from datetime import date
 from typing import Any
 
 from accelplane import matrix
-from accelplane.config.model import Platform, SoftwareProfile
-from accelplane.diff.model import SoftwareChange, VersionChange
+from accelplane.config.declaration import Platform, SoftwareProfile
+from accelplane.diff.plan_diff import SoftwareChange, VersionChange
 from accelplane.errors import InputError
 
 NODE_POOL = "node pool"

@@ -24,7 +24,7 @@ from accelplane.config.yaml_source import read_yaml
 from accelplane.diff.bundle_lock import artifact_section
 from accelplane.diff.findings import compare, judge_revision, raw_waivers
 from accelplane.diff.git import Repository
-from accelplane.diff.model import PlanDiff
+from accelplane.diff.plan_diff import PlanDiff
 from accelplane.diff.preview_runner import PreviewJob, run_previews
 from accelplane.diff.resources import diff_graphs
 from accelplane.diff.rollout import merge, rollout_changes, step_findings

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from accelplane.diff.model import PlanDiff, ServiceRollout, SoftwareChange, plan_counts
+from accelplane.diff.plan_diff import PlanDiff, ServiceRollout, SoftwareChange, plan_counts
 from accelplane.diff.values import change_line, plural, pool_text, weight_text
-from accelplane.report.model import Item
+from accelplane.report.document import Item
 
 _STATUS_SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
 _ARTIFACT_SYMBOL = {"add": "+", "remove": "-", "change": "~"}

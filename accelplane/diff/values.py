@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accelplane.diff.model import ABSENT, SECRET, BackendChange, InputChange
+from accelplane.diff.plan_diff import ABSENT, SECRET, BackendChange, InputChange
 
 MAX_VALUE = 100
 

@@ -22,10 +22,11 @@ import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime.stack import run_pulumi_func
 
+from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import Platform
 from accelplane.config.project import DEFAULT_PROJECT
 from accelplane.rules.sources import is_bookkeeping
+from accelplane.rules.view import Resource
 
 Program = Callable[[Platform], Mapping[str, Any]]  # the program's `build`: declares resources, returns outputs
 
@@ -66,7 +67,7 @@ class RecordedResource:
 
 
 @dataclass
-class Graph:
+class OfflineGraph:
     stack: str
     project: str = DEFAULT_PROJECT
     resources: list[RecordedResource] = field(default_factory=list)
@@ -100,10 +101,31 @@ class Graph:
         raise KeyError(f"no resource named {name!r}")
 
 
+def from_offline_graph(graph: OfflineGraph) -> list[Resource]:
+    """The graph's resources as the rules see them (no stack, no providers), with the outputs and
+    property dependencies the engine recorded: the one conversion `check` and `verify` share."""
+    return [
+        Resource(
+            urn=recorded.urn,
+            type=recorded.type,
+            name=recorded.name,
+            props=recorded.inputs,
+            parent=recorded.parent,
+            dependencies=tuple(recorded.dependencies),
+            property_dependencies=recorded.property_dependencies,
+            protect=recorded.protect,
+            id=recorded.id,
+            outputs=recorded.outputs,
+        )
+        for recorded in graph.resources
+        if not is_bookkeeping(recorded.type)
+    ]
+
+
 class _RecordingMonitor(pulumi_mocks.MockMonitor):
     """The mock monitor, keeping what `MockResourceArgs` leaves out: parent, deps, protect."""
 
-    def __init__(self, mocks: pulumi.runtime.Mocks, graph: Graph) -> None:
+    def __init__(self, mocks: pulumi.runtime.Mocks, graph: OfflineGraph) -> None:
         super().__init__(mocks)
         self.graph = graph
         self.stack_urn: str | None = None
@@ -172,9 +194,9 @@ def _config_values(config: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def run_offline(stack: StackConfig, build: Program, mocks: pulumi.runtime.Mocks) -> Graph:
+def run_offline(stack: StackConfig, build: Program, mocks: pulumi.runtime.Mocks) -> OfflineGraph:
     """Execute `build(stack.platform)` under `mocks` and return the recorded graph."""
-    graph = Graph(stack=stack.stack, project=stack.project)
+    graph = OfflineGraph(stack=stack.stack, project=stack.project)
     monitor = _RecordingMonitor(mocks, graph)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

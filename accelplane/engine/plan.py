@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 
 
-def _children(graph: Graph) -> dict[str | None, list[RecordedResource]]:
+def _children(graph: OfflineGraph) -> dict[str | None, list[RecordedResource]]:
     children: dict[str | None, list[RecordedResource]] = {}
     known = {r.urn for r in graph.resources}
     for resource in graph.resources:
@@ -29,7 +29,7 @@ def _tree(
         yield from _tree(children, resource.urn, prefix + ("   " if last else "│  "))
 
 
-def render_plan(graph: Graph, project: str) -> str:
+def render_plan(graph: OfflineGraph, project: str) -> str:
     children = _children(graph)
     rows: list[tuple[str, str, str]] = [(f"{STACK_TYPE}", f"{project}-{graph.stack}", "")]
     for branch, resource in _tree(children, None, ""):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from accelplane.clouds import cloud_support
-from accelplane.config.model import InferenceService, Platform
+from accelplane.config.declaration import InferenceService, Platform
 from accelplane.config.yaml_source import PathPart
 from accelplane.rules import types as t
 from accelplane.rules.view import Resource

@@ -31,7 +31,7 @@ from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
 from accelplane.clouds import cloud_support
 from accelplane.clouds.interface import CloudSupport
-from accelplane.config.model import Cloud, NodePool, Platform, Workload
+from accelplane.config.declaration import Cloud, NodePool, Platform, Workload
 from accelplane.k8s.service_backend import ServiceBackend
 
 

@@ -41,8 +41,8 @@ import pulumi_kubernetes as k8s
 from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
 from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
-from accelplane.config.model import Backend
-from accelplane.config.model import InferenceService as ServiceSpec
+from accelplane.config.declaration import Backend
+from accelplane.config.declaration import InferenceService as ServiceSpec
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
 from accelplane.k8s.service_backend import Attachment, BackendRef, ServiceBackend

@@ -17,19 +17,19 @@ from __future__ import annotations
 
 from accelplane.matrix.check import check
 from accelplane.matrix.loader import MatrixData, MatrixDataError, accelerators, load
-from accelplane.matrix.model import AcceleratorFacts, KernelModule, Vendor
-from accelplane.matrix.report import Finding, MatrixReport, Verdict
+from accelplane.matrix.report import MatrixFinding, MatrixReport, Verdict
 from accelplane.matrix.resolve import FRAMEWORKS, resolve
+from accelplane.matrix.schema import AcceleratorFacts, KernelModule, Vendor
 from accelplane.matrix.stack import MATRIX_KEYS
 
 __all__ = [
     "FRAMEWORKS",
     "MATRIX_KEYS",
     "AcceleratorFacts",
-    "Finding",
     "KernelModule",
     "MatrixData",
     "MatrixDataError",
+    "MatrixFinding",
     "MatrixReport",
     "Vendor",
     "Verdict",

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from accelplane.matrix.checks import ALL_CHECKS, Context
 from accelplane.matrix.loader import load
-from accelplane.matrix.report import Finding, MatrixReport, Verdict
+from accelplane.matrix.report import MatrixFinding, MatrixReport, Verdict
 from accelplane.matrix.stack import parse_stack
 
 
@@ -53,7 +53,7 @@ def check(
     )
 
 
-def _strict(finding: Finding) -> Finding:
+def _strict(finding: MatrixFinding) -> MatrixFinding:
     if finding.verdict is Verdict.CONDITIONAL:
         return replace(
             finding,
@@ -69,7 +69,7 @@ def _strict(finding: Finding) -> Finding:
     return finding
 
 
-def _dedupe(findings: list[Finding]) -> list[Finding]:
+def _dedupe(findings: list[MatrixFinding]) -> list[MatrixFinding]:
     seen: set[tuple[str, str]] = set()
     out = []
     for finding in findings:

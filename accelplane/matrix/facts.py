@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from accelplane.matrix.model import Fact, KernelModule, Source, VersionStr
+from accelplane.matrix.schema import Fact, KernelModule, Source, VersionStr
 
 
 def _check_arch(value: str) -> str:

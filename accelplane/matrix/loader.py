@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from accelplane.matrix import facts as f
-from accelplane.matrix.model import AcceleratorFacts, Segment
+from accelplane.matrix.schema import AcceleratorFacts, Segment
 from accelplane.matrix.versions import Version, parse_version
 
 _M = TypeVar("_M", bound=BaseModel)

@@ -33,7 +33,7 @@ _RANK = {Verdict.COMPATIBLE: 0, Verdict.WARN: 1, Verdict.CONDITIONAL: 2, Verdict
 
 
 @dataclass(frozen=True)
-class Finding:
+class MatrixFinding:
     """One rule's judgement. `fields` names the stack keys involved (for pointing at a file line);
     `not_in_matrix` marks findings about versions the data does not cover."""
 
@@ -58,7 +58,7 @@ class MatrixReport:
     """What `check()` returns: the overall verdict and every finding, worst first."""
 
     verdict: Verdict
-    findings: list[Finding]
+    findings: list[MatrixFinding]
     stack: dict[str, str] = field(default_factory=dict)
     as_of: dt.date | None = None
     strict: bool = False
@@ -69,7 +69,7 @@ class MatrixReport:
         """True when the stack must not be rolled out (exit code 1 of `matrix check`)."""
         return self.verdict is Verdict.INCOMPATIBLE
 
-    def problems(self) -> list[Finding]:
+    def problems(self) -> list[MatrixFinding]:
         """Findings worse than compatible."""
         return [finding for finding in self.findings if finding.verdict is not Verdict.COMPATIBLE]
 

@@ -16,8 +16,8 @@ from accelplane.errors import InputError
 from accelplane.matrix.check import check
 from accelplane.matrix.checks.context import series
 from accelplane.matrix.loader import MatrixData, accelerators, load
-from accelplane.matrix.model import AcceleratorFacts, KernelModule
 from accelplane.matrix.report import Verdict
+from accelplane.matrix.schema import AcceleratorFacts, KernelModule
 from accelplane.matrix.stack import OsName
 from accelplane.matrix.versions import VersionError, parse_version
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from accelplane.matrix.checks.context import series
 from accelplane.matrix.checks.torch import runs_on
 from accelplane.matrix.loader import MatrixData, load
-from accelplane.matrix.model import AcceleratorFacts
+from accelplane.matrix.schema import AcceleratorFacts
 from accelplane.matrix.versions import parse_version
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from accelplane.errors import InputError, Problem
 from accelplane.matrix.loader import accelerators, load
-from accelplane.matrix.model import AcceleratorFacts, KernelModule
+from accelplane.matrix.schema import AcceleratorFacts, KernelModule
 from accelplane.matrix.versions import Version, VersionError, parse_version
 
 VERSION_KEYS = frozenset(

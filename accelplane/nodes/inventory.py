@@ -33,7 +33,7 @@ _CONNECTIONS = {
 
 
 @dataclass
-class Inventory:
+class NodeInventory:
     """Plain data: group -> hosts, children and variables; host -> variables."""
 
     groups: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -55,12 +55,12 @@ def bare_metal_of(stack: StackConfig) -> BareMetal:
     return bare_metal
 
 
-def build_inventory(stack: StackConfig) -> Inventory:
+def build_inventory(stack: StackConfig) -> NodeInventory:
     """Groups, hosts and variables for `stack`; raises `InputError` without a bare_metal section."""
 
     bare_metal = bare_metal_of(stack)
     known = accelerators()
-    inventory = Inventory()
+    inventory = NodeInventory()
     rollout = bare_metal.rollout
     inventory.groups["all"] = {
         "vars": {

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from accelplane.report.document import Item, Report, RuleInfo
 from accelplane.report.json_format import render_json
 from accelplane.report.junit import render_junit
 from accelplane.report.markdown import render_markdown
-from accelplane.report.model import Item, Report, RuleInfo
 from accelplane.report.sarif import render_sarif
 from accelplane.report.table import render_table
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from accelplane.report.model import Item, Report, RuleInfo
+from accelplane.report.document import Item, Report, RuleInfo
 from accelplane.rules.judgement import Judgement
-from accelplane.rules.model import Enforcement, Finding, Rule
+from accelplane.rules.rule import Enforcement, Finding, Rule
 
 
 def rule_info(rule: Rule, level: str | None = None) -> RuleInfo:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from accelplane.report.model import Report
+from accelplane.report.document import Report
 
 
 def render_json(report: Report) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from accelplane.report.model import Item, Report, RuleInfo
+from accelplane.report.document import Item, Report, RuleInfo
 
 
 def _classname(rule: RuleInfo) -> str:

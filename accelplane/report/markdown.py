@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accelplane.report.model import Item, Report
+from accelplane.report.document import Item, Report
 
 
 def _cell(text: str) -> str:

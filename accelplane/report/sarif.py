@@ -15,7 +15,7 @@ import hashlib
 import json
 from typing import Any
 
-from accelplane.report.model import Item, Report, RuleInfo
+from accelplane.report.document import Item, Report, RuleInfo
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "3.0"}

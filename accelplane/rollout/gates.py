@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from accelplane.config.model import RolloutGates
+from accelplane.config.declaration import RolloutGates
 from accelplane.rollout.traffic import BackendTraffic, Traffic
 
 
@@ -28,7 +28,7 @@ class GateState(StrEnum):
     not_judged = "not judged"  # nothing to judge against (the baseline idle), or too few requests
 
 
-class Verdict(StrEnum):
+class GateVerdict(StrEnum):
     passed = "pass"
     hold = "hold"
     rollback = "rollback"
@@ -48,13 +48,13 @@ class Gate:
 
 
 @dataclass(frozen=True)
-class Judgement:
+class GateJudgement:
     gates: tuple[Gate, ...]
-    verdict: Verdict
+    verdict: GateVerdict
     reason: str
 
 
-def judge(traffic: Traffic, baseline: str, canary: str, gates: RolloutGates) -> Judgement:
+def judge(traffic: Traffic, baseline: str, canary: str, gates: RolloutGates) -> GateJudgement:
     ours = traffic.get(canary, BackendTraffic())
     theirs = traffic.get(baseline, BackendTraffic())
     enough = ours.requests >= gates.min_requests
@@ -66,14 +66,14 @@ def judge(traffic: Traffic, baseline: str, canary: str, gates: RolloutGates) -> 
     found = (volume, _error_rate(ours, gates, enough), _p99(ours, gates, enough),
              _p99_ratio(ours, theirs, baseline, gates, enough))
     if not enough:
-        return Judgement(found, Verdict.hold, volume.detail)
+        return GateJudgement(found, GateVerdict.hold, volume.detail)
     failed = [gate for gate in found if gate.state is GateState.fails]
     if failed:
-        return Judgement(found, Verdict.rollback, "; ".join(gate.detail for gate in failed))
+        return GateJudgement(found, GateVerdict.rollback, "; ".join(gate.detail for gate in failed))
     missing = [gate for gate in found if gate.state is GateState.no_data]
     if missing:
-        return Judgement(found, Verdict.hold, "; ".join(gate.detail for gate in missing))
-    return Judgement(found, Verdict.passed, "every gate holds")
+        return GateJudgement(found, GateVerdict.hold, "; ".join(gate.detail for gate in missing))
+    return GateJudgement(found, GateVerdict.passed, "every gate holds")
 
 
 def _error_rate(ours: BackendTraffic, gates: RolloutGates, enough: bool) -> Gate:

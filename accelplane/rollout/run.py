@@ -22,11 +22,11 @@ from enum import StrEnum
 
 from accelplane.clouds import cloud_support
 from accelplane.clouds.interface import Capability, NotSupportedError
+from accelplane.config.declaration import InferenceService, MetricsSource, duration_seconds
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import InferenceService, MetricsSource, duration_seconds
 from accelplane.errors import InputError
 from accelplane.rollout import prometheus, steps
-from accelplane.rollout.gates import Judgement, Verdict, judge
+from accelplane.rollout.gates import GateJudgement, GateVerdict, judge
 from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
 from accelplane.rollout.stack_file import Rewrite, rewrite
 from accelplane.rollout.traffic import Traffic
@@ -72,7 +72,7 @@ class Situation:
     now: datetime
     declared: dict[str, int]
     traffic: Traffic | None = None
-    judgement: Judgement | None = None
+    judgement: GateJudgement | None = None
     live: dict[str, int] | None = None
     live_note: str | None = None
     bake_left: timedelta | None = None  # None: baked (or no since)
@@ -180,9 +180,9 @@ def decide_advance(found: Situation, start: bool) -> Decision:
                             "to judge (not started, or rolled back); `advance --start` gives it the first step")
         judgement = found.judgement
         assert judgement is not None
-        if judgement.verdict is Verdict.rollback:
+        if judgement.verdict is GateVerdict.rollback:
             return Decision(Action.rollback, judgement.reason, steps.rolled_back(service))
-        if judgement.verdict is Verdict.hold:
+        if judgement.verdict is GateVerdict.hold:
             return Decision(Action.hold, judgement.reason)
         rollout = service.rollout
         assert rollout is not None

@@ -6,8 +6,8 @@ plain data and the version matrix (docs/design.md "Dependencies run one way").
 """
 
 from accelplane.rules.engine import Evaluation, evaluate
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Finding, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Finding, Rule, Scope, Severity
 from accelplane.rules.view import UNKNOWN, Resource, UnknownValue
 
 __all__ = [
@@ -16,7 +16,7 @@ __all__ = [
     "Evaluation",
     "Family",
     "Finding",
-    "Graph",
+    "ReferenceGraph",
     "Resource",
     "Rule",
     "Scope",

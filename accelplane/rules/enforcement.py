@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from accelplane.errors import InputError, Problem
-from accelplane.rules.model import Rule
+from accelplane.rules.rule import Rule
 
 ALL = "all"
 LEVELS = ("advisory", "mandatory", "remediate", "disabled")

@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Finding, Rule, Scope
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES
+from accelplane.rules.rule import Enforcement, Finding, Rule, Scope
 from accelplane.rules.view import UnknownValue
 
 
@@ -27,7 +27,7 @@ class Evaluation:
     seconds: dict[str, float] = field(default_factory=dict)  # rule id -> time it took (JUnit `time`)
 
 
-def run_rule(rule: Rule, graph: Graph, enforcement: Enforcement | None = None) -> tuple[list[Finding], int]:
+def run_rule(rule: Rule, graph: ReferenceGraph, enforcement: Enforcement | None = None) -> tuple[list[Finding], int]:
     """(findings, resources the rule could not judge) for one rule over the graph."""
     level = enforcement or rule.enforcement
     findings: list[Finding] = []
@@ -48,7 +48,7 @@ def run_rule(rule: Rule, graph: Graph, enforcement: Enforcement | None = None) -
 
 
 def evaluate(
-    graph: Graph,
+    graph: ReferenceGraph,
     rules: Iterable[Rule] | None = None,
     *,
     levels: Mapping[str, str] | None = None,

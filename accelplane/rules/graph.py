@@ -28,7 +28,7 @@ _ENVIRONMENT_KEYS = (("tags", ENVIRONMENT_TAG), ("labels", ENVIRONMENT_LABEL), (
 _IDENTITY_OUTPUTS = ("arn", "id", "name", "bucket", "keyId")
 
 
-class Graph:
+class ReferenceGraph:
     """Resources plus what rules need to relate them; `environment` is dev|staging|prod or None."""
 
 
@@ -49,7 +49,7 @@ class Graph:
     def __len__(self) -> int:
         return len(self.resources)
 
-    def memo(self, key: str, build: Callable[[Graph], T]) -> T:
+    def memo(self, key: str, build: Callable[[ReferenceGraph], T]) -> T:
         """An index a rule derives from the whole graph, built once per graph (keeps stack rules linear)."""
         if key not in self._memo:
             self._memo[key] = build(self)

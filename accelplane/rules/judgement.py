@@ -22,9 +22,9 @@ from accelplane.errors import InputError
 from accelplane.input_files import DECLARATION_LIMIT, read_json
 from accelplane.rules.enforcement import resolve_levels
 from accelplane.rules.engine import evaluate
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Finding, Rule, Scope
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES
+from accelplane.rules.rule import Enforcement, Finding, Rule, Scope
 from accelplane.rules.view import Resource
 from accelplane.rules.waivers import WaiverStatus, apply_waivers
 
@@ -109,7 +109,7 @@ def judge(
     """Every rule not disabled by the policy's levels over `resources`, with its waivers applied."""
     policy = policy or Policy()
     rules = tuple(rules)
-    graph = Graph(resources, stack=stack, environment=environment, as_of=policy.as_of)
+    graph = ReferenceGraph(resources, stack=stack, environment=environment, as_of=policy.as_of)
     evaluation = evaluate(graph, rules, levels=policy.levels, scopes=scopes)
     findings, statuses = apply_waivers(evaluation.findings, policy.waivers, policy.today)
     return Judgement(

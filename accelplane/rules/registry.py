@@ -87,7 +87,6 @@ from accelplane.rules.matrix import (
     profile_compatible,
     profile_conditional,
 )
-from accelplane.rules.model import Rule
 from accelplane.rules.network import (
     efa_group_only_efa_nodes,
     efa_self_referencing,
@@ -101,6 +100,7 @@ from accelplane.rules.rollout import (
     baseline_and_canary_declared,
     weighted_backend_has_replicas,
 )
+from accelplane.rules.rule import Rule
 from accelplane.rules.secrets import (
     gcp_kms_no_public_members,
     gcp_kms_rotation,

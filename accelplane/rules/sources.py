@@ -1,5 +1,6 @@
-"""Turn what the engines write into `Resource`s: the offline graph, a `pulumi stack export` file
-and a `pulumi preview --json` file (or `accelplane preview --json`).
+"""Turn what the engines write into `Resource`s: a `pulumi stack export` file and a `pulumi preview
+--json` file (or `accelplane preview --json`); the offline graph converts itself
+(`accelplane.engine.offline.from_offline_graph`).
 
 File problems are `InputError`s naming the file and the field path (exit 2, no traceback).
 Unknown-value sentinels become `UNKNOWN`; secret values become `SECRET_PLACEHOLDER` unless the
@@ -11,14 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from accelplane.errors import InputError
 from accelplane.input_files import DOCUMENT_LIMIT, read_json
 from accelplane.rules.view import SECRET_PLACEHOLDER, UNKNOWN, UNKNOWN_SENTINELS, Resource
-
-if TYPE_CHECKING:  # the rules never import the engine (or Pulumi) at run time
-    from accelplane.engine.offline import Graph as OfflineGraph
 
 _SIG_KEY = "4dabf18193072939515e22adb298388d"
 _SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"
@@ -63,29 +61,6 @@ def is_bookkeeping(type_token: str) -> bool:
 
 def _name_of(urn: str) -> str:
     return urn.rsplit("::", 1)[-1]
-
-
-def from_offline_graph(graph: OfflineGraph) -> list[Resource]:
-    """Resources of the offline engine's graph, with the outputs and property dependencies it recorded."""
-    out = []
-    for recorded in graph.resources:
-        if is_bookkeeping(recorded.type):
-            continue
-        out.append(
-            Resource(
-                urn=recorded.urn,
-                type=recorded.type,
-                name=recorded.name,
-                props=recorded.inputs,
-                parent=recorded.parent,
-                dependencies=tuple(recorded.dependencies),
-                property_dependencies=recorded.property_dependencies,
-                protect=recorded.protect,
-                id=recorded.id,
-                outputs=recorded.outputs,
-            )
-        )
-    return out
 
 
 def from_state(data: Any, path: str = "<state>") -> list[Resource]:

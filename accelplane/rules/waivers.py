@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from accelplane.rules.model import Finding
+from accelplane.rules.rule import Finding
 
 
 @dataclass(frozen=True)

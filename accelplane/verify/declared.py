@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 import pulumi
 
+from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import Platform
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, from_offline_graph
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import Symbols, symbol
 
@@ -81,36 +80,23 @@ class DeclaredPlatform:
         return symbols
 
 
-def _outputs(mocks: pulumi.runtime.Mocks, recorded: RecordedResource) -> dict[str, Any]:
-    if recorded.outputs:
-        return recorded.outputs
-    if not recorded.custom:
-        return {}
+def _with_outputs(mocks: pulumi.runtime.Mocks, resource: Resource, custom: bool) -> Resource:
+    """A custom resource without recorded outputs gets those the mocks answer for its inputs."""
+    if resource.outputs or not custom:
+        return resource
     _, state = mocks.new_resource(
-        pulumi.runtime.MockResourceArgs(recorded.type, recorded.name, dict(recorded.inputs), custom=True)
+        pulumi.runtime.MockResourceArgs(resource.type, resource.name, dict(resource.props), custom=True)
     )
-    return dict(state)
+    return replace(resource, outputs=dict(state))
 
 
 def declared_platform(
-    stack: StackConfig, graph: Graph, mocks: pulumi.runtime.Mocks, account: str, identities: Identities = _no_identities
+    stack: StackConfig, graph: OfflineGraph, mocks: pulumi.runtime.Mocks, account: str,
+    identities: Identities = _no_identities,
 ) -> DeclaredPlatform:
     """The stack's offline graph (run with `mocks`, the stack's cloud's) as declared resources."""
-    recorded_resources = [recorded for recorded in graph.resources if not recorded.type.startswith("pulumi:")]
-    resources = [
-        Resource(
-            urn=recorded.urn,
-            type=recorded.type,
-            name=recorded.name,
-            props=recorded.inputs,
-            parent=recorded.parent,
-            dependencies=tuple(recorded.dependencies),
-            protect=recorded.protect,
-            id=recorded.id,
-            outputs=_outputs(mocks, recorded),
-        )
-        for recorded in recorded_resources
-    ]
-    components = frozenset(recorded.urn for recorded in recorded_resources if not recorded.custom)
+    custom = {recorded.urn: recorded.custom for recorded in graph.resources}
+    resources = [_with_outputs(mocks, resource, custom[resource.urn]) for resource in from_offline_graph(graph)]
+    components = frozenset(urn for urn, is_custom in custom.items() if not is_custom)
     return DeclaredPlatform(stack=stack.stack, platform=stack.platform, resources=resources, account=account,
                             components=components, identities=identities)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.drift import DriftMapping
@@ -88,5 +88,5 @@ class LiveReader(ABC):
         """(option, problem) for options the cloud refuses (a malformed `--endpoint-url`)."""
 
     @abstractmethod
-    def connect(self, stack: StackConfig, graph: Graph, options: VerifyOptions) -> LiveSession:
+    def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> LiveSession:
         """A session for the stack's account or project and region; `InputError` when it cannot be had."""

@@ -21,8 +21,8 @@ from collections import defaultdict
 from typing import Any
 
 from accelplane.report import render
+from accelplane.report.document import Item, Report, RuleInfo
 from accelplane.report.findings import rule_info
-from accelplane.report.model import Item, Report, RuleInfo
 from accelplane.rules.registry import RULES
 from accelplane.verify.results import CheckId, CheckResult, Status, VerifyReport
 from accelplane.verify.text import one_line

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from accelplane.config.model import Platform
+from accelplane.config.declaration import Platform
 from accelplane.report.findings import item
 from accelplane.rules.judgement import Policy, judge
-from accelplane.rules.model import Enforcement, Finding
+from accelplane.rules.rule import Enforcement, Finding
 from accelplane.rules.view import Resource
 from accelplane.rules.waivers import WaiverStatus
 from accelplane.verify.results import CheckId, CheckResult, Status

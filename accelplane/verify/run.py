@@ -16,9 +16,9 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+from accelplane.config.declaration import BucketAccess, BucketRole, WorkloadKind
 from accelplane.config.loader import StackConfig
-from accelplane.config.model import BucketAccess, BucketRole, WorkloadKind
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import DRILL_MODES, checkpoint_drill
 from accelplane.verify.drift import drift_results, stack_missing
@@ -53,7 +53,7 @@ def verify(
     options: VerifyOptions,
     *,
     reader: LiveReader,
-    graph: Graph,
+    graph: OfflineGraph,
     now: datetime | None = None,
 ) -> VerifyReport:
     check_options(options, reader)

@@ -13,7 +13,7 @@ import yaml
 from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli import main
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.hygiene.air_gap_sources import RULE
 from tests.support.ansible import lab
 
@@ -39,7 +39,7 @@ def _platform(**air_gap):
 
 def _messages(platform):
     resources = air_gap_resources(platform, stack="labair", project="accelplane")
-    findings, _ = run_rule(RULE, Graph(resources))
+    findings, _ = run_rule(RULE, ReferenceGraph(resources))
     return [finding.message for finding in findings]
 
 

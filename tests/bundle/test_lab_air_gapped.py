@@ -23,7 +23,7 @@ import yaml
 from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli import main
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.hygiene.air_gap_sources import RULE
 from tests.support.ansible import lab, nodes, rootfs
 from tests.support.ansible.prereqs import require_lab, require_tools
@@ -93,7 +93,8 @@ def test_lock_fetch_verify_then_apply_from_the_mirror_only(tmp_path):
             shutil.copy(keyring, node.path(KEYRING_ON_NODE))
             platform = lab.platform_of(yaml.safe_load(stack.read_text()))
             resources = air_gap_resources(platform, stack="labmirror", project="accelplane")
-            assert run_rule(RULE, Graph(resources))[0] == []  # AP-AIR-001: every effective source is the mirror
+            # AP-AIR-001: every effective source is the mirror
+            assert run_rule(RULE, ReferenceGraph(resources))[0] == []
             result = lab.run("site.yml", stack, work / "apply")
             assert result.rc == 0, lab.failure(result)
         installed = node.installed()

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from accelplane.cli import main
-from accelplane.rules.model import Family
 from accelplane.rules.registry import RULES
+from accelplane.rules.rule import Family
 from accelplane.rules.view import UNKNOWN_SENTINELS
 from tests.support.stack_files import stack_text
 

@@ -147,8 +147,8 @@ def test_junit_carries_time_and_timestamp_and_single_class_names(capsys: pytest.
 
 
 def test_junit_does_not_repeat_a_family_the_check_id_already_names() -> None:
+    from accelplane.report.document import Item, Report, RuleInfo
     from accelplane.report.junit import render_junit
-    from accelplane.report.model import Item, Report, RuleInfo
 
     rule = RuleInfo(id="drift.missing", name="declared-resources-exist", description="d", severity="high",
                     enforcement="mandatory", remediation="r", group="drift")

@@ -11,9 +11,9 @@ import pytest
 from accelplane.accelerator_vendors import all_node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.components import node_pool
+from accelplane.config.declaration import TaintEffect
 from accelplane.config.json_schema import SCHEMA_PATH
-from accelplane.config.model import TaintEffect
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 
 
 def test_every_ami_type_of_the_vendor_table_exists_in_eks() -> None:
@@ -28,7 +28,7 @@ def test_capacity_types_and_taint_effects_match_eks() -> None:
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_graph_values_are_in_aws_vocabularies(stack: str, dev_graph: Graph, prod_graph: Graph) -> None:
+def test_graph_values_are_in_aws_vocabularies(stack: str, dev_graph: OfflineGraph, prod_graph: OfflineGraph) -> None:
     graph = {"dev": dev_graph, "prod": prod_graph}[stack]
     for group in graph.by_type("aws:eks/nodeGroup:NodeGroup"):
         inputs = group.inputs

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from accelplane.diff.model import PlanDiff
+from accelplane.diff.plan_diff import PlanDiff
 from tests.diff.git_project import commit_all, copy_project, edit, git_state, init_repository, snapshot
 
 NEW_POOL = """      - name: infer-l4

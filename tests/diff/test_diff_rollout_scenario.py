@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from accelplane.diff import render
-from accelplane.diff.model import PlanDiff
+from accelplane.diff.plan_diff import PlanDiff
 from tests.diff.git_project import copy_project, init_repository
 from tests.diff.rollout_stacks import write_canary_stack
 

@@ -7,7 +7,7 @@ import json
 from datetime import date
 
 from accelplane.diff import render
-from accelplane.diff.model import PlanDiff
+from accelplane.diff.plan_diff import PlanDiff
 from accelplane.diff.rollout import STEP_RULE, merge, rollout_changes, step_findings
 from accelplane.k8s.service_props import SERVICE_TYPE
 from accelplane.rules import types as t

@@ -13,12 +13,12 @@ import yaml
 from accelplane.config.loader import load_stack_text
 from accelplane.diff.findings import compare, raw_waivers
 from accelplane.diff.markdown import COMMENT_LIMIT, render_markdown
-from accelplane.diff.model import ABSENT, InputChange, PlanDiff, ResourceDiff
+from accelplane.diff.plan_diff import ABSENT, InputChange, PlanDiff, ResourceDiff
 from accelplane.diff.resources import component_of, diff_graphs, resource_changes, urn_type_and_name
 from accelplane.diff.software import software_changes
 from accelplane.diff.stack_diff import _platform_data
 from accelplane.diff.values import show
-from accelplane.rules.model import Enforcement, Family, Finding, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Finding, Rule, Severity
 from tests.support.stack_files import stack_text
 
 STACK = "urn:pulumi:prod::accelplane::pulumi:pulumi:Stack::accelplane-prod"
@@ -258,7 +258,7 @@ def test_a_change_the_program_declares_a_replacement_is_a_replace() -> None:
 def test_unchanged_never_counts_providers() -> None:
     """A new stack creates its providers too; the resource counts leave them out, so nothing is
     "-2 unchanged"."""
-    from accelplane.diff.model import PlanDiff
+    from accelplane.diff.plan_diff import PlanDiff
     from accelplane.diff.resources import diff_graphs
 
     head = {"resources": [

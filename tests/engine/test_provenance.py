@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from accelplane.config.loader import load_stack
+from accelplane.engine.offline import from_offline_graph
 from accelplane.engine.provenance import declaration_paths, finding_lines
 from accelplane.program import offline_graph
-from accelplane.rules.sources import from_offline_graph
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from tests.support.cli_contract import run_and_check
 from tests.support.fuzz_settings import fuzz_settings
 from tests.support.mutations import MOSTLY_LEAVES, mutated_document
@@ -34,7 +34,7 @@ def pulumi_preview_json(offline: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def plans(dev_graph: Graph) -> dict[str, Any]:
+def plans(dev_graph: OfflineGraph) -> dict[str, Any]:
     offline = json.loads(json.dumps(dev_graph.to_json()))
     return {"accelplane": offline, "pulumi": pulumi_preview_json(offline)}
 

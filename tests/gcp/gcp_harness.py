@@ -18,7 +18,7 @@ import pulumi
 from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
-from accelplane.engine.offline import Graph, RecordedResource, _RecordingMonitor
+from accelplane.engine.offline import OfflineGraph, RecordedResource, _RecordingMonitor
 
 PROJECT = "acme-ml-prod"
 REGION = "us-east5"
@@ -27,7 +27,7 @@ PROJECT_NUMBER = "987654321098"
 
 @dataclass
 class Run:
-    graph: Graph
+    graph: OfflineGraph
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # urn -> resource options
     outputs: dict[str, Any] = field(default_factory=dict)  # what the build returned, resolved
     mocks: GcpLikeMocks | None = None
@@ -46,7 +46,7 @@ class Run:
 
 
 class _OptionsMonitor(_RecordingMonitor):
-    def __init__(self, mocks: pulumi.runtime.Mocks, graph: Graph, options: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, mocks: pulumi.runtime.Mocks, graph: OfflineGraph, options: dict[str, dict[str, Any]]) -> None:
         super().__init__(mocks, graph)
         self.options = options
 
@@ -70,7 +70,7 @@ def run_components(
     stack: str = "gcp-components",
 ) -> Run:
     """Call `build()` (which creates components) under mocks; return the recorded run."""
-    graph = Graph(stack=stack)
+    graph = OfflineGraph(stack=stack)
     run = Run(graph=graph)
     mocks = GcpLikeMocks(project=project, region=region, project_number=project_number)
     run.mocks = mocks

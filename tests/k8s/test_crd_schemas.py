@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.k8s import crd_schemas
 from accelplane.k8s.manifests import validate_manifests
 from accelplane.program import offline_graph
@@ -27,7 +27,7 @@ class Record:
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> Graph:
+def tpu_prod() -> OfflineGraph:
     return offline_graph(load_stack("tpu-prod"))
 
 
@@ -58,7 +58,9 @@ def _has_key(node: Any, key: str) -> bool:
 
 
 @pytest.mark.parametrize("stack", ["prod", "tpu-prod"])
-def test_every_custom_resource_refuses_an_unknown_field(stack: str, tpu_prod: Graph, prod_graph: Graph) -> None:
+def test_every_custom_resource_refuses_an_unknown_field(
+    stack: str, tpu_prod: OfflineGraph, prod_graph: OfflineGraph
+) -> None:
     graph = {"prod": prod_graph, "tpu-prod": tpu_prod}[stack]
     custom = [r for r in graph.resources if r.type.startswith("kubernetes:") and "spec" in r.inputs
               and (r.inputs["apiVersion"], r.inputs["kind"]) in crd_schemas.known()]
@@ -70,7 +72,7 @@ def test_every_custom_resource_refuses_an_unknown_field(stack: str, tpu_prod: Gr
         assert "'notAField' was unexpected" in message, label
 
 
-def test_value_only_branches_do_not_forbid_declared_fields(tpu_prod: Graph) -> None:
+def test_value_only_branches_do_not_forbid_declared_fields(tpu_prod: OfflineGraph) -> None:
     """Gateway addresses carry a oneOf on `type`; a NamedAddress with its value is valid, a typo is not."""
     [gateway] = [r for r in tpu_prod.resources if r.type == "kubernetes:gateway.networking.k8s.io/v1:Gateway"]
     assert validate_manifests([Record(gateway.type, gateway.name, gateway.inputs)], "1.33").errors == []
@@ -87,7 +89,7 @@ def test_int_or_string_fields_take_either() -> None:
     assert endpoint["additionalProperties"] is False
 
 
-def test_metadata_is_the_cluster_version_s_strict_object_meta(tpu_prod: Graph) -> None:
+def test_metadata_is_the_cluster_version_s_strict_object_meta(tpu_prod: OfflineGraph) -> None:
     [policy] = [r for r in tpu_prod.resources if r.type.endswith(":GCPGatewayPolicy")]
     inputs = copy.deepcopy(policy.inputs)
     inputs["metadata"]["labelz"] = {}

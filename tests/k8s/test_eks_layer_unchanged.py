@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -39,7 +39,9 @@ def kubernetes_layer(graph: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_eks_kubernetes_layer_matches_its_snapshot(stack: str, dev_graph: Graph, prod_graph: Graph) -> None:
+def test_eks_kubernetes_layer_matches_its_snapshot(
+    stack: str, dev_graph: OfflineGraph, prod_graph: OfflineGraph
+) -> None:
     graph = {"dev": dev_graph, "prod": prod_graph}[stack]
     now = kubernetes_layer(json.loads(json.dumps(graph.to_json(), sort_keys=True)))
     expected = json.loads((SNAPSHOTS / f"eks-{stack}-kubernetes-layer.json").read_text())

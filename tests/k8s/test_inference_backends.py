@@ -10,7 +10,7 @@ import pulumi_kubernetes
 import pytest
 
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 from accelplane.k8s.service_props import SERVICE_TYPE, service_props
 from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
@@ -21,17 +21,17 @@ L40S_AT_95 = "              weight: 95\n"
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> Graph:
+def tpu_prod() -> OfflineGraph:
     return offline_graph(load_stack("tpu-prod"))
 
 
 @pytest.fixture(params=["dev", "prod", "tpu-prod"])
-def stack_graph(request: pytest.FixtureRequest, dev_graph: Graph, prod_graph: Graph,
-                tpu_prod: Graph) -> tuple[str, Graph]:
+def stack_graph(request: pytest.FixtureRequest, dev_graph: OfflineGraph, prod_graph: OfflineGraph,
+                tpu_prod: OfflineGraph) -> tuple[str, OfflineGraph]:
     return request.param, {"dev": dev_graph, "prod": prod_graph, "tpu-prod": tpu_prod}[request.param]
 
 
-def _k8s(graph: Graph, kind: str) -> dict[str, RecordedResource]:
+def _k8s(graph: OfflineGraph, kind: str) -> dict[str, RecordedResource]:
     return {
         r.inputs["metadata"]["name"]: r
         for r in graph.resources
@@ -39,7 +39,7 @@ def _k8s(graph: Graph, kind: str) -> dict[str, RecordedResource]:
     }
 
 
-def _idle_canary(tmp_path: Path) -> Graph:
+def _idle_canary(tmp_path: Path) -> OfflineGraph:
     """prod with the Inferentia2 backend at weight 0 and no replicas (before the rollout starts)."""
     path, _ = write_variant(tmp_path, L40S_AT_95, "              weight: 100\n", "prod")
     text = path.read_text().replace(INF2_AT_5, "              weight: 0\n", 1)
@@ -58,7 +58,7 @@ def test_a_backend_at_zero_replicas_has_no_hpa_and_declares_zero_replicas(tmp_pa
     assert set(_k8s(graph, "TargetGroupBinding")) == {"serve-l40s", "serve-inf2"}
 
 
-def test_the_service_component_records_its_declared_backends_and_rollout(prod_graph: Graph) -> None:
+def test_the_service_component_records_its_declared_backends_and_rollout(prod_graph: OfflineGraph) -> None:
     platform = load_stack("prod").platform
     [service] = platform.kubernetes.inference_services
     [component] = prod_graph.by_type(SERVICE_TYPE)
@@ -71,7 +71,7 @@ def test_the_service_component_records_its_declared_backends_and_rollout(prod_gr
     assert component.inputs["rollout"]["canary"] == "inf2"
 
 
-def test_backend_objects_are_children_of_their_service_component(prod_graph: Graph) -> None:
+def test_backend_objects_are_children_of_their_service_component(prod_graph: OfflineGraph) -> None:
     [component] = prod_graph.by_type(SERVICE_TYPE)
     for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "TargetGroupBinding"):
         objects = _k8s(prod_graph, kind)
@@ -83,7 +83,7 @@ def test_backend_objects_are_children_of_their_service_component(prod_graph: Gra
     assert [a.inputs["metadata"]["name"] for a in accounts] == ["serve"]
 
 
-def test_inference_pods_are_scraped_and_labelled_per_service_and_backend(stack_graph: tuple[str, Graph]) -> None:
+def test_inference_pods_are_scraped_and_labelled_per_service_and_backend(stack_graph: tuple[str, OfflineGraph]) -> None:
     name, graph = stack_graph
     platform = load_stack(name).platform
     monitors = _k8s(graph, "PodMonitor")
@@ -112,7 +112,7 @@ def test_inference_pods_are_scraped_and_labelled_per_service_and_backend(stack_g
             assert "http" in [p["name"] for p in container["ports"]], deployment.name
 
 
-def test_the_latency_alert_is_per_backend_wherever_the_services_run(prod_graph: Graph) -> None:
+def test_the_latency_alert_is_per_backend_wherever_the_services_run(prod_graph: OfflineGraph) -> None:
     [rule] = prod_graph.by_type("kubernetes:monitoring.coreos.com/v1:PrometheusRule")
     [alert] = [r for r in rule.inputs["spec"]["groups"][0]["rules"] if r["alert"] == "InferenceP99LatencyHigh"]
     assert "sum by (le, service, backend)" in alert["expr"]
@@ -187,7 +187,7 @@ def test_a_service_gaining_a_backend_keeps_what_runs_today(tmp_path: Path, monke
                            "acme-ml-dev-svc-server-next-deployment": "server-next"}
 
 
-def test_the_service_component_registers_its_props_as_outputs_for_stack_policies(prod_graph: Graph) -> None:
+def test_the_service_component_registers_its_props_as_outputs_for_stack_policies(prod_graph: OfflineGraph) -> None:
     """CrossGuard stack policies read a resource's outputs: the rollout rules need the backends there."""
     (service,) = prod_graph.by_type(SERVICE_TYPE)
     assert service.outputs == service.inputs

@@ -9,20 +9,22 @@ import yaml
 
 from accelplane.clouds.aws.catalog import instance_facts
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 from accelplane.k8s.manifests import manifests, validate_graph
 
 
 @pytest.fixture(params=["dev", "prod"])
-def stack(request: pytest.FixtureRequest, dev_graph: Graph, prod_graph: Graph) -> tuple[str, Graph]:
+def stack(
+    request: pytest.FixtureRequest, dev_graph: OfflineGraph, prod_graph: OfflineGraph
+) -> tuple[str, OfflineGraph]:
     return request.param, {"dev": dev_graph, "prod": prod_graph}[request.param]
 
 
-def _k8s(graph: Graph, kind: str) -> list[RecordedResource]:
+def _k8s(graph: OfflineGraph, kind: str) -> list[RecordedResource]:
     return [r for r in graph.resources if r.type.startswith("kubernetes:") and r.type.endswith(f":{kind}")]
 
 
-def test_every_builtin_manifest_validates_strictly(stack: tuple[str, Graph]) -> None:
+def test_every_builtin_manifest_validates_strictly(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     report = validate_graph(graph, load_stack(name).platform.kubernetes_version)
     assert report.errors == []
@@ -38,11 +40,11 @@ def test_every_builtin_manifest_validates_strictly(stack: tuple[str, Graph]) -> 
     }
 
 
-def test_validation_catches_an_unknown_field(dev_graph: Graph) -> None:
+def test_validation_catches_an_unknown_field(dev_graph: OfflineGraph) -> None:
     deployment = next(r for r in dev_graph.resources if r.type == "kubernetes:apps/v1:Deployment")
     broken = json.loads(json.dumps(deployment.inputs))
     broken["spec"]["template"]["spec"]["containers"][0]["gpus"] = 1
-    graph = Graph(
+    graph = OfflineGraph(
         stack="t",
         resources=[RecordedResource(urn="u", type=deployment.type, name="d", parent=None, custom=True, inputs=broken)],
     )
@@ -50,7 +52,7 @@ def test_validation_catches_an_unknown_field(dev_graph: Graph) -> None:
     assert label.startswith("Deployment/server") and "'gpus' was unexpected" in message
 
 
-def test_provider_is_explicit_and_built_from_the_cluster(stack: tuple[str, Graph]) -> None:
+def test_provider_is_explicit_and_built_from_the_cluster(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     [provider] = graph.by_type("pulumi:providers:kubernetes")
@@ -66,11 +68,11 @@ def test_provider_is_explicit_and_built_from_the_cluster(stack: tuple[str, Graph
         assert (resource.provider or "").startswith(f"{provider.urn}::"), f"{resource.name} uses another provider"
 
 
-def _by_name(graph: Graph, kind: str) -> dict[str, RecordedResource]:
+def _by_name(graph: OfflineGraph, kind: str) -> dict[str, RecordedResource]:
     return {r.inputs["metadata"]["name"]: r for r in _k8s(graph, kind)}
 
 
-def test_inference_deployment_probes_requests_tolerations_and_spread(stack: tuple[str, Graph]) -> None:
+def test_inference_deployment_probes_requests_tolerations_and_spread(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     [service] = platform.kubernetes.inference_services
@@ -109,7 +111,7 @@ def test_inference_deployment_probes_requests_tolerations_and_spread(stack: tupl
     )
 
 
-def test_prod_backends_run_on_their_own_pools_with_their_accelerators(prod_graph: Graph) -> None:
+def test_prod_backends_run_on_their_own_pools_with_their_accelerators(prod_graph: OfflineGraph) -> None:
     deployments = _by_name(prod_graph, "Deployment")
     l40s = deployments["serve-l40s"].inputs["spec"]["template"]["spec"]
     inf2 = deployments["serve-inf2"].inputs["spec"]["template"]["spec"]
@@ -121,7 +123,7 @@ def test_prod_backends_run_on_their_own_pools_with_their_accelerators(prod_graph
     assert {t["key"] for t in l40s["tolerations"]} == {"nvidia.com/gpu"}
 
 
-def test_backends_of_one_service_never_select_each_other_s_pods(prod_graph: Graph) -> None:
+def test_backends_of_one_service_never_select_each_other_s_pods(prod_graph: OfflineGraph) -> None:
     deployments = _by_name(prod_graph, "Deployment")
     services = _by_name(prod_graph, "Service")
     pdbs = _by_name(prod_graph, "PodDisruptionBudget")
@@ -141,7 +143,7 @@ def test_backends_of_one_service_never_select_each_other_s_pods(prod_graph: Grap
             assert {"accelplane.io/service", "accelplane.io/backend"} <= set(selector), own
 
 
-def test_a_running_single_backend_deployment_keeps_its_selector(dev_graph: Graph) -> None:
+def test_a_running_single_backend_deployment_keeps_its_selector(dev_graph: OfflineGraph) -> None:
     # A Deployment's selector is immutable: a new one would replace (delete, then create) what serves today.
     [deployment] = _k8s(dev_graph, "Deployment")
     assert deployment.inputs["spec"]["selector"]["matchLabels"] == {
@@ -151,7 +153,7 @@ def test_a_running_single_backend_deployment_keeps_its_selector(dev_graph: Graph
     assert (labels["accelplane.io/service"], labels["accelplane.io/backend"]) == ("server", "server")
 
 
-def test_hpa_pdb_and_target_group_binding(stack: tuple[str, Graph]) -> None:
+def test_hpa_pdb_and_target_group_binding(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     [service] = platform.kubernetes.inference_services
@@ -178,7 +180,7 @@ def test_hpa_pdb_and_target_group_binding(stack: tuple[str, Graph]) -> None:
         assert binding.inputs["spec"]["serviceRef"] == {"name": object_name, "port": service.port}
 
 
-def test_load_balancer_controller_role_is_scoped_to_the_target_groups(stack: tuple[str, Graph]) -> None:
+def test_load_balancer_controller_role_is_scoped_to_the_target_groups(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     policy = json.loads(graph.named(f"{platform.name}-lbc-irsa-access").inputs["policy"])
@@ -193,7 +195,7 @@ def test_load_balancer_controller_role_is_scoped_to_the_target_groups(stack: tup
     assert subject == "system:serviceaccount:kube-system:aws-load-balancer-controller"
 
 
-def test_charts_are_pinned_from_the_profiles(stack: tuple[str, Graph]) -> None:
+def test_charts_are_pinned_from_the_profiles(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     releases = {r.inputs["chart"].rsplit("/", 1)[-1]: r.inputs for r in graph.by_type("kubernetes:helm.sh/v3:Release")}
@@ -210,7 +212,7 @@ def test_charts_are_pinned_from_the_profiles(stack: tuple[str, Graph]) -> None:
         assert release["version"][0].isdigit(), release  # exact versions, never ranges or "latest"
 
 
-def test_device_plugins_follow_the_pools_present(prod_graph: Graph, dev_graph: Graph) -> None:
+def test_device_plugins_follow_the_pools_present(prod_graph: OfflineGraph, dev_graph: OfflineGraph) -> None:
     prod = {r.inputs["chart"].rsplit("/", 1)[-1] for r in prod_graph.by_type("kubernetes:helm.sh/v3:Release")}
     dev = {r.inputs["chart"].rsplit("/", 1)[-1] for r in dev_graph.by_type("kubernetes:helm.sh/v3:Release")}
     assert {"neuron-helm-chart", "aws-efa-k8s-device-plugin", "nvidia-device-plugin"} <= prod
@@ -224,7 +226,7 @@ def test_device_plugins_follow_the_pools_present(prod_graph: Graph, dev_graph: G
     assert {t["key"] for t in efa["values"]["tolerations"]} == {"nvidia.com/gpu", "aws.amazon.com/neuron"}
 
 
-def test_resource_flavors_match_pools(stack: tuple[str, Graph]) -> None:
+def test_resource_flavors_match_pools(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     flavors = {r.inputs["metadata"]["name"]: r.inputs["spec"] for r in _k8s(graph, "ResourceFlavor")}
@@ -239,7 +241,7 @@ def test_resource_flavors_match_pools(stack: tuple[str, Graph]) -> None:
         ]
 
 
-def test_cluster_queues_quota_borrowing_and_local_queues(prod_graph: Graph) -> None:
+def test_cluster_queues_quota_borrowing_and_local_queues(prod_graph: OfflineGraph) -> None:
     platform = load_stack("prod").platform
     queues = {r.inputs["metadata"]["name"]: r.inputs["spec"] for r in _k8s(prod_graph, "ClusterQueue")}
     assert set(queues) == {"foundation-models", "applied-research"}
@@ -261,7 +263,7 @@ def test_cluster_queues_quota_borrowing_and_local_queues(prod_graph: Graph) -> N
     assert local == {(t.namespace, t.name) for t in platform.kubernetes.teams}
 
 
-def test_namespaces_quotas_limits_and_default_deny(stack: tuple[str, Graph]) -> None:
+def test_namespaces_quotas_limits_and_default_deny(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     namespaces = {r.inputs["metadata"]["name"] for r in _k8s(graph, "Namespace")}
@@ -294,14 +296,14 @@ def test_namespaces_quotas_limits_and_default_deny(stack: tuple[str, Graph]) -> 
     ) not in policies
 
 
-def test_priority_classes_put_inference_above_preemptible_training(stack: tuple[str, Graph]) -> None:
+def test_priority_classes_put_inference_above_preemptible_training(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     classes = {r.inputs["metadata"]["name"]: r.inputs for r in _k8s(graph, "PriorityClass")}
     assert classes["accelplane-inference"]["value"] > classes["accelplane-training"]["value"]
     assert classes["accelplane-training"]["preemptionPolicy"] == "Never"
 
 
-def test_training_template_requests_all_accelerators_and_efa_and_resumes(prod_graph: Graph) -> None:
+def test_training_template_requests_all_accelerators_and_efa_and_resumes(prod_graph: OfflineGraph) -> None:
     platform = load_stack("prod").platform
     config_maps = {r.inputs["metadata"]["name"]: r.inputs for r in _k8s(prod_graph, "ConfigMap")}
     jobset = yaml.safe_load(config_maps["train-h100-jobset"]["data"]["jobset.yaml"])
@@ -326,7 +328,7 @@ def test_training_template_requests_all_accelerators_and_efa_and_resumes(prod_gr
     assert trn_container["resources"]["limits"] == {"aws.amazon.com/neuron": "16", "vpc.amazonaws.com/efa": "8"}
 
 
-def test_alert_rules_cover_accelerator_failures(stack: tuple[str, Graph]) -> None:
+def test_alert_rules_cover_accelerator_failures(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     [rule] = _k8s(graph, "PrometheusRule")
     alerts = {r["alert"]: r for r in rule.inputs["spec"]["groups"][0]["rules"]}
@@ -341,7 +343,7 @@ def test_alert_rules_cover_accelerator_failures(stack: tuple[str, Graph]) -> Non
     assert "DCGM_FI_DEV_XID_ERRORS" in alerts["AcceleratorXidError"]["expr"]
 
 
-def test_no_manifest_carries_a_secret_value(stack: tuple[str, Graph]) -> None:
+def test_no_manifest_carries_a_secret_value(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     for resource, manifest in manifests(graph.resources):
         assert manifest.get("kind") != "Secret", resource.name

@@ -12,34 +12,34 @@ import yaml
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 from accelplane.k8s.manifests import validate_graph
 from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> Graph:
+def tpu_prod() -> OfflineGraph:
     return offline_graph(load_stack("tpu-prod"))
 
 
 @pytest.fixture(scope="module")
-def tpu_dev() -> Graph:
+def tpu_dev() -> OfflineGraph:
     return offline_graph(load_stack("tpu-dev"))
 
 
-def _k8s(graph: Graph, kind: str) -> list[RecordedResource]:
+def _k8s(graph: OfflineGraph, kind: str) -> list[RecordedResource]:
     return [r for r in graph.resources if r.type.startswith("kubernetes:") and r.type.endswith(f":{kind}")]
 
 
-def _one(graph: Graph, kind: str, name: str, namespace: str | None = None) -> dict[str, Any]:
+def _one(graph: OfflineGraph, kind: str, name: str, namespace: str | None = None) -> dict[str, Any]:
     found = [r.inputs for r in _k8s(graph, kind) if r.inputs["metadata"].get("name") == name
              and (namespace is None or r.inputs["metadata"].get("namespace") == namespace)]
     assert len(found) == 1, f"{kind}/{name}: {len(found)} found"
     return found[0]
 
 
-def _jobset(graph: Graph, pool: str) -> dict[str, Any]:
+def _jobset(graph: OfflineGraph, pool: str) -> dict[str, Any]:
     return yaml.safe_load(_one(graph, "ConfigMap", f"{pool}-jobset")["data"]["jobset.yaml"])
 
 
@@ -52,8 +52,8 @@ GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Equal", "value": "presen
 
 
 @pytest.mark.parametrize("stack", ["tpu-dev", "tpu-prod"])
-def test_every_manifest_validates_strictly_custom_resources_included(stack: str, tpu_dev: Graph,
-                                                                      tpu_prod: Graph) -> None:
+def test_every_manifest_validates_strictly_custom_resources_included(stack: str, tpu_dev: OfflineGraph,
+                                                                      tpu_prod: OfflineGraph) -> None:
     graph = {"tpu-dev": tpu_dev, "tpu-prod": tpu_prod}[stack]
     report = validate_graph(graph, load_stack(stack).platform.kubernetes_version)
     assert report.errors == []
@@ -63,7 +63,7 @@ def test_every_manifest_validates_strictly_custom_resources_included(stack: str,
             "PodMonitor", "ResourceFlavor", "Deployment", "NetworkPolicy"} <= kinds
 
 
-def test_provider_uses_the_gke_auth_plugin_and_the_cluster_s_endpoint(tpu_prod: Graph) -> None:
+def test_provider_uses_the_gke_auth_plugin_and_the_cluster_s_endpoint(tpu_prod: OfflineGraph) -> None:
     [provider] = tpu_prod.by_type("pulumi:providers:kubernetes")
     config = json.loads(provider.inputs["kubeconfig"])
     cluster = tpu_prod.by_type("gcp:container/cluster:Cluster")[0]
@@ -79,14 +79,14 @@ def test_provider_uses_the_gke_auth_plugin_and_the_cluster_s_endpoint(tpu_prod: 
             assert (resource.provider or "").startswith(f"{provider.urn}::"), resource.name
 
 
-def test_gke_runs_its_own_device_plugins_and_no_load_balancer_controller(tpu_prod: Graph) -> None:
+def test_gke_runs_its_own_device_plugins_and_no_load_balancer_controller(tpu_prod: OfflineGraph) -> None:
     charts = {r.inputs["chart"].rsplit("/", 1)[-1] for r in tpu_prod.by_type("kubernetes:helm.sh/v3:Release")}
     assert charts == {"kueue", "jobset", "kube-prometheus-stack"}
     assert not [r for r in tpu_prod.resources if r.type.startswith(("aws:", "pulumi:providers:aws"))]
     assert not [r for r in tpu_prod.resources if r.type == "accelplane:k8s:AcceleratorEnablement"]
 
 
-def test_tpu_inference_pods_take_the_whole_vm_on_the_slice_s_nodes(tpu_prod: Graph) -> None:
+def test_tpu_inference_pods_take_the_whole_vm_on_the_slice_s_nodes(tpu_prod: OfflineGraph) -> None:
     platform = load_stack("tpu-prod").platform
     pool = next(p for p in platform.node_pools if p.name == "infer-v5e")
     shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology or "")
@@ -109,7 +109,7 @@ def test_tpu_inference_pods_take_the_whole_vm_on_the_slice_s_nodes(tpu_prod: Gra
     assert not _k8s(tpu_prod, "TargetGroupBinding")
 
 
-def test_gateway_uses_the_reserved_address_certificate_map_and_ssl_policy(tpu_prod: Graph) -> None:
+def test_gateway_uses_the_reserved_address_certificate_map_and_ssl_policy(tpu_prod: OfflineGraph) -> None:
     platform = load_stack("tpu-prod").platform
     gateway = _one(tpu_prod, "Gateway", "inference", "accelplane-gateway")
     address = tpu_prod.by_type("gcp:compute/globalAddress:GlobalAddress")[0]
@@ -137,7 +137,7 @@ def test_gateway_uses_the_reserved_address_certificate_map_and_ssl_policy(tpu_pr
     }
 
 
-def test_each_exposed_service_has_a_route_health_check_and_cloud_armor(tpu_prod: Graph) -> None:
+def test_each_exposed_service_has_a_route_health_check_and_cloud_armor(tpu_prod: OfflineGraph) -> None:
     platform = load_stack("tpu-prod").platform
     [service] = platform.kubernetes.inference_services
     route = _one(tpu_prod, "HTTPRoute", "llm-server", "inference")
@@ -172,7 +172,7 @@ def test_a_service_on_a_path_prefix_routes_only_that_prefix(tmp_path: Path) -> N
     assert validate_graph(graph, "1.33").errors == []
 
 
-def test_gpu_and_tpu_backends_run_on_their_own_pools(tpu_prod: Graph) -> None:
+def test_gpu_and_tpu_backends_run_on_their_own_pools(tpu_prod: OfflineGraph) -> None:
     gpu = _one(tpu_prod, "Deployment", "llm-server-h100", "inference")["spec"]["template"]["spec"]
     assert gpu["nodeSelector"] == {"accelplane.io/pool": "infer-h100",
                                    "cloud.google.com/gke-accelerator": "nvidia-h100-80gb"}
@@ -189,7 +189,7 @@ def test_no_http_listener_without_the_redirect(tmp_path: Path) -> None:
     assert [r.inputs["metadata"]["name"] for r in _k8s(graph, "HTTPRoute")] == ["llm-server"]
 
 
-def test_inference_namespace_admits_only_google_s_load_balancer_ranges(tpu_prod: Graph) -> None:
+def test_inference_namespace_admits_only_google_s_load_balancer_ranges(tpu_prod: OfflineGraph) -> None:
     ingress = _one(tpu_prod, "NetworkPolicy", "allow-load-balancer-and-metrics", "inference")["spec"]["ingress"]
     assert ingress[1] == {
         "from": [{"ipBlock": {"cidr": "35.191.0.0/16"}}, {"ipBlock": {"cidr": "130.211.0.0/22"}}],
@@ -205,7 +205,7 @@ def test_inference_namespace_admits_only_google_s_load_balancer_ranges(tpu_prod:
     assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
 
 
-def test_multislice_jobset_one_replicated_job_per_v5p_slice(tpu_prod: Graph) -> None:
+def test_multislice_jobset_one_replicated_job_per_v5p_slice(tpu_prod: OfflineGraph) -> None:
     platform = load_stack("tpu-prod").platform
     pool = next(p for p in platform.node_pools if p.name == "train-v5p")
     shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology or "")
@@ -237,7 +237,7 @@ def test_multislice_jobset_one_replicated_job_per_v5p_slice(tpu_prod: Graph) -> 
     assert list(env).index("JOBSET_NAME") < list(env).index("MEGASCALE_COORDINATOR_ADDRESS")
 
 
-def test_single_slice_jobset_has_no_multislice_wiring(tpu_dev: Graph) -> None:
+def test_single_slice_jobset_has_no_multislice_wiring(tpu_dev: OfflineGraph) -> None:
     jobset = _jobset(tpu_dev, "train-v5e")
     [replicated] = jobset["spec"]["replicatedJobs"]
     assert replicated["replicas"] == 1
@@ -251,7 +251,7 @@ def test_single_slice_jobset_has_no_multislice_wiring(tpu_dev: Graph) -> None:
     assert pod["nodeSelector"]["cloud.google.com/gke-tpu-topology"] == "1x1"
 
 
-def test_gpu_jobset_on_gke_uses_gke_s_labels_and_taint(tpu_prod: Graph) -> None:
+def test_gpu_jobset_on_gke_uses_gke_s_labels_and_taint(tpu_prod: OfflineGraph) -> None:
     jobset = _jobset(tpu_prod, "train-h100")
     assert "annotations" not in jobset["metadata"]
     [replicated] = jobset["spec"]["replicatedJobs"]
@@ -266,7 +266,7 @@ def test_gpu_jobset_on_gke_uses_gke_s_labels_and_taint(tpu_prod: Graph) -> None:
     assert not {e["name"] for e in container["env"]} & {"ACCELPLANE_SLICES", "MEGASCALE_NUM_SLICES"}
 
 
-def test_kueue_flavors_queues_and_quotas_count_chips(tpu_prod: Graph) -> None:
+def test_kueue_flavors_queues_and_quotas_count_chips(tpu_prod: OfflineGraph) -> None:
     flavors = {r.inputs["metadata"]["name"]: r.inputs["spec"] for r in _k8s(tpu_prod, "ResourceFlavor")}
     assert set(flavors) == {"train-v5p", "infer-v5e", "infer-h100", "train-h100"}
     v5p = flavors["train-v5p"]
@@ -288,7 +288,7 @@ def test_kueue_flavors_queues_and_quotas_count_chips(tpu_prod: Graph) -> None:
     assert quotas["inference"] == {"requests.google.com/tpu": str(6 * 8), "requests.nvidia.com/gpu": str(8 * 1)}
 
 
-def test_tpu_metrics_are_scraped_and_alerted_on(tpu_prod: Graph) -> None:
+def test_tpu_metrics_are_scraped_and_alerted_on(tpu_prod: OfflineGraph) -> None:
     monitor = _one(tpu_prod, "PodMonitor", "tpu-device-plugin", "monitoring")["spec"]
     assert monitor["namespaceSelector"] == {"matchNames": ["kube-system"]}
     assert monitor["selector"] == {"matchLabels": {"k8s-app": "tpu-device-plugin"}}
@@ -308,7 +308,7 @@ def test_tpu_metrics_are_scraped_and_alerted_on(tpu_prod: Graph) -> None:
     assert allowlist == ["nodes=[cloud.google.com/gke-tpu-accelerator,cloud.google.com/gke-tpu-topology]"]
 
 
-def test_top_level_components_are_the_same_kinds_as_on_eks_plus_the_gateway(tpu_prod: Graph) -> None:
+def test_top_level_components_are_the_same_kinds_as_on_eks_plus_the_gateway(tpu_prod: OfflineGraph) -> None:
     kinds = {r.type for r in tpu_prod.resources if r.type.startswith("accelplane:k8s:")}
     assert kinds == {
         "accelplane:k8s:PriorityClasses", "accelplane:k8s:WorkloadNamespace", "accelplane:k8s:InferenceGateway",

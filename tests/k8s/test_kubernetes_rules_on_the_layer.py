@@ -9,23 +9,22 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph, from_offline_graph
 from accelplane.rules.engine import evaluate
-from accelplane.rules.graph import Graph as RuleGraph
-from accelplane.rules.sources import from_offline_graph
+from accelplane.rules.graph import ReferenceGraph
 
 
-def _kubernetes_findings(graph: Graph, environment: str) -> set[str]:
-    evaluation = evaluate(RuleGraph(from_offline_graph(graph), stack=graph.stack, environment=environment))
+def _kubernetes_findings(graph: OfflineGraph, environment: str) -> set[str]:
+    evaluation = evaluate(ReferenceGraph(from_offline_graph(graph), stack=graph.stack, environment=environment))
     return {f.rule.id for f in evaluation.findings if f.rule.id.startswith("AP-K8S-")}
 
 
-def test_layer_passes_the_kubernetes_rules(dev_graph: Graph, prod_graph: Graph) -> None:
+def test_layer_passes_the_kubernetes_rules(dev_graph: OfflineGraph, prod_graph: OfflineGraph) -> None:
     assert _kubernetes_findings(dev_graph, "dev") == set()
     assert _kubernetes_findings(prod_graph, "prod") == set()
 
 
-def test_a_badly_declared_service_trips_the_kubernetes_rules(prod_graph: Graph) -> None:
+def test_a_badly_declared_service_trips_the_kubernetes_rules(prod_graph: OfflineGraph) -> None:
     resources = []
     for resource in prod_graph.resources:
         if resource.type == "kubernetes:apps/v1:Deployment":
@@ -41,12 +40,12 @@ def test_a_badly_declared_service_trips_the_kubernetes_rules(prod_graph: Graph) 
             pod["volumes"] = [{"name": "host", "hostPath": {"path": "/var/lib"}}]
             resource = replace(resource, inputs=inputs)
         resources.append(resource)
-    bad = Graph(stack="prod", resources=resources)
+    bad = OfflineGraph(stack="prod", resources=resources)
     found = _kubernetes_findings(bad, "prod")
     assert {"AP-K8S-001", "AP-K8S-002", "AP-K8S-003", "AP-K8S-004", "AP-K8S-005", "AP-K8S-006"} <= found, found
 
 
-def _with_daemon_set(graph: Graph, edit: Callable[[dict[str, Any]], None]) -> Graph:
+def _with_daemon_set(graph: OfflineGraph, edit: Callable[[dict[str, Any]], None]) -> OfflineGraph:
     """The graph with the neuron-monitor DaemonSet's inputs changed by `edit`."""
     resources = []
     for resource in graph.resources:
@@ -55,7 +54,7 @@ def _with_daemon_set(graph: Graph, edit: Callable[[dict[str, Any]], None]) -> Gr
             edit(inputs)
             resource = replace(resource, inputs=inputs)
         resources.append(resource)
-    return Graph(stack=graph.stack, resources=resources)
+    return OfflineGraph(stack=graph.stack, resources=resources)
 
 
 def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
@@ -72,7 +71,7 @@ TEMPLATE = ("spec", "template")
 COMPONENT = "app.kubernetes.io/component"
 
 
-def test_privileged_exporter_is_exempt_only_by_its_identity(prod_graph: Graph) -> None:
+def test_privileged_exporter_is_exempt_only_by_its_identity(prod_graph: OfflineGraph) -> None:
     """The neuron-monitor DaemonSet passes AP-K8S-001 because it is the platform's: kube-system, its name,
     the profile's image by digest. The same privileged pod anywhere else, under another name or on another
     image is still a finding; its labels neither grant nor lose the exemption."""
@@ -117,7 +116,7 @@ def _get(inputs: dict[str, Any], path: tuple[str, ...]) -> Any:
     return inputs
 
 
-def test_exemption_table_matches_what_the_layer_deploys(prod_graph: Graph) -> None:
+def test_exemption_table_matches_what_the_layer_deploys(prod_graph: OfflineGraph) -> None:
     """The rules' identity of neuron-monitor (plain data, no import of the components) and the component
     agree: namespace, name, and the repository of the image the stacks' profiles pin."""
     from accelplane.config.loader import load_stack
@@ -132,7 +131,7 @@ def test_exemption_table_matches_what_the_layer_deploys(prod_graph: Graph) -> No
     assert [c["image"] for c in daemon_set.inputs["spec"]["template"]["spec"]["containers"]] == sorted(images)
 
 
-def test_device_monitor_exemption_does_not_cover_host_paths_or_namespaces(prod_graph: Graph) -> None:
+def test_device_monitor_exemption_does_not_cover_host_paths_or_namespaces(prod_graph: OfflineGraph) -> None:
     host_path = _set((*TEMPLATE, "spec", "volumes"), [{"name": "dev", "hostPath": {"path": "/dev"}}])
     host_network = _set((*TEMPLATE, "spec", "hostNetwork"), True)
     assert "AP-K8S-003" in _kubernetes_findings(_with_daemon_set(prod_graph, host_path), "prod")

@@ -6,20 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 from accelplane.k8s.manifests import validate_graph
 
 _EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
 
 
-def _daemon_set(graph: Graph) -> RecordedResource:
+def _daemon_set(graph: OfflineGraph) -> RecordedResource:
     [daemon_set] = [
         r for r in graph.by_type("kubernetes:apps/v1:DaemonSet") if r.inputs["metadata"]["name"] == "neuron-monitor"
     ]
     return daemon_set
 
 
-def _pod(graph: Graph) -> dict[str, Any]:
+def _pod(graph: OfflineGraph) -> dict[str, Any]:
     return _daemon_set(graph).inputs["spec"]["template"]
 
 
@@ -50,7 +50,7 @@ def _tolerates(tolerations: list[dict[str, Any]], taint: dict[str, str]) -> bool
     )
 
 
-def test_exporter_runs_the_profile_image_on_the_neuron_pools_only(prod_graph: Graph) -> None:
+def test_exporter_runs_the_profile_image_on_the_neuron_pools_only(prod_graph: OfflineGraph) -> None:
     platform = load_stack("prod").platform
     daemon_set = _daemon_set(prod_graph)
     assert daemon_set.inputs["metadata"]["namespace"] == "kube-system"
@@ -75,7 +75,7 @@ def test_exporter_runs_the_profile_image_on_the_neuron_pools_only(prod_graph: Gr
     assert {(t.get("key"), t.get("value"), t.get("effect")) for t in pod["tolerations"]} == neuron_taints
 
 
-def test_pod_monitor_selects_the_exporter_pods_and_its_port(prod_graph: Graph) -> None:
+def test_pod_monitor_selects_the_exporter_pods_and_its_port(prod_graph: OfflineGraph) -> None:
     template = _pod(prod_graph)
     namespace = _daemon_set(prod_graph).inputs["metadata"]["namespace"]
     [monitor] = [m for m in prod_graph.by_type("kubernetes:monitoring.coreos.com/v1:PodMonitor")
@@ -93,7 +93,7 @@ def test_pod_monitor_selects_the_exporter_pods_and_its_port(prod_graph: Graph) -
     assert alert["expr"].startswith("increase(hardware_ecc_events_total{")
 
 
-def test_exporter_is_guaranteed_probed_and_privileged_in_nothing_else(prod_graph: Graph) -> None:
+def test_exporter_is_guaranteed_probed_and_privileged_in_nothing_else(prod_graph: OfflineGraph) -> None:
     pod = _pod(prod_graph)["spec"]
     [container] = pod["containers"]
     resources = container["resources"]
@@ -111,14 +111,14 @@ def test_exporter_is_guaranteed_probed_and_privileged_in_nothing_else(prod_graph
     assert ("kube-system", pod["serviceAccountName"]) in accounts
 
 
-def test_exporter_manifest_is_validated_strictly(prod_graph: Graph) -> None:
+def test_exporter_manifest_is_validated_strictly(prod_graph: OfflineGraph) -> None:
     report = validate_graph(prod_graph, load_stack("prod").platform.kubernetes_version)
     assert report.errors == []
     validated = {label.split(" ")[0] for label in report.validated}
     assert {"DaemonSet/neuron-monitor", "ServiceAccount/neuron-monitor"} <= validated
 
 
-def test_no_exporter_without_neuron_pools(dev_graph: Graph) -> None:
+def test_no_exporter_without_neuron_pools(dev_graph: OfflineGraph) -> None:
     platform = load_stack("dev").platform
     assert not any((p.accelerator or "").startswith("aws-") for p in platform.node_pools)
     names = {r.inputs.get("metadata", {}).get("name") for r in dev_graph.resources if r.type.startswith("kubernetes:")}

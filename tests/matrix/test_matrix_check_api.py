@@ -8,7 +8,7 @@ import json
 import pytest
 
 from accelplane.errors import InputError
-from accelplane.matrix import Finding, Verdict, check
+from accelplane.matrix import Verdict, check
 
 C, W, D, X = Verdict.COMPATIBLE, Verdict.WARN, Verdict.CONDITIONAL, Verdict.INCOMPATIBLE
 AS_OF = dt.date(2026, 12, 2)
@@ -102,7 +102,7 @@ def test_json_has_exactly_the_design_shape() -> None:
 def test_findings_name_the_keys_they_judge() -> None:
     report = check({"accelerator": "nvidia-h100", "driver": "470.82.01", "cuda": "12.4"}, as_of=AS_OF)
     finding = next(f for f in report.findings if f.rule == "nvidia.cuda-driver")
-    assert isinstance(finding, Finding) and {"cuda", "driver"} <= set(finding.fields)
+    assert isinstance(finding, MatrixFinding) and {"cuda", "driver"} <= set(finding.fields)
 
 
 def test_verdicts_compare_as_plain_strings() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from accelplane.matrix import Verdict, accelerators, load
-from accelplane.matrix.model import KernelModule, Segment
+from accelplane.matrix.schema import KernelModule, Segment
 
 C, W, X = Verdict.COMPATIBLE, Verdict.WARN, Verdict.INCOMPATIBLE
 ARCHMATRIX = "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html"

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from pulumi.runtime.proto import analyzer_pb2
 
+from accelplane.engine.offline import from_offline_graph
 from accelplane.rules.enforcement import resolve_levels
 from accelplane.rules.engine import evaluate
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Scope
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES
-from accelplane.rules.sources import from_offline_graph, from_state
+from accelplane.rules.rule import Scope
+from accelplane.rules.sources import from_state
 from accelplane.rules.view import Resource
 from tests.policies.pack_client import analyze_all, analyze_request, configure, info, start_pack
 
@@ -59,7 +60,7 @@ def test_real_stacks_raise_no_violation(pack, stack, dev_graph, prod_graph) -> N
 def test_bad_program_violations_match_accelplane_check(pack, bad_resources) -> None:
     diagnostics, _ = analyze_all(pack, bad_resources)
     from_pack = {(d.policyName, d.urn) for d in diagnostics if d.urn}
-    from_check = {(f.rule.id, f.urn) for f in evaluate(Graph(bad_resources)).findings}
+    from_check = {(f.rule.id, f.urn) for f in evaluate(ReferenceGraph(bad_resources)).findings}
     # Resource policies report against the analyzed resource (urn empty in the diagnostic): map them.
     resource_diags = [d for d in diagnostics if not d.urn]
     assert not resource_diags or all(d.policyName for d in resource_diags)
@@ -69,7 +70,7 @@ def test_bad_program_violations_match_accelplane_check(pack, bad_resources) -> N
 
 
 def test_every_resource_violation_is_reported_on_its_resource(pack, bad_resources) -> None:
-    expected = {(f.rule.id, f.urn) for f in evaluate(Graph(bad_resources), scopes=[Scope.resource]).findings}
+    expected = {(f.rule.id, f.urn) for f in evaluate(ReferenceGraph(bad_resources), scopes=[Scope.resource]).findings}
     found = set()
     for resource in bad_resources:
         for diagnostic in pack.stub.Analyze(analyze_request(resource)).diagnostics:
@@ -154,5 +155,5 @@ def test_a_google_cloud_stack_raises_only_what_check_reports(pack) -> None:
 
     resources = from_offline_graph(offline_graph(load_stack("tpu-prod")))
     diagnostics, _ = analyze_all(pack, resources)
-    expected = {f.rule.id for f in evaluate(Graph(resources)).findings}
+    expected = {f.rule.id for f in evaluate(ReferenceGraph(resources)).findings}
     assert expected and {d.policyName for d in diagnostics} == expected

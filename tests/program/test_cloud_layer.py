@@ -16,13 +16,15 @@ import pytest
 
 from accelplane.clouds.aws.catalog import instance_facts
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 
 STACKS = ["dev", "prod"]
 
 
 @pytest.fixture(params=STACKS)
-def stack(request: pytest.FixtureRequest, dev_graph: Graph, prod_graph: Graph) -> tuple[str, Graph]:
+def stack(
+    request: pytest.FixtureRequest, dev_graph: OfflineGraph, prod_graph: OfflineGraph
+) -> tuple[str, OfflineGraph]:
     return request.param, {"dev": dev_graph, "prod": prod_graph}[request.param]
 
 
@@ -47,7 +49,7 @@ def _taggable_types() -> set[str]:
     return types
 
 
-def test_every_taggable_resource_carries_the_platform_tags(stack: tuple[str, Graph]) -> None:
+def test_every_taggable_resource_carries_the_platform_tags(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     expected = load_stack(name).platform.resource_tags
     taggable = _taggable_types()
@@ -61,7 +63,7 @@ def test_every_taggable_resource_carries_the_platform_tags(stack: tuple[str, Gra
     assert checked > 40
 
 
-def test_cluster_endpoint_is_private_or_restricted_and_encrypted(stack: tuple[str, Graph]) -> None:
+def test_cluster_endpoint_is_private_or_restricted_and_encrypted(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     [cluster] = graph.by_type("aws:eks/cluster:Cluster")
@@ -85,7 +87,7 @@ def test_cluster_endpoint_is_private_or_restricted_and_encrypted(stack: tuple[st
     assert oidc.inputs["url"].startswith(f"https://oidc.eks.{platform.region}.amazonaws.com/id/")
 
 
-def test_launch_templates_require_imdsv2_hop_limit_one_and_encrypted_disks(stack: tuple[str, Graph]) -> None:
+def test_launch_templates_require_imdsv2_hop_limit_one_and_encrypted_disks(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     templates = graph.by_type("aws:ec2/launchTemplate:LaunchTemplate")
     assert templates
@@ -99,11 +101,11 @@ def test_launch_templates_require_imdsv2_hop_limit_one_and_encrypted_disks(stack
             assert interface["associatePublicIpAddress"] == "false", template.name
 
 
-def _pool_template(graph: Graph, platform_name: str, pool: str) -> RecordedResource:
+def _pool_template(graph: OfflineGraph, platform_name: str, pool: str) -> RecordedResource:
     return graph.named(f"{platform_name}-{pool}-lt")
 
 
-def test_efa_pool_gets_one_efa_interface_per_card_and_a_placement_group(prod_graph: Graph) -> None:
+def test_efa_pool_gets_one_efa_interface_per_card_and_a_placement_group(prod_graph: OfflineGraph) -> None:
     template = _pool_template(prod_graph, "acme-ml", "train-h100")
     interfaces = template.inputs["networkInterfaces"]
     expected = instance_facts("p5.48xlarge").max_efa_interfaces
@@ -120,13 +122,13 @@ def test_efa_pool_gets_one_efa_interface_per_card_and_a_placement_group(prod_gra
     assert len(node_group.inputs["subnetIds"]) == 1, "a cluster placement group lives in one zone"
 
 
-def test_non_efa_pools_have_a_single_plain_interface(prod_graph: Graph) -> None:
+def test_non_efa_pools_have_a_single_plain_interface(prod_graph: OfflineGraph) -> None:
     template = _pool_template(prod_graph, "acme-ml", "infer-l40s")
     [interface] = template.inputs["networkInterfaces"]
     assert "interfaceType" not in interface
 
 
-def test_node_groups_carry_ami_type_capacity_labels_and_taints(stack: tuple[str, Graph]) -> None:
+def test_node_groups_carry_ami_type_capacity_labels_and_taints(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     for pool in platform.node_pools:
@@ -157,12 +159,12 @@ def test_node_groups_carry_ami_type_capacity_labels_and_taints(stack: tuple[str,
         )
 
 
-def _rules(graph: Graph, group_id: str, kind: str) -> list[RecordedResource]:
+def _rules(graph: OfflineGraph, group_id: str, kind: str) -> list[RecordedResource]:
     token = f"aws:vpc/securityGroup{kind}Rule:SecurityGroup{kind}Rule"
     return [r for r in graph.by_type(token) if r.inputs["securityGroupId"] == group_id]
 
 
-def test_training_group_admits_only_itself(stack: tuple[str, Graph]) -> None:
+def test_training_group_admits_only_itself(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     group = graph.named(f"{platform.name}-sg-training")
@@ -172,7 +174,7 @@ def test_training_group_admits_only_itself(stack: tuple[str, Graph]) -> None:
     assert [r.inputs["referencedSecurityGroupId"] for r in egress_to_self] == [group.id]
 
 
-def test_inference_nodes_admit_the_service_port_from_the_load_balancer_only(stack: tuple[str, Graph]) -> None:
+def test_inference_nodes_admit_the_service_port_from_the_load_balancer_only(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     nodes = graph.named(f"{platform.name}-sg-inference")
@@ -183,7 +185,7 @@ def test_inference_nodes_admit_the_service_port_from_the_load_balancer_only(stac
     assert (ingress.inputs["fromPort"], ingress.inputs["toPort"]) == (port, port)
 
 
-def test_load_balancer_admits_https_and_redirect_from_allowed_cidrs_only(stack: tuple[str, Graph]) -> None:
+def test_load_balancer_admits_https_and_redirect_from_allowed_cidrs_only(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     lb = graph.named(f"{platform.name}-sg-lb")
@@ -209,23 +211,23 @@ def _endpoint_variant(tmp_path: Path, cidrs: str, redirect: str = REDIRECT) -> P
     return path
 
 
-def _public_variant(tmp_path: Path, redirect: str = REDIRECT) -> Graph:
+def _public_variant(tmp_path: Path, redirect: str = REDIRECT) -> OfflineGraph:
     from accelplane.config.loader import load_stack_file
     from accelplane.program import offline_graph
 
     return offline_graph(load_stack_file(_endpoint_variant(tmp_path, "\n      allowed_cidrs: [0.0.0.0/0]", redirect)))
 
 
-def _rule_findings(graph: Graph) -> list[str]:
+def _rule_findings(graph: OfflineGraph) -> list[str]:
+    from accelplane.engine.offline import from_offline_graph
     from accelplane.rules.engine import evaluate
-    from accelplane.rules.graph import Graph as RuleGraph
-    from accelplane.rules.sources import from_offline_graph
+    from accelplane.rules.graph import ReferenceGraph
 
-    evaluation = evaluate(RuleGraph(from_offline_graph(graph), stack=graph.stack, environment="dev"))
+    evaluation = evaluate(ReferenceGraph(from_offline_graph(graph), stack=graph.stack, environment="dev"))
     return [f"{f.rule.id} {f.name}: {f.message}" for f in evaluation.findings]
 
 
-def _listener_ports(graph: Graph) -> dict[int, str]:
+def _listener_ports(graph: OfflineGraph) -> dict[int, str]:
     return {r.inputs["port"]: r.inputs["protocol"] for r in graph.by_type("aws:lb/listener:Listener")}
 
 
@@ -260,11 +262,11 @@ def test_the_redirect_on_the_https_port_is_refused(tmp_path: Path) -> None:
     assert "http_redirect: false" in str(problem), str(problem)
 
 
-def _all_ingress(graph: Graph) -> Iterator[RecordedResource]:
+def _all_ingress(graph: OfflineGraph) -> Iterator[RecordedResource]:
     yield from graph.by_type("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule")
 
 
-def test_no_ssh_or_rdp_and_no_world_ingress_anywhere(stack: tuple[str, Graph]) -> None:
+def test_no_ssh_or_rdp_and_no_world_ingress_anywhere(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     for rule in _all_ingress(graph):
         inputs = rule.inputs
@@ -276,7 +278,7 @@ def test_no_ssh_or_rdp_and_no_world_ingress_anywhere(stack: tuple[str, Graph]) -
         assert "ingress" not in group.inputs, f"{group.name}: inline rules would fight the rule resources"
 
 
-def test_buckets_are_private_kms_encrypted_tls_only_and_versioned(stack: tuple[str, Graph]) -> None:
+def test_buckets_are_private_kms_encrypted_tls_only_and_versioned(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     data_key = graph.named(f"{platform.name}-data-key")
@@ -298,7 +300,7 @@ def test_buckets_are_private_kms_encrypted_tls_only_and_versioned(stack: tuple[s
         assert graph.named(f"{prefix}-bucket").protect is (platform.environment.value == "prod")
 
 
-def test_lifecycle_rules_are_declared_as_written(prod_graph: Graph) -> None:
+def test_lifecycle_rules_are_declared_as_written(prod_graph: OfflineGraph) -> None:
     rules = prod_graph.named("acme-ml-checkpoints-lifecycle").inputs["rules"]
     [rule] = rules
     assert rule["id"] == "checkpoints-age-out" and rule["status"] == "Enabled"
@@ -309,7 +311,7 @@ def test_lifecycle_rules_are_declared_as_written(prod_graph: Graph) -> None:
     assert logs["expiration"] == {"days": 365}
 
 
-def test_https_listener_uses_the_declared_certificate_and_tls_policy(stack: tuple[str, Graph]) -> None:
+def test_https_listener_uses_the_declared_certificate_and_tls_policy(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     endpoint = platform.inference_endpoint
@@ -331,7 +333,7 @@ def test_https_listener_uses_the_declared_certificate_and_tls_policy(stack: tupl
     assert alb["internal"] is False and alb["dropInvalidHeaderFields"] is True
 
 
-def test_workload_roles_trust_exactly_one_service_account(stack: tuple[str, Graph]) -> None:
+def test_workload_roles_trust_exactly_one_service_account(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     for workload in platform.workloads:
@@ -345,7 +347,7 @@ def test_workload_roles_trust_exactly_one_service_account(stack: tuple[str, Grap
         assert audiences == ["sts.amazonaws.com"]
 
 
-def test_workload_policies_are_scoped_to_declared_prefixes_and_secrets(stack: tuple[str, Graph]) -> None:
+def test_workload_policies_are_scoped_to_declared_prefixes_and_secrets(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     for workload in platform.workloads:
@@ -370,7 +372,7 @@ def test_workload_policies_are_scoped_to_declared_prefixes_and_secrets(stack: tu
         assert all("kms:ViaService" in s["Condition"]["StringEquals"] for s in kms)
 
 
-def test_secrets_use_the_secrets_key_and_name_only_their_readers(stack: tuple[str, Graph]) -> None:
+def test_secrets_use_the_secrets_key_and_name_only_their_readers(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     secrets_key = graph.named(f"{platform.name}-secrets-key")
@@ -388,7 +390,7 @@ def test_secrets_use_the_secrets_key_and_name_only_their_readers(stack: tuple[st
     assert not graph.by_type("aws:secretsmanager/secretVersion:SecretVersion"), "no value may come from the file"
 
 
-def test_keys_rotate_and_never_trust_a_wildcard_principal(stack: tuple[str, Graph]) -> None:
+def test_keys_rotate_and_never_trust_a_wildcard_principal(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     keys = graph.by_type("aws:kms/key:Key")
     assert len(keys) == 3
@@ -398,7 +400,7 @@ def test_keys_rotate_and_never_trust_a_wildcard_principal(stack: tuple[str, Grap
             assert statement["Principal"] != "*" and statement["Principal"]["AWS"].endswith(":root"), key.name
 
 
-def test_node_role_has_only_node_policies(stack: tuple[str, Graph]) -> None:
+def test_node_role_has_only_node_policies(stack: tuple[str, OfflineGraph]) -> None:
     name, graph = stack
     platform = load_stack(name).platform
     node_role = graph.named(f"{platform.name}-node-role")
@@ -415,19 +417,19 @@ def test_node_role_has_only_node_policies(stack: tuple[str, Graph]) -> None:
     assert not [r for r in graph.by_type("aws:iam/rolePolicy:RolePolicy") if r.parent == node_role.parent]
 
 
-def test_no_iam_users_or_access_keys(stack: tuple[str, Graph]) -> None:
+def test_no_iam_users_or_access_keys(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     assert not [r for r in graph.resources if r.type.startswith(("aws:iam/user", "aws:iam/accessKey"))]
 
 
-def test_prod_has_three_zones_and_a_nat_per_zone(prod_graph: Graph) -> None:
+def test_prod_has_three_zones_and_a_nat_per_zone(prod_graph: OfflineGraph) -> None:
     assert len(prod_graph.by_type("aws:ec2/natGateway:NatGateway")) == 3
     zones = {s.inputs["availabilityZone"] for s in prod_graph.by_type("aws:ec2/subnet:Subnet")}
     assert zones == {"us-west-2a", "us-west-2b", "us-west-2c"}
     assert all(s.inputs["mapPublicIpOnLaunch"] is False for s in prod_graph.by_type("aws:ec2/subnet:Subnet"))
 
 
-def test_every_resource_has_a_component_parent(stack: tuple[str, Graph]) -> None:
+def test_every_resource_has_a_component_parent(stack: tuple[str, OfflineGraph]) -> None:
     _, graph = stack
     components = {r.urn for r in graph.resources if not r.custom}
     for resource in graph.resources:

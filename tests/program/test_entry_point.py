@@ -15,14 +15,14 @@ from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.clouds.aws.mocks import AwsLikeMocks
 from accelplane.config.loader import PLATFORM_KEY
-from accelplane.engine.offline import Graph, _RecordingMonitor
+from accelplane.engine.offline import OfflineGraph, _RecordingMonitor
 from tests.support.stack_files import STACKS_DIR
 
 ENTRY = Path(__file__).resolve().parents[2] / "__main__.py"
 
 
-def _run_entry_point(stack: str, platform: dict) -> Graph:
-    graph = Graph(stack=stack)
+def _run_entry_point(stack: str, platform: dict) -> OfflineGraph:
+    graph = OfflineGraph(stack=stack)
     mocks = AwsLikeMocks(region=platform["region"])
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -43,7 +43,7 @@ def _declared(stack: str) -> dict:
     return yaml.safe_load((STACKS_DIR / f"Pulumi.{stack}.yaml").read_text())["config"][PLATFORM_KEY]
 
 
-def test_entry_point_builds_the_offline_graph(dev_graph: Graph) -> None:
+def test_entry_point_builds_the_offline_graph(dev_graph: OfflineGraph) -> None:
     graph = _run_entry_point("dev", _declared("dev"))
     assert sorted((r.type, r.name) for r in graph.resources) == sorted((r.type, r.name) for r in dev_graph.resources)
 

@@ -10,18 +10,18 @@ from typing import Any
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 from accelplane.program import offline_graph
 
 NODE_POOL = "gcp:container/nodePool:NodePool"
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> Graph:
+def tpu_prod() -> OfflineGraph:
     return offline_graph(load_stack("tpu-prod"))
 
 
-def _pool(graph: Graph, name: str) -> RecordedResource:
+def _pool(graph: OfflineGraph, name: str) -> RecordedResource:
     return next(r for r in graph.resources if r.type == NODE_POOL and r.inputs.get("name") == name)
 
 
@@ -29,7 +29,7 @@ def _config(pool: RecordedResource) -> dict[str, Any]:
     return pool.inputs["nodeConfig"]
 
 
-def test_each_multi_host_slice_is_its_own_pool_of_exactly_its_vms(tpu_prod: Graph) -> None:
+def test_each_multi_host_slice_is_its_own_pool_of_exactly_its_vms(tpu_prod: OfflineGraph) -> None:
     # 2x2x4 on ct5p-hightpu-4t is 16 chips on four 4-chip VMs; the pool declares two slices.
     slices = [r for r in tpu_prod.resources if r.type == NODE_POOL and r.inputs["name"].startswith("train-v5p-")]
     assert sorted(r.inputs["name"] for r in slices) == ["train-v5p-s0", "train-v5p-s1"]
@@ -47,7 +47,7 @@ def test_each_multi_host_slice_is_its_own_pool_of_exactly_its_vms(tpu_prod: Grap
         assert pool.replace_on_changes == ("nodeConfig.machineType",), pool.name
 
 
-def test_a_single_host_tpu_pool_scales_node_by_node(tpu_prod: Graph) -> None:
+def test_a_single_host_tpu_pool_scales_node_by_node(tpu_prod: OfflineGraph) -> None:
     pool = _pool(tpu_prod, "infer-v5e")
     assert pool.inputs["autoscaling"]["totalMinNodeCount"] == 1
     assert pool.inputs["autoscaling"]["totalMaxNodeCount"] == 6
@@ -55,7 +55,7 @@ def test_a_single_host_tpu_pool_scales_node_by_node(tpu_prod: Graph) -> None:
     assert _config(pool)["machineType"] == "ct5lp-hightpu-8t"
 
 
-def test_the_gpu_pool_carries_its_accelerators_and_driver_mode(tpu_prod: Graph) -> None:
+def test_the_gpu_pool_carries_its_accelerators_and_driver_mode(tpu_prod: OfflineGraph) -> None:
     pool = _pool(tpu_prod, "train-h100")
     config = _config(pool)
     assert config["guestAccelerators"] == [{
@@ -66,7 +66,7 @@ def test_the_gpu_pool_carries_its_accelerators_and_driver_mode(tpu_prod: Graph) 
     assert config["labels"]["versions.accelplane.io/cuda"] == "12.8"
 
 
-def test_every_resource_goes_through_the_declared_project_s_provider(tpu_prod: Graph) -> None:
+def test_every_resource_goes_through_the_declared_project_s_provider(tpu_prod: OfflineGraph) -> None:
     providers = [r for r in tpu_prod.resources if r.type == "pulumi:providers:gcp"]
     assert len(providers) == 1
     assert providers[0].inputs["project"] == "acme-ml-tpu-prod" and providers[0].inputs["region"] == "us-central1"
@@ -75,11 +75,11 @@ def test_every_resource_goes_through_the_declared_project_s_provider(tpu_prod: G
     assert gcp and [r.name for r in gcp if r.provider != reference] == []
 
 
-def test_no_aws_resource_on_a_google_cloud_stack(tpu_prod: Graph) -> None:
+def test_no_aws_resource_on_a_google_cloud_stack(tpu_prod: OfflineGraph) -> None:
     assert [r.type for r in tpu_prod.resources if r.type.startswith(("aws:", "pulumi:providers:aws"))] == []
 
 
-def test_the_gateway_serves_the_declared_certificate_through_its_map(tpu_prod: Graph) -> None:
+def test_the_gateway_serves_the_declared_certificate_through_its_map(tpu_prod: OfflineGraph) -> None:
     [certificate_map] = [r for r in tpu_prod.resources
                          if r.type == "gcp:certificatemanager/certificateMap:CertificateMap"]
     [entry] = [r for r in tpu_prod.resources

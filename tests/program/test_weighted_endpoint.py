@@ -8,7 +8,7 @@ from pathlib import Path
 
 from accelplane.clouds.aws.components.inference_endpoint import rule_priorities
 from accelplane.config.loader import load_stack_file
-from accelplane.engine.offline import Graph, RecordedResource
+from accelplane.engine.offline import OfflineGraph, RecordedResource
 from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
 
@@ -30,21 +30,21 @@ def _service(name: str, prefix: str) -> str:
     )
 
 
-def _dev_with(tmp_path: Path, old: str, new: str) -> Graph:
+def _dev_with(tmp_path: Path, old: str, new: str) -> OfflineGraph:
     path, _ = write_variant(tmp_path, old, new, "dev")
     return offline_graph(load_stack_file(path))
 
 
-def _target_groups(graph: Graph) -> dict[tuple[str, str], RecordedResource]:
+def _target_groups(graph: OfflineGraph) -> dict[tuple[str, str], RecordedResource]:
     groups = graph.by_type("aws:lb/targetGroup:TargetGroup")
     return {(g.inputs["tags"]["accelplane:service"], g.inputs["tags"]["accelplane:backend"]): g for g in groups}
 
 
-def _https(graph: Graph, platform: str) -> dict:
+def _https(graph: OfflineGraph, platform: str) -> dict:
     return graph.named(f"{platform}-inference-https").inputs
 
 
-def test_one_target_group_per_backend_tagged_with_service_and_backend(prod_graph: Graph) -> None:
+def test_one_target_group_per_backend_tagged_with_service_and_backend(prod_graph: OfflineGraph) -> None:
     groups = _target_groups(prod_graph)
     assert set(groups) == {("serve", "l40s"), ("serve", "inf2")}
     for (service, backend), group in groups.items():
@@ -54,7 +54,7 @@ def test_one_target_group_per_backend_tagged_with_service_and_backend(prod_graph
         assert group.inputs["targetType"] == "ip" and group.inputs["port"] == 8080
 
 
-def test_listener_forwards_to_the_backends_with_the_declared_weights(prod_graph: Graph) -> None:
+def test_listener_forwards_to_the_backends_with_the_declared_weights(prod_graph: OfflineGraph) -> None:
     groups = _target_groups(prod_graph)
     [action] = _https(prod_graph, "acme-ml")["defaultActions"]
     assert action["type"] == "forward" and "targetGroupArn" not in action
@@ -67,7 +67,7 @@ def test_listener_forwards_to_the_backends_with_the_declared_weights(prod_graph:
     assert _https(prod_graph, "acme-ml")["tags"]["accelplane:weights"] == "l40s=95 inf2=5"
 
 
-def test_a_single_backend_service_forwards_all_requests_to_its_target_group(dev_graph: Graph) -> None:
+def test_a_single_backend_service_forwards_all_requests_to_its_target_group(dev_graph: OfflineGraph) -> None:
     [(key, group)] = _target_groups(dev_graph).items()
     assert key == ("server", "server")
     [action] = _https(dev_graph, "acme-ml-dev")["defaultActions"]

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from accelplane.config.model import RolloutGates
-from accelplane.rollout.gates import GateState, Verdict, judge
+from accelplane.config.declaration import RolloutGates
+from accelplane.rollout.gates import GateState, GateVerdict, judge
 from accelplane.rollout.traffic import BackendTraffic
 
 GATES = RolloutGates(window="5m", min_requests=100, max_error_rate=0.02, max_p99_ratio=1.5, max_p99_seconds=1.0)
 BASELINE = BackendTraffic(requests=1000, errors=1, p50_seconds=0.1, p99_seconds=0.4)
 
 
-def _states(canary: BackendTraffic, baseline: BackendTraffic = BASELINE) -> tuple[Verdict, dict[str, GateState]]:
+def _states(canary: BackendTraffic, baseline: BackendTraffic = BASELINE) -> tuple[GateVerdict, dict[str, GateState]]:
     found = judge({"base": baseline, "new": canary}, "base", "new", GATES)
     return found.verdict, {gate.name: gate.state for gate in found.gates}
 
 
 def test_a_healthy_canary_passes_every_gate() -> None:
     verdict, states = _states(BackendTraffic(500, 2, 0.1, 0.5))
-    assert verdict is Verdict.passed and set(states.values()) == {GateState.holds}
+    assert verdict is GateVerdict.passed and set(states.values()) == {GateState.holds}
 
 
 @pytest.mark.parametrize(("canary", "failing"), [
@@ -29,25 +29,25 @@ def test_a_healthy_canary_passes_every_gate() -> None:
 ])
 def test_a_failing_gate_rolls_back(canary: BackendTraffic, failing: str) -> None:
     verdict, states = _states(canary)
-    assert verdict is Verdict.rollback and states[failing] is GateState.fails
+    assert verdict is GateVerdict.rollback and states[failing] is GateState.fails
 
 
 def test_too_few_requests_hold_without_judging_the_rest() -> None:
     verdict, states = _states(BackendTraffic(99, 99, 0.1, 9.0))  # all 5xx and slow, but only 99 requests
-    assert verdict is Verdict.hold and states["min_requests"] is GateState.fails
+    assert verdict is GateVerdict.hold and states["min_requests"] is GateState.fails
     assert {states[name] for name in ("max_error_rate", "max_p99_seconds", "max_p99_ratio")} == {GateState.not_judged}
 
 
 def test_the_ratio_is_not_judged_when_the_baseline_served_nothing() -> None:
     verdict, states = _states(BackendTraffic(500, 0, 0.1, 0.9), BackendTraffic())
-    assert verdict is Verdict.passed and states["max_p99_ratio"] is GateState.not_judged
+    assert verdict is GateVerdict.passed and states["max_p99_ratio"] is GateState.not_judged
 
 
 def test_no_latency_for_a_busy_canary_holds() -> None:
     verdict, states = _states(BackendTraffic(500, 0, None, None))
-    assert verdict is Verdict.hold and states["max_p99_seconds"] is GateState.no_data
+    assert verdict is GateVerdict.hold and states["max_p99_seconds"] is GateState.no_data
 
 
 def test_the_limits_themselves_hold() -> None:
     verdict, _ = _states(BackendTraffic(100, 2, 0.1, 0.6))  # exactly 100 requests, 2%, 1.5x
-    assert verdict is Verdict.passed
+    assert verdict is GateVerdict.passed

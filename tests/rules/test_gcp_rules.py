@@ -10,7 +10,7 @@ import pytest
 
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES, rule_by_id
 from accelplane.rules.view import UNKNOWN, Resource
 from tests.rules import gcp_cases as c
@@ -35,7 +35,7 @@ def test_a_rule_with_every_input_unknown_judges_nothing(rule) -> None:
     """The passing fixtures hold every key the rule reads: with each value unknown (a preview before
     anything exists) every resource the rule looks at is not applicable, none passed or failed."""
     case = GCP_CASES[rule.id]
-    graph = Graph([_unknown(r) for r in case.passing], environment=case.environment)
+    graph = ReferenceGraph([_unknown(r) for r in case.passing], environment=case.environment)
     judged = sum(len(graph.of_type(token)) for token in rule.resource_types)
     findings, skipped = run_rule(rule, graph)
     assert findings == [], [f.message for f in findings]
@@ -43,7 +43,7 @@ def test_a_rule_with_every_input_unknown_judges_nothing(rule) -> None:
 
 
 def _judge(rule_id: str, *resources: Resource, environment: str | None = None) -> tuple[list[str], int]:
-    findings, skipped = run_rule(_rule(rule_id), Graph(list(resources), environment=environment))
+    findings, skipped = run_rule(_rule(rule_id), ReferenceGraph(list(resources), environment=environment))
     return [f.message for f in findings], skipped
 
 

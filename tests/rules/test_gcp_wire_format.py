@@ -24,7 +24,7 @@ from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES
 from accelplane.rules.view import Resource
 from tests.rules import gcp_cases as c
@@ -213,7 +213,7 @@ def test_fixture_shapes_are_what_pulumi_gcp_sends(hardened: dict[str, Resource])
 
 
 def test_the_hardened_shapes_pass_every_gcp_rule(hardened: dict[str, Resource]) -> None:
-    graph = Graph(list(hardened.values()), environment="prod")
+    graph = ReferenceGraph(list(hardened.values()), environment="prod")
     for rule in GCP_RULES:
         findings, skipped = run_rule(rule, graph)
         assert [f.message for f in findings] == [], rule.id
@@ -251,7 +251,7 @@ EXPECTED = {
 
 
 def test_weakened_shapes_trip_the_rules_that_guard_them() -> None:
-    graph = Graph(list(_record(_weakened).values()), environment="prod")
+    graph = ReferenceGraph(list(_record(_weakened).values()), environment="prod")
     for rule in GCP_RULES:
         findings, _ = run_rule(rule, graph)
         assert {f.name for f in findings} == EXPECTED.get(rule.id, set()), (rule.id, [f.message for f in findings])

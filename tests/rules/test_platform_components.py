@@ -7,7 +7,7 @@ import pytest
 
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes import no_host_namespaces, no_host_path, no_privileged
 from accelplane.rules.kubernetes.platform_components import NEURON_MONITOR, privileged_component, repository_name
 from accelplane.rules.view import Resource
@@ -17,7 +17,7 @@ MIRROR = "444455556666.dkr.ecr.us-west-2.amazonaws.com/neuron/neuron-monitor@sha
 
 
 def _privileged_findings(resource: Resource) -> list[str]:
-    findings, skipped = run_rule(no_privileged.RULE, Graph([resource]))
+    findings, skipped = run_rule(no_privileged.RULE, ReferenceGraph([resource]))
     assert skipped == 0
     return [f.message for f in findings]
 
@@ -86,7 +86,7 @@ def test_host_namespaces_and_paths_exempt_no_one(rule, pod: dict, expect: str) -
     labelled = deployment("gpu-plugin", container(), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN,
                           namespace="kube-system", **pod)
     monitor = neuron_monitor(**pod)
-    findings, _ = run_rule(rule, Graph([labelled, monitor]))
+    findings, _ = run_rule(rule, ReferenceGraph([labelled, monitor]))
     assert sorted(f.name for f in findings) == ["gpu-plugin", "neuron-monitor"]
     assert all(expect in f.message for f in findings)
 

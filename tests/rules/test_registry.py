@@ -9,8 +9,8 @@ import pkgutil
 import pytest
 
 import accelplane.rules as rules_package
-from accelplane.rules.model import Family, Rule, Scope
 from accelplane.rules.registry import RULES, RegistryError, build_registry
+from accelplane.rules.rule import Family, Rule, Scope
 from tests.rules.all_cases import CASES
 
 
@@ -73,18 +73,18 @@ def test_rule_metadata_is_complete(rule: Rule) -> None:
 
 def test_resource_rules_read_only_their_resource(dev_graph, prod_graph) -> None:
     """A resource-scope rule gives the same answer alone (CrossGuard Analyze) as in the whole graph."""
+    from accelplane.engine.offline import from_offline_graph
     from accelplane.rules.engine import run_rule
-    from accelplane.rules.graph import Graph
-    from accelplane.rules.sources import from_offline_graph
+    from accelplane.rules.graph import ReferenceGraph
 
-    graphs = [Graph(from_offline_graph(g)) for g in (dev_graph, prod_graph)]
-    graphs += [Graph(case.failing) for case in CASES.values()]
+    graphs = [ReferenceGraph(from_offline_graph(g)) for g in (dev_graph, prod_graph)]
+    graphs += [ReferenceGraph(case.failing) for case in CASES.values()]
     for rule in (r for r in RULES if r.scope is Scope.resource):
         for graph in graphs:
             whole = sorted((f.urn, f.message) for f in run_rule(rule, graph)[0])
             alone = sorted(
                 (f.urn, f.message)
                 for resource in graph.resources if rule.applies_to(resource.type)
-                for f in run_rule(rule, Graph([resource], environment=graph.environment))[0]
+                for f in run_rule(rule, ReferenceGraph([resource], environment=graph.environment))[0]
             )
             assert whole == alone, rule.id

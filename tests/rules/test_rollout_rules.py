@@ -14,7 +14,7 @@ import pytest
 from accelplane.cli import main
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import rule_by_id
 from tests.rules.cases import (
     IMAGE_CUDA13,
@@ -38,7 +38,7 @@ L4_LABELS = {
 
 
 def _messages(rule, *resources) -> list[tuple[str, str]]:
-    findings, _ = run_rule(rule, Graph(list(resources)))
+    findings, _ = run_rule(rule, ReferenceGraph(list(resources)))
     return [(f.name, f.message) for f in findings]
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import rule_by_id
 from tests.rules.cases import deployment, res
 
@@ -24,7 +24,7 @@ def _backend(name: str, parent: str):
 
 
 def _shared(*resources) -> list[str]:
-    findings, _ = run_rule(RULE, Graph(list(resources)))
+    findings, _ = run_rule(RULE, ReferenceGraph(list(resources)))
     return sorted(f.name for f in findings)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import rule_by_id
 from accelplane.rules.view import UNKNOWN, Resource, UnknownValue, as_bool, as_int, as_list, get, json_document
 from tests.rules.cases import PAB, bucket, launch_template, res
@@ -39,7 +39,7 @@ def test_wire_quirks_read_as_values() -> None:
 def test_rule_on_unknown_value_is_not_applicable_not_passed() -> None:
     rule = rule_by_id("AP-EC2-002")
     template = launch_template("lt", metadata={"httpTokens": "required", "httpPutResponseHopLimit": UNKNOWN})
-    findings, skipped = run_rule(rule, Graph([template]))
+    findings, skipped = run_rule(rule, ReferenceGraph([template]))
     assert findings == [] and skipped == 1
 
 
@@ -47,7 +47,7 @@ def test_graph_follows_property_dependencies_before_values() -> None:
     b = bucket("b")
     block = Resource(urn="urn:pulumi:test::p::pab::x", type=t.S3_PUBLIC_ACCESS_BLOCK, name="x",
                      props={**PAB, "bucket": UNKNOWN}, property_dependencies={"bucket": (b.urn,)})
-    graph = Graph([b, block])
+    graph = ReferenceGraph([b, block])
     assert graph.referring(b, "bucket", t.S3_PUBLIC_ACCESS_BLOCK) == [block]
 
 
@@ -56,16 +56,16 @@ def test_graph_follows_a_single_dependency_when_ids_are_unknown() -> None:
     block = Resource(urn="urn:pab", type=t.S3_PUBLIC_ACCESS_BLOCK, name="pab", props={**PAB, "bucket": UNKNOWN},
                      dependencies=("urn:b",))
     other = Resource(urn="urn:other", type=t.S3_BUCKET, name="other", props={})
-    graph = Graph([b, other, block])
+    graph = ReferenceGraph([b, other, block])
     assert graph.referring(b, "bucket", t.S3_PUBLIC_ACCESS_BLOCK) == [block]
     assert graph.referring(other, "bucket", t.S3_PUBLIC_ACCESS_BLOCK) == []
 
 
 def test_graph_environment_comes_from_tags_unless_given() -> None:
     prod = res(t.S3_BUCKET, "b", {"tags": {"accelplane:environment": "prod"}})
-    assert Graph([prod]).environment == "prod"
-    assert Graph([prod], environment="dev").environment == "dev"
-    assert Graph([]).environment is None
+    assert ReferenceGraph([prod]).environment == "prod"
+    assert ReferenceGraph([prod], environment="dev").environment == "dev"
+    assert ReferenceGraph([]).environment is None
 
 
 def test_graph_environment_comes_from_gcp_labels_too() -> None:
@@ -74,7 +74,7 @@ def test_graph_environment_comes_from_gcp_labels_too() -> None:
     bucket_ = res(t.GCS_BUCKET, "b", {"labels": {"accelplane-environment": "prod"}})
     cluster = res(t.GKE_CLUSTER, "c", {"resourceLabels": {"accelplane-environment": "prod"}})
     pending = res(t.GCP_KMS_CRYPTO_KEY, "k", {"labels": UNKNOWN})
-    assert Graph([bucket_, pending]).environment == "prod"
-    assert Graph([cluster]).environment == "prod"
-    assert Graph([pending]).environment is None
-    assert Graph([res(t.GCS_BUCKET, "b", {"labels": {"accelplane:environment": "prod"}})]).environment is None
+    assert ReferenceGraph([bucket_, pending]).environment == "prod"
+    assert ReferenceGraph([cluster]).environment == "prod"
+    assert ReferenceGraph([pending]).environment is None
+    assert ReferenceGraph([res(t.GCS_BUCKET, "b", {"labels": {"accelplane:environment": "prod"}})]).environment is None

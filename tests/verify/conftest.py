@@ -18,7 +18,7 @@ from accelplane.clouds.aws.verify.declared import aws_declared
 from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig, load_stack, load_stack_text
 from accelplane.config.project import find_project
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.program import offline_graph
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.results import VerifyReport
@@ -54,7 +54,7 @@ def dev_stack() -> StackConfig:
 
 
 @pytest.fixture(scope="session")
-def dev_declared(dev_stack: StackConfig, dev_graph: Graph) -> DeclaredPlatform:
+def dev_declared(dev_stack: StackConfig, dev_graph: OfflineGraph) -> DeclaredPlatform:
     return aws_declared(dev_stack, dev_graph)
 
 
@@ -84,7 +84,7 @@ def live_dev(moto: None, dev_declared: DeclaredPlatform, boto_session: boto3.Ses
     return platform
 
 
-def _runner(stack: StackConfig, graph: Graph, session: boto3.Session) -> Callable[..., VerifyReport]:
+def _runner(stack: StackConfig, graph: OfflineGraph, session: boto3.Session) -> Callable[..., VerifyReport]:
     def run(clients: AwsClients | None = None, **options: Any) -> VerifyReport:
         options.setdefault("probes", 0)
         return verify(
@@ -98,7 +98,7 @@ def _runner(stack: StackConfig, graph: Graph, session: boto3.Session) -> Callabl
 
 
 @pytest.fixture
-def run_verify(dev_stack: StackConfig, dev_graph: Graph, boto_session: boto3.Session) -> Any:
+def run_verify(dev_stack: StackConfig, dev_graph: OfflineGraph, boto_session: boto3.Session) -> Any:
     return _runner(dev_stack, dev_graph, boto_session)
 
 
@@ -136,12 +136,12 @@ def canary_stack() -> StackConfig:
 
 
 @pytest.fixture(scope="session")
-def canary_graph(canary_stack: StackConfig) -> Graph:
+def canary_graph(canary_stack: StackConfig) -> OfflineGraph:
     return offline_graph(canary_stack)
 
 
 @pytest.fixture(scope="session")
-def canary_declared(canary_stack: StackConfig, canary_graph: Graph) -> DeclaredPlatform:
+def canary_declared(canary_stack: StackConfig, canary_graph: OfflineGraph) -> DeclaredPlatform:
     return aws_declared(canary_stack, canary_graph)
 
 
@@ -155,7 +155,7 @@ def live_canary(moto: None, canary_declared: DeclaredPlatform, boto_session: bot
 
 
 @pytest.fixture
-def run_verify_canary(canary_stack: StackConfig, canary_graph: Graph, boto_session: boto3.Session) -> Any:
+def run_verify_canary(canary_stack: StackConfig, canary_graph: OfflineGraph, boto_session: boto3.Session) -> Any:
     return _runner(canary_stack, canary_graph, boto_session)
 
 

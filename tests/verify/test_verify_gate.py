@@ -38,7 +38,7 @@ from accelplane.clouds.aws.clients import AwsClients
 from accelplane.clouds.aws.verify.drift_specs import DRIFT
 from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.program import offline_graph
 from accelplane.verify.canonical import Symbols
@@ -166,7 +166,7 @@ def test_malformed_endpoint_url_exits_2_naming_the_option(
 
 
 def test_malformed_endpoint_url_is_refused_by_the_library_too(
-    dev_stack: StackConfig, dev_graph: Graph, no_aws_calls: None
+    dev_stack: StackConfig, dev_graph: OfflineGraph, no_aws_calls: None
 ) -> None:
     with pytest.raises(InputError) as raised:
         verify(dev_stack, VerifyOptions(endpoint_url="http//x"), graph=dev_graph, reader=AwsReader())

@@ -16,7 +16,7 @@ from accelplane.clouds.interface import CloudSupport, DeclarationPath, Issue, No
 if TYPE_CHECKING:
     import pulumi
 
-    from accelplane.config.model import Platform
+    from accelplane.config.declaration import Platform
     from accelplane.rollout.route import LiveRoute, RouteRequest
     from accelplane.verify.reader import LiveReader
 

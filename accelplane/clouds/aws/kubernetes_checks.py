@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.config.model import MetricsSource, Platform, Purpose
+from accelplane.config.declaration import MetricsSource, Platform, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
 

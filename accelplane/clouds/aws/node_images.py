@@ -13,7 +13,7 @@ import re
 from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog
 from accelplane.clouds.interface import NodeImage
-from accelplane.config.model import Platform
+from accelplane.config.declaration import Platform
 from accelplane.errors import InputError
 
 # EKS AMI type -> (architecture, variant) in the AL2023 SSM parameter names.

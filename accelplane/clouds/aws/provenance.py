@@ -8,7 +8,7 @@ at that element's line.
 from __future__ import annotations
 
 from accelplane.clouds.interface import DeclarationPath
-from accelplane.config.model import Platform
+from accelplane.config.declaration import Platform
 
 _AWS = "accelplane:aws:"
 

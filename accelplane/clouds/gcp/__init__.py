@@ -16,7 +16,7 @@ from accelplane.clouds.interface import Capability, CloudSupport, DeclarationPat
 if TYPE_CHECKING:
     import pulumi
 
-    from accelplane.config.model import Platform
+    from accelplane.config.declaration import Platform
 
 
 class GcpSupport(CloudSupport):

@@ -7,7 +7,7 @@ built from; a TPU pool is one GKE node pool per slice (`<platform>-<pool>-s<n>`)
 from __future__ import annotations
 
 from accelplane.clouds.interface import DeclarationPath
-from accelplane.config.model import Platform
+from accelplane.config.declaration import Platform
 
 _GCP = "accelplane:gcp:"
 

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from accelplane.matrix import facts as f
 from accelplane.matrix.loader import MatrixData
-from accelplane.matrix.report import Finding, Verdict
+from accelplane.matrix.report import MatrixFinding, Verdict
 from accelplane.matrix.stack import Stack
 from accelplane.matrix.versions import Version, parse_version
 
@@ -71,7 +71,7 @@ class Context:
     stack: Stack
     data: MatrixData
     as_of: dt.date
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[MatrixFinding] = field(default_factory=list)
 
     # -- reporting ---------------------------------------------------------------------------------
     def add(
@@ -84,7 +84,7 @@ class Context:
         *,
         not_in_matrix: bool = False,
     ) -> None:
-        self.findings.append(Finding(rule, verdict, message, source, tuple(fields), not_in_matrix))
+        self.findings.append(MatrixFinding(rule, verdict, message, source, tuple(fields), not_in_matrix))
 
     def ok(self, rule: str, message: str, source: str, fields: Iterable[str] = ()) -> None:
         self.add(rule, Verdict.COMPATIBLE, message, source, fields)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import Context, listing, month_name, series
-from accelplane.matrix.model import KernelModule
 from accelplane.matrix.report import Verdict
+from accelplane.matrix.schema import KernelModule
 from accelplane.matrix.versions import Version, parse_version
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_list, as_str
 
 REQUIRED = ("api", "audit", "authenticator")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     enabled = {as_str(v) for v in as_list(resource.get("enabledClusterLogTypes"))}
     missing = [kind for kind in REQUIRED if kind not in enabled]
     if missing:

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_list, as_str, get
 
 WORLD = frozenset({"0.0.0.0/0", "::/0"})
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     private = as_bool(resource.get("privateClusterConfig", "enablePrivateEndpoint")) is True or as_bool(
         resource.get("controlPlaneEndpointsConfig", "ipEndpointsConfig", "enabled")) is False
     networks = resource.get("masterAuthorizedNetworksConfig")

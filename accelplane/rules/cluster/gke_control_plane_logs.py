@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_list, as_str
 
 REQUIRED = ("APISERVER", "CONTROLLER_MANAGER", "SCHEDULER")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if as_str(resource.get("loggingService")) == "none":
         yield "loggingService is none: the cluster sends no logs"
         return

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules.cluster.gke_nodes import NODE_TYPES, at, node_configs
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str, get, mapping
 
 KEY = "disable-legacy-endpoints"
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for where, config in node_configs(resource):
         metadata = mapping(get(config, "metadata"))
         if not metadata:

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.cluster.gke_nodes import NODE_TYPES, at, node_configs
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.gcp_grants import is_default_compute_service_account
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_str, get
 
 
@@ -27,7 +27,7 @@ def _problem(account: str) -> str | None:
     return None
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for where, config in node_configs(resource):
         problem = _problem(as_str(get(config, "serviceAccount")))
         if problem:

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.cluster.gke_nodes import NODE_TYPES
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if resource.type == t.GKE_NODE_POOL:
         if as_bool(resource.get("networkConfig", "enablePrivateNodes")) is False:
             yield "networkConfig.enablePrivateNodes is false: the pool's nodes get public IP addresses"

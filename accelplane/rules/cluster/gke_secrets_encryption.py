@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str
 
 ENCRYPTED = frozenset({"ENCRYPTED", "ALL_OBJECTS_ENCRYPTION_ENABLED"})
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     state = as_str(resource.get("databaseEncryption", "state"))
     if state not in ENCRYPTED:
         yield f"application-layer secrets encryption is {state or 'not configured'}: Secrets are not " \

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.cluster.gke_nodes import NODE_TYPES, at, node_configs
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, get
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if resource.type == t.GKE_CLUSTER and as_bool(resource.get("enableShieldedNodes")) is False:
         yield "enableShieldedNodes is false: nodes are not Shielded VMs"
     for where, config in node_configs(resource):

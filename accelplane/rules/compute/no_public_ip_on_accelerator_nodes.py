@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_bool, as_list, as_str, get, mapping
 
 _ACCELERATED = re.compile(r"^(p\d|g\d|trn\d|inf\d|dl\d)")
@@ -25,7 +25,7 @@ def is_accelerator_node_group(resource: Resource) -> bool:
     return any(_ACCELERATED.match(as_str(i)) for i in as_list(resource.get("instanceTypes")))
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if resource.type == t.INSTANCE:
         accelerated = _ACCELERATED.match(as_str(resource.get("instanceType")))
         if accelerated and as_bool(resource.get("associatePublicIpAddress")):

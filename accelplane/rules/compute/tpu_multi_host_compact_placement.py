@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules.compute.tpu_slices import POOL_TYPES, at, pools, tpu_slice
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str, get
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for where, pool in pools(resource):
         shape = tpu_slice(pool)
         if shape is None:

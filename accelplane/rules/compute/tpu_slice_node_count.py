@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from accelplane.rules.compute.tpu_slices import POOL_TYPES, Slice, at, pools, tpu_slice
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_int, as_list, as_str, get, mapping
 
 _REGION = re.compile(r"^[a-z]+-[a-z]+\d+$")  # us-east5 (a zone is us-east5-a)
@@ -54,7 +54,7 @@ def _problems(pool: Mapping[str, Any], shape: Slice) -> Iterator[str]:
         yield f"{what}, but {'nodeCount' if node_count is not None else 'initialNodeCount'} is {count}"
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for where, pool in pools(resource):
         shape = tpu_slice(pool)
         if shape is None or not shape.multi_host:

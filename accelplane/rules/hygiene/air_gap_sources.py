@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 ARTIFACT_SOURCES = "accelplane:bundle:ArtifactSources"
@@ -26,7 +26,7 @@ def _inside(url: str, base: str) -> bool:
     return url == base or url.startswith(base + "/")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     mirror = resource.get("mirror")
     registry = resource.get("registry")
     if not isinstance(mirror, str):

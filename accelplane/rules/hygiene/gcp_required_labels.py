@@ -12,12 +12,12 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.gcp_labels import REQUIRED_LABELS, label, labels_prop
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     missing = [key for key in REQUIRED_LABELS if not label(resource, key)]
     if missing:
         yield f"missing required labels ({labels_prop(resource)}): {', '.join(missing)}"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 STATEFUL = frozenset({*t.S3_BUCKETS, t.KMS_KEY, t.SECRET, t.EBS_VOLUME, "aws:efs/fileSystem:FileSystem",
@@ -20,7 +20,7 @@ STATEFUL = frozenset({*t.S3_BUCKETS, t.KMS_KEY, t.SECRET, t.EBS_VOLUME, "aws:efs
                       t.GCS_BUCKET, t.GCP_KMS_CRYPTO_KEY, t.GCP_SECRET})
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if graph.environment == "prod" and not resource.protect:
         yield "stateful resource in prod is not protected (protect=True)"
 

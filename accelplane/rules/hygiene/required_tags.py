@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str
 
 REQUIRED_TAGS = ("owner", "cost-centre", "accelplane:platform", "accelplane:environment")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     tags = resource.tags()
     missing = [key for key in REQUIRED_TAGS if not as_str(tags.get(key))]
     if missing:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.gcp_grants import grants, is_service_account, is_workload_identity
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 NODE_SERVICE_ACCOUNT_ROLES = frozenset(
@@ -30,7 +30,7 @@ NODE_SERVICE_ACCOUNT_ROLES = frozenset(
 _LEVELS = {"projects": "project", "folder": "folder", "organizations": "organisation"}
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     level = _LEVELS.get(resource.type.split(":")[1].split("/")[0], "project")
     for grant in grants(resource):
         for member in grant.members:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.gcp_grants import public_grants
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     yield from public_grants(resource)
 
 

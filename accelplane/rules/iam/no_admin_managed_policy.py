@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_list, as_str
 
 BROAD = frozenset({"AdministratorAccess", "PowerUserAccess", "IAMFullAccess"})
@@ -19,7 +19,7 @@ def _broad(arn: str) -> bool:
     return name in BROAD or name.endswith("FullAccess")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     arns = [as_str(a) for a in as_list(resource.get("managedPolicyArns"))] if resource.type == t.IAM_ROLE else [
         as_str(resource.get("policyArn"))
     ]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.document import trusted_services
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_list, as_str
 
 NODE_POLICIES = frozenset(
@@ -32,7 +32,7 @@ def _policy_name(arn: str) -> str:
     return arn.rsplit("/", 1)[-1]
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if "ec2.amazonaws.com" not in trusted_services(resource):
         return
     arns = [as_str(a) for a in as_list(resource.get("managedPolicyArns"))]

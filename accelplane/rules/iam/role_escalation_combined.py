@@ -11,14 +11,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.analysis import escalation_paths, merged
 from accelplane.rules.iam.document import identity_documents
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     documents: list[Mapping[str, Any] | None] = [d for _, d in identity_documents(resource)]
     sources = 1 if documents else 0
     for inline in graph.referring(resource, "role", t.IAM_ROLE_POLICY):

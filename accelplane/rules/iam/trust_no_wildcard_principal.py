@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.document import statements, trust_document
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for statement in statements(trust_document(resource)):
         if statement.allow and statement.any_principal:
             qualifier = "even with conditions, " if statement.conditions else ""

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import ACCELERATOR_RESOURCES, containers
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str, get, mapping
 
 
@@ -23,7 +23,7 @@ def _quantity(value: object) -> str | None:
     return str(int(float(text))) if text.replace(".", "", 1).isdigit() and float(text).is_integer() else text
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for container in containers(resource):
         name = as_str(get(container, "name"), "?")
         requests = mapping(get(container, "resources", "requests"))

@@ -6,15 +6,15 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import containers
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str, get
 
 _DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for container in containers(resource):
         image = as_str(get(container, "image"))
         if not _DIGEST.search(image):

@@ -12,9 +12,9 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import namespace, object_name, pod_spec
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_str, get
 
 
@@ -23,19 +23,19 @@ def _account(resource: Resource) -> str:
     return as_str(get(spec, "serviceAccountName")) or as_str(get(spec, "serviceAccount")) or "default"
 
 
-def _by_account(graph: Graph) -> dict[tuple[str, str], list[Resource]]:
+def _by_account(graph: ReferenceGraph) -> dict[tuple[str, str], list[Resource]]:
     index: dict[tuple[str, str], list[Resource]] = defaultdict(list)
     for workload in graph.of_type(*t.K8S_WORKLOAD_TYPES):
         index[(namespace(workload), _account(workload))].append(workload)
     return index
 
 
-def _same_service(one: Resource, other: Resource, graph: Graph) -> bool:
+def _same_service(one: Resource, other: Resource, graph: ReferenceGraph) -> bool:
     parent = graph.get(one.parent)
     return parent is not None and parent.type == t.INFERENCE_SERVICE and other.parent == parent.urn
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     account = _account(resource)
     if account == "default":
         yield "workload runs as the namespace's default service account"

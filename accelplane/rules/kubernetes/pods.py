@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.matrix.labels import POOL_TYPES, node_labels
 from accelplane.rules.view import Resource, as_list, get, mapping
 
@@ -59,7 +59,7 @@ def node_selector(resource: Resource) -> Mapping[str, Any]:
     return mapping(get(pod_spec(resource), "nodeSelector"))
 
 
-def is_inference(resource: Resource, graph: Graph | None = None) -> bool:
+def is_inference(resource: Resource, graph: ReferenceGraph | None = None) -> bool:
     """Labelled or scheduled for inference: pod labels, node selector, or the purpose label of the node
     pool its node selector names."""
     if labels(resource).get(PURPOSE_LABEL) == "inference" or node_selector(resource).get(PURPOSE_LABEL) == "inference":
@@ -71,11 +71,11 @@ def is_inference(resource: Resource, graph: Graph | None = None) -> bool:
                for group in node_groups_by_label(graph, POOL_LABEL).get(pool, []))
 
 
-def node_groups_by_label(graph: Graph, label: str) -> dict[str, list[Resource]]:
+def node_groups_by_label(graph: ReferenceGraph, label: str) -> dict[str, list[Resource]]:
     """EKS node groups and GKE node pools indexed by the value of one of their Kubernetes labels
     (built once per graph)."""
 
-    def build(g: Graph) -> dict[str, list[Resource]]:
+    def build(g: ReferenceGraph) -> dict[str, list[Resource]]:
         index: dict[str, list[Resource]] = {}
         for group in g.of_type(*POOL_TYPES):
             value = node_labels(group).get(label)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_str
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if (as_str(resource.get("loadBalancerType")) or "application") != "application":
         return
     if as_bool(resource.get("dropInvalidHeaderFields")) is not True:

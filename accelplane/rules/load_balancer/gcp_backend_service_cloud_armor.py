@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str
 
 EXTERNAL_SCHEMES = frozenset({"EXTERNAL", "EXTERNAL_MANAGED"})
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     scheme = as_str(resource.get("loadBalancingScheme")) or "EXTERNAL"
     if scheme in EXTERNAL_SCHEMES and not as_str(resource.get("securityPolicy")):
         yield f"{scheme} backend service without a Cloud Armor securityPolicy: every client reaches it"

@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_int, as_list, as_str, get
 
 DEFAULT_PRIORITY = 2147483647
 _EVERYONE = frozenset({"*", "0.0.0.0/0", "::/0"})
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if (as_str(resource.get("type")) or "CLOUD_ARMOR") == "CLOUD_ARMOR_NETWORK":
         return
     rules = as_list(resource.get("rules"))

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_list, as_str
 
 MIN_VERSIONS = frozenset({"TLS_1_2", "TLS_1_3"})
@@ -32,7 +32,7 @@ STRONG_FEATURES = frozenset(
 )
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     version = as_str(resource.get("minTlsVersion")) or "TLS_1_0"
     if version not in MIN_VERSIONS:
         yield f"minTlsVersion is {version}: clients may negotiate TLS older than 1.2"

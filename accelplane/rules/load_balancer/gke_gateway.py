@@ -10,7 +10,7 @@ Gateway it targets). Objects without a namespace are in `default`, as the API se
 from __future__ import annotations
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.view import Resource, as_list, as_str, get
 
 # GKE GatewayClasses whose load balancer has an internet-facing address (single- and multi-cluster).
@@ -39,7 +39,7 @@ def is_external(gateway: Resource) -> bool:
     return as_str(gateway.get("spec", "gatewayClassName")) in EXTERNAL_CLASSES
 
 
-def routes(graph: Graph, gateway: Resource) -> list[Resource]:
+def routes(graph: ReferenceGraph, gateway: Resource) -> list[Resource]:
     """The HTTPRoutes whose parentRefs name `gateway`."""
     name, where = object_name(gateway), namespace(gateway)
     found = []
@@ -54,7 +54,7 @@ def routes(graph: Graph, gateway: Resource) -> list[Resource]:
     return found
 
 
-def backend_services(graph: Graph, gateway: Resource) -> list[tuple[str, str]]:
+def backend_services(graph: ReferenceGraph, gateway: Resource) -> list[tuple[str, str]]:
     """(namespace, name) of every Service the gateway's routes send traffic to."""
     found: set[tuple[str, str]] = set()
     for route in routes(graph, gateway):
@@ -65,7 +65,7 @@ def backend_services(graph: Graph, gateway: Resource) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-def policy_settings(graph: Graph, policy_type: str, kind: str, setting: str) -> dict[tuple[str, str], str]:
+def policy_settings(graph: ReferenceGraph, policy_type: str, kind: str, setting: str) -> dict[tuple[str, str], str]:
     """(namespace, target name) -> `spec.default.<setting>` of the GKE policies of `policy_type` targeting a
     `kind` object (policies apply in their own namespace)."""
     found: dict[tuple[str, str], str] = {}

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.load_balancer.gke_gateway import is_external, namespace, object_name, policy_settings
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_list, as_str, get
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if not is_external(resource):
         return
     https = [as_str(get(listener, "name")) for listener in as_list(resource.get("spec", "listeners"))

@@ -11,14 +11,14 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str
 
 TLS12_POLICY = re.compile(r"^ELBSecurityPolicy-(TLS13-1-[23]|TLS-1-2|FS-1-2)-")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     protocol = as_str(resource.get("protocol")).upper()
     if protocol not in ("HTTPS", "TLS"):
         return

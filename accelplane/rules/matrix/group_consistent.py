@@ -9,23 +9,23 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.matrix.labels import GROUP_LABEL, POOL_TYPES, node_labels, versions
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_str
 
 SHARED = ("driver", "kernel_module", "amdgpu_kmd", "neuron_sdk", "gaudi_sw", "cann", "cuda", "rocm",
           "rocm_userspace", "nccl", "nccl_package", "aws_ofi_nccl", "efa_installer")
 
 
-def _by_group(graph: Graph) -> dict[str, list[Resource]]:
+def _by_group(graph: ReferenceGraph) -> dict[str, list[Resource]]:
     index: dict[str, list[Resource]] = defaultdict(list)
     for node_group in graph.of_type(*POOL_TYPES):
         index[as_str(node_labels(node_group).get(GROUP_LABEL))].append(node_group)
     return index
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     group = as_str(node_labels(resource).get(GROUP_LABEL))
     if not group:
         return

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import (
     containers,
     node_groups_by_label,
@@ -21,7 +21,7 @@ from accelplane.rules.kubernetes.pods import (
     pod_template_metadata,
 )
 from accelplane.rules.matrix.labels import ACCELERATOR_LABEL, POOL_LABEL, accelerator, judge, node_labels, versions
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_list, as_str, get, mapping
 
 CUDA_LABEL = "versions.accelplane.io/cuda"
@@ -44,7 +44,7 @@ def image_cuda(resource: Resource) -> str | None:
     return None
 
 
-def target_pools(resource: Resource, graph: Graph) -> list[Resource]:
+def target_pools(resource: Resource, graph: ReferenceGraph) -> list[Resource]:
     selector = node_selector(resource)
     pools = {as_str(selector.get(POOL_LABEL))} - {""}
     terms = as_list(get(pod_spec(resource), "affinity", "nodeAffinity",
@@ -60,7 +60,7 @@ def target_pools(resource: Resource, graph: Graph) -> list[Resource]:
     return node_groups_by_label(graph, ACCELERATOR_LABEL).get(wanted_accelerator, []) if wanted_accelerator else []
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     cuda = image_cuda(resource)
     if cuda is None:
         return

@@ -10,13 +10,13 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.network.groups import interface_groups, is_self_referencing_all_traffic
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
 
 
-def _users(graph: Graph) -> dict[str, dict[str, set[str]]]:
+def _users(graph: ReferenceGraph) -> dict[str, dict[str, set[str]]]:
     """group URN -> {"efa": launch templates, "other": launch templates} using it on an interface."""
     users: dict[str, dict[str, set[str]]] = defaultdict(lambda: {"efa": set(), "other": set()})
     for template in graph.of_type(t.LAUNCH_TEMPLATE):
@@ -26,7 +26,7 @@ def _users(graph: Graph) -> dict[str, dict[str, set[str]]]:
     return users
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     ingress, _ = is_self_referencing_all_traffic(graph, resource)
     if not ingress:
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.view import Resource, as_bool, as_int, as_list, as_str, get
 
 WORLD = frozenset({"0.0.0.0/0", "::/0"})
@@ -58,7 +58,7 @@ def _protocol(value: object) -> str:
     return as_str(value).lower() or "-1"
 
 
-def entries(resource: Resource, graph: Graph | None = None) -> list[Entry]:
+def entries(resource: Resource, graph: ReferenceGraph | None = None) -> list[Entry]:
     if resource.type in (t.INGRESS_RULE, t.EGRESS_RULE):
         direction = "ingress" if resource.type == t.INGRESS_RULE else "egress"
         cidrs = tuple(c for c in (as_str(resource.get("cidrIpv4")), as_str(resource.get("cidrIpv6"))) if c)
@@ -90,7 +90,7 @@ def entries(resource: Resource, graph: Graph | None = None) -> list[Entry]:
 RULE_TYPES = frozenset({t.INGRESS_RULE, t.EGRESS_RULE, t.SECURITY_GROUP_RULE, t.SECURITY_GROUP})
 
 
-def group_entries(graph: Graph, group: Resource) -> list[Entry]:
+def group_entries(graph: ReferenceGraph, group: Resource) -> list[Entry]:
     """Every rule entry of `group`: inline blocks plus separate rule resources that belong to it."""
     found = entries(group, graph)
     for rule in graph.referring(group, "securityGroupId", t.INGRESS_RULE, t.EGRESS_RULE, t.SECURITY_GROUP_RULE):
@@ -98,13 +98,13 @@ def group_entries(graph: Graph, group: Resource) -> list[Entry]:
     return found
 
 
-def owning_groups(graph: Graph, resource: Resource) -> list[Resource]:
+def owning_groups(graph: ReferenceGraph, resource: Resource) -> list[Resource]:
     if resource.type == t.SECURITY_GROUP:
         return [resource]
     return graph.ref(resource, "securityGroupId", t.SECURITY_GROUP)
 
 
-def is_self_referencing_all_traffic(graph: Graph, group: Resource) -> tuple[bool, bool]:
+def is_self_referencing_all_traffic(graph: ReferenceGraph, group: Resource) -> tuple[bool, bool]:
     """(ingress, egress): whether the group allows all traffic from/to itself."""
     found = group_entries(graph, group)
     ingress = any(e.direction == "ingress" and e.all_traffic and e.self_ref for e in found)
@@ -112,7 +112,7 @@ def is_self_referencing_all_traffic(graph: Graph, group: Resource) -> tuple[bool
     return ingress, egress
 
 
-def interface_groups(graph: Graph, launch_template: Resource) -> list[tuple[bool, list[Resource]]]:
+def interface_groups(graph: ReferenceGraph, launch_template: Resource) -> list[tuple[bool, list[Resource]]]:
     """(is EFA, declared security groups) for each network interface of a launch template."""
     out = []
     for interface in as_list(launch_template.get("networkInterfaces")):

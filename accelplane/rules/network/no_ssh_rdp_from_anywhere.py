@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.network.groups import entries
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 _ADMIN_PORTS = {22: "SSH", 3389: "RDP"}
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for entry in entries(resource):
         if entry.direction == "ingress" and entry.world:
             for port, what in _ADMIN_PORTS.items():

@@ -19,17 +19,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.load_balancer.listeners import only_redirects_to_https, protocol, redirect_problems
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.network.groups import Entry, entries, owning_groups
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_int
 
 ALLOWED = "only a load balancer's HTTPS listener port, or a port its listeners only redirect to HTTPS, may be open"
 _TCP = ("tcp", "6")
 
 
-def _load_balancer_listeners(graph: Graph, resource: Resource) -> list[Resource] | None:
+def _load_balancer_listeners(graph: ReferenceGraph, resource: Resource) -> list[Resource] | None:
     """The listeners of the load balancers that use `resource`'s group(s); None when a group is not a
     load balancer's."""
     groups = owning_groups(graph, resource)
@@ -68,7 +68,7 @@ def _port_problem(entry: Entry, listeners: list[Resource]) -> str | None:
     return None
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     world = [entry for entry in entries(resource, graph) if entry.direction == "ingress" and entry.world]
     if not world:
         return

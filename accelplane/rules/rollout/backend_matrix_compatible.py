@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rollout.services import backends, judge_backend
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     seen = set()
     for backend in backends(resource):
         profile = f" (profile {backend.software_profile})" if backend.software_profile else ""

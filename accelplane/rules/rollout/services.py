@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from accelplane.errors import InputError
 from accelplane.matrix import check as matrix_check
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import node_groups_by_label
 from accelplane.rules.matrix.labels import MATRIX_KEYS, POOL_LABEL, matrix_stack, node_labels
 from accelplane.rules.view import Resource, as_int, as_list, as_str, get, mapping
@@ -140,7 +140,7 @@ def _judge(items: tuple[tuple[str, str], ...], as_of: date | None) -> Judged:
     )
 
 
-def judge_backend(backend: Backend, graph: Graph) -> list[BackendJudgement]:
+def judge_backend(backend: Backend, graph: ReferenceGraph) -> list[BackendJudgement]:
     """The backend judged on each resource of its pool (a multi-slice TPU pool has several); none when the
     pool is not in the graph or runs no accelerator."""
     out = []

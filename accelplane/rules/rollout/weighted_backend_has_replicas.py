@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rollout.services import backends
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for backend in backends(resource):
         if (backend.weight or 0) > 0 and (backend.min_replicas is None or backend.min_replicas < 1):
             floor = backend.min_replicas if backend.min_replicas is not None else "unset"

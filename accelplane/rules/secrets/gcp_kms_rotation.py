@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_str
 
 MAX_ROTATION_SECONDS = 90 * 24 * 3600  # 7776000
@@ -21,7 +21,7 @@ _DURATION = re.compile(r"^(\d+(?:\.\d+)?)s$")
 _EXTERNAL = ("EXTERNAL", "EXTERNAL_VPC")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if (as_str(resource.get("purpose")) or "ENCRYPT_DECRYPT") != "ENCRYPT_DECRYPT":
         return
     if as_bool(resource.get("importOnly")) or as_str(resource.get("versionTemplate", "protectionLevel")) in _EXTERNAL:

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.gcp_grants import grants, is_public, is_workload_principal
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
 READER_ROLE = "roles/secretmanager.secretAccessor"
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for grant in grants(resource):
         for member in grant.members:
             if is_public(member):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool, as_str
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     spec = as_str(resource.get("customerMasterKeySpec")) or as_str(resource.get("keySpec")) or "SYMMETRIC_DEFAULT"
     if spec != "SYMMETRIC_DEFAULT":
         return  # AWS rotates only symmetric encryption keys

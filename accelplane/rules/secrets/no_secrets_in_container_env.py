@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import containers
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.secrets.patterns import SECRET_NAME, secrets_in
 from accelplane.rules.view import SECRET_PLACEHOLDER, Resource, as_list, as_str, get
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for container in containers(resource):
         name = as_str(get(container, "name"), "?")
         for variable in as_list(get(container, "env")):

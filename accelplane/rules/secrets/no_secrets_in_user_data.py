@@ -12,8 +12,8 @@ import binascii
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.secrets.patterns import secrets_in
 from accelplane.rules.view import SECRET_PLACEHOLDER, Resource, as_str
 
@@ -25,7 +25,7 @@ def _decoded(value: str) -> str:
         return value
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for key in ("userData", "userDataBase64"):
         value = as_str(resource.get(key))
         if not value:

@@ -11,16 +11,16 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.document import statements
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, json_document
 
 _ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/[A-Za-z0-9+=,.@_/-]+$")
 _READS = ("secretsmanager:GetSecretValue",)
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     documents = [json_document(p.get("policy")) for p in graph.referring(resource, "secretArn", t.SECRET_POLICY)]
     if resource.get("policy") is not None:
         documents.append(json_document(resource.get("policy")))

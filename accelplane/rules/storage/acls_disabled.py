@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.storage.buckets import BUCKET_TYPES, companions
 from accelplane.rules.view import Resource, as_str
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     owners = [as_str(c.get("rule", "objectOwnership")) for c in companions(graph, resource, t.S3_OWNERSHIP)]
     if "BucketOwnerEnforced" not in owners:
         yield f"object ownership is {', '.join(owners) or 'not set'}: ACLs stay in effect"

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.storage.buckets import BUCKET_TYPES, companions
 from accelplane.rules.storage.public_access_block_flags import FLAGS
 from accelplane.rules.view import Resource, as_bool
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     for account_block in graph.of_type(t.S3_ACCOUNT_PUBLIC_ACCESS_BLOCK):
         if all(as_bool(account_block.get(flag)) is True for flag in FLAGS):
             return

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.view import Resource
 
 BUCKET_ROLE_TAG = "accelplane.io/bucket-role"
 
 
-def companions(graph: Graph, bucket: Resource, *types: str) -> list[Resource]:
+def companions(graph: ReferenceGraph, bucket: Resource, *types: str) -> list[Resource]:
     """Resources of `types` configuring `bucket` (their `bucket` input refers to it)."""
     return graph.referring(bucket, "bucket", *types)
 

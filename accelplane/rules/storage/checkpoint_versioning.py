@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.storage.buckets import BUCKET_TYPES, companions, is_checkpoint_bucket
 from accelplane.rules.view import Resource, as_str
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if not is_checkpoint_bucket(resource):
         return
     statuses = [as_str(v.get("versioningConfiguration", "status")) for v in

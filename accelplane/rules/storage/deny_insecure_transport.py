@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.document import Statement, matches, statements
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.storage.buckets import BUCKET_TYPES, companions
 from accelplane.rules.view import Resource, as_list, json_document
 
@@ -26,7 +26,7 @@ def _denies_plain_http(statement: Statement) -> bool:
     return False
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     documents = [json_document(p.get("policy")) for p in companions(graph, resource, t.S3_POLICY)]
     if resource.get("policy") is not None:
         documents.append(json_document(resource.get("policy")))

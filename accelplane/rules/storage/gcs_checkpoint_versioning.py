@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.gcp_labels import BUCKET_ROLE_LABEL, label
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_bool
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if label(resource, BUCKET_ROLE_LABEL) != "checkpoints":
         return
     if as_bool(resource.get("versioning", "enabled")) is not True:

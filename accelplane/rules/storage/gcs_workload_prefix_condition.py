@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.iam.gcp_grants import Grant, grants, is_workload_principal
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_str
 
 _OBJECT_PREFIX = re.compile(
@@ -52,7 +52,7 @@ def _problems(grant: Grant, bucket: str) -> Iterator[str]:
         yield "condition admits the bucket itself without an objectListPrefix limit: the workload lists every key"
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     bucket = as_str(resource.get("bucket")).removeprefix("b/")
     for grant in grants(resource):
         if not grant.role.startswith("roles/storage."):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource, as_list, as_str, get
 
 PUBLIC_ACLS = frozenset({"public-read", "public-read-write", "authenticated-read"})
@@ -14,7 +14,7 @@ _PUBLIC_GROUPS = ("http://acs.amazonaws.com/groups/global/AllUsers",
                   "http://acs.amazonaws.com/groups/global/AuthenticatedUsers")
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     acl = as_str(resource.get("acl"))
     if acl in PUBLIC_ACLS:
         yield f"canned ACL {acl} makes the bucket public"

@@ -10,8 +10,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from accelplane.rules import types as t
-from accelplane.rules.graph import Graph
-from accelplane.rules.model import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.storage.buckets import BUCKET_TYPES, companions
 from accelplane.rules.view import Resource, as_list, as_str, get
 
@@ -27,7 +27,7 @@ def _defaults(rules: Any) -> list[Mapping[str, Any]]:
     return out
 
 
-def check(resource: Resource, graph: Graph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     defaults: list[Mapping[str, Any]] = []
     for config in companions(graph, resource, t.S3_SSE, t.S3_SSE_V2):
         defaults.extend(_defaults(config.get("rules")))

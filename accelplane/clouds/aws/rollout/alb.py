@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.clouds.aws.clients import API_ERRORS, describe_error
-from accelplane.config.model import InferenceService, Platform
+from accelplane.config.declaration import InferenceService, Platform
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG
 from accelplane.rollout.route import RouteError
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from accelplane.clouds.aws.mocks import FAKE_ACCOUNT, AwsLikeMocks
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
@@ -39,6 +39,6 @@ def eks_identities(resource: Resource) -> Iterable[tuple[str | None, str]]:
     )
 
 
-def aws_declared(stack: StackConfig, graph: Graph) -> DeclaredPlatform:
+def aws_declared(stack: StackConfig, graph: OfflineGraph) -> DeclaredPlatform:
     mocks = AwsLikeMocks(region=stack.platform.region)
     return declared_platform(stack, graph, mocks, FAKE_ACCOUNT, eks_identities)

@@ -69,7 +69,7 @@ PLATFORM_TAG = "accelplane:platform"
 
 
 class _Unreadable:
-    """A value the API call for it failed to return (see `Inventory.errors`)."""
+    """A value the API call for it failed to return (see `LiveInventory.errors`)."""
 
     __slots__ = ()
 
@@ -104,7 +104,7 @@ class BucketState:
 
 
 @dataclass
-class Inventory:
+class LiveInventory:
     account: str | None = None
     cluster: Any = None
     nodegroups: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -198,14 +198,14 @@ def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
 
 
 class Collector:
-    """Fetches an `Inventory`; service chains run in parallel, per-resource calls fan out."""
+    """Fetches an `LiveInventory`; service chains run in parallel, per-resource calls fan out."""
 
     def __init__(self, clients: AwsClients, declared: DeclaredPlatform, *, concurrency: int = 8) -> None:
         self.clients = clients
         self.declared = declared
         self.platform = declared.platform
         self.concurrency = max(1, concurrency)
-        self.inventory = Inventory()
+        self.inventory = LiveInventory()
         self._lock = threading.Lock()
         self._fanout: ThreadPoolExecutor | None = None
 
@@ -272,7 +272,7 @@ class Collector:
 
     # -- the run -----------------------------------------------------------------------------
 
-    def collect(self) -> Inventory:
+    def collect(self) -> LiveInventory:
         chains = (self._eks, self._network, self._launch_templates, self._tagged, self._secrets, self._iam, self._logs)
         with (
             ThreadPoolExecutor(self.concurrency, thread_name_prefix="verify-call") as fanout,

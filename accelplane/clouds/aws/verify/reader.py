@@ -42,7 +42,7 @@ from accelplane.clouds.aws.verify.routing import idle_target_groups
 from accelplane.clouds.aws.verify.s3_checkpoints import S3Checkpoints
 from accelplane.clouds.aws.verify.state_checks import state_results
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import Graph
+from accelplane.engine.offline import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform
@@ -65,7 +65,7 @@ class AwsReader(LiveReader):
         problem = options.endpoint_url and endpoint_url_problem(options.endpoint_url)
         return [("--endpoint-url", problem)] if problem else []
 
-    def connect(self, stack: StackConfig, graph: Graph, options: VerifyOptions) -> AwsSession:
+    def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> AwsSession:
         clients = self.clients or _clients(stack, options)
         declared = aws_declared(stack, graph)
         account = _caller_account(clients)

@@ -30,7 +30,7 @@ from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 if TYPE_CHECKING:
     from accelplane.clouds.aws.verify.live_view import AwsLiveView
-    from accelplane.config.model import InferenceService
+    from accelplane.config.declaration import InferenceService
     from accelplane.verify.declared import DeclaredPlatform
 
 TARGET_GROUP = "aws:lb/targetGroup:TargetGroup"

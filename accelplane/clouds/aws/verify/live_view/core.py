@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE, Collector, Inventory, tags_of
+from accelplane.clouds.aws.verify.inventory import UNREADABLE, Collector, LiveInventory, tags_of
 from accelplane.rules.view import UNKNOWN, Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.declared import DeclaredPlatform
@@ -74,7 +74,7 @@ class ViewCore:
     def __init__(self, declared: DeclaredPlatform, collector: Collector) -> None:
         self.declared = declared
         self.collector = collector
-        self.inv: Inventory = collector.inventory
+        self.inv: LiveInventory = collector.inventory
         self.platform = declared.platform
         self.region = declared.platform.region
         self.view = AwsLiveView(symbols=declared.symbols())

@@ -1,7 +1,7 @@
 """What a rule is and what it finds: metadata, severities, enforcement levels and findings.
 
 A rule is a pure function over a small resource view (`accelplane.rules.view.Resource`) and, for
-rules that need the rest of the graph, the graph (`accelplane.rules.graph.Graph`). It yields one
+rules that need the rest of the graph, the graph (`accelplane.rules.graph.ReferenceGraph`). It yields one
 message per problem; the engine turns messages into `Finding`s carrying the rule's metadata.
 Nothing here knows about CrossGuard, the Pulumi engine or the stack declaration (docs/conventions.md 14).
 """
@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from accelplane.rules.graph import Graph
+    from accelplane.rules.graph import ReferenceGraph
     from accelplane.rules.view import Resource
 
 
@@ -63,7 +63,7 @@ class Scope(StrEnum):
     stack = "stack"
 
 
-Check = Callable[["Resource", "Graph"], Iterable[str]]
+Check = Callable[["Resource", "ReferenceGraph"], Iterable[str]]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from accelplane.report.model import Item
+from accelplane.report.document import Item
 from accelplane.rules.sources import is_bookkeeping
 
 if TYPE_CHECKING:

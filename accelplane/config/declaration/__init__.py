@@ -1,0 +1,114 @@
+"""The stack declaration: one typed object per stack, under `accelplane:platform`.
+
+Models are the contract (docs/conventions.md 5-7): strict (unknown keys rejected), frozen, every field
+described, closed vocabularies as `StrEnum`. Single-field rules live here as validators;
+rules that relate fields to each other or to a cloud's facts live in `accelplane.config.checks`
+(and its per-cloud modules), so each problem can name its own field path in the user's file.
+
+One declaration for two clouds (`cloud: aws | gcp`): concepts that mean the same keep one shape
+(node pools, buckets, secrets, workloads, endpoint, kubernetes, waivers); keys exist only where the
+clouds really differ (`gcp:` project settings, `network.vpc` ranges, a GCP reservation name, the
+endpoint's certificate source), and the checks refuse a key the stack's cloud does not use.
+
+One module per section (`base`: the shared shapes and vocabularies; `network`, `software`, `pools`,
+`storage`, `endpoint`, `workloads`, `kubernetes`, `platform`); this package is their one import.
+"""
+
+from accelplane.config.declaration.base import (
+    BucketAccess,
+    BucketRole,
+    CapacityType,
+    Cidr,
+    Cloud,
+    Duration,
+    Environment,
+    GpuDriver,
+    ImageDigest,
+    Model,
+    Name,
+    NatMode,
+    Purpose,
+    ReleaseChannel,
+    SslProfile,
+    TaintEffect,
+    Timestamp,
+    Version,
+    WorkloadKind,
+    duration_seconds,
+)
+from accelplane.config.declaration.endpoint import HealthCheck, InferenceEndpoint
+from accelplane.config.declaration.kubernetes import (
+    Autoscaling,
+    Backend,
+    InferenceService,
+    KubernetesLayer,
+    MetricsSource,
+    PrometheusMetrics,
+    Rollout,
+    RolloutGates,
+    Team,
+    TrainingTemplate,
+)
+from accelplane.config.declaration.network import ExistingVpc, GcpVpc, Network, NewVpc, Tags
+from accelplane.config.declaration.platform import AirGap, GcpSettings, Platform
+from accelplane.config.declaration.pools import Capacity, NodePool, Scaling, Taint
+from accelplane.config.declaration.software import SoftwareProfile
+from accelplane.config.declaration.storage import Bucket, LifecycleRule, LifecycleTransition
+from accelplane.config.declaration.workloads import BucketGrant, Secret, Waiver, Workload
+from accelplane.matrix.schema import KernelModule
+
+__all__ = [
+    "AirGap",
+    "Autoscaling",
+    "Backend",
+    "Bucket",
+    "BucketAccess",
+    "BucketGrant",
+    "BucketRole",
+    "Capacity",
+    "CapacityType",
+    "Cidr",
+    "Cloud",
+    "Duration",
+    "Environment",
+    "ExistingVpc",
+    "GcpSettings",
+    "GcpVpc",
+    "GpuDriver",
+    "HealthCheck",
+    "ImageDigest",
+    "InferenceEndpoint",
+    "InferenceService",
+    "KernelModule",
+    "KubernetesLayer",
+    "LifecycleRule",
+    "LifecycleTransition",
+    "MetricsSource",
+    "Model",
+    "Name",
+    "NatMode",
+    "Network",
+    "NewVpc",
+    "NodePool",
+    "Platform",
+    "PrometheusMetrics",
+    "Purpose",
+    "ReleaseChannel",
+    "Rollout",
+    "RolloutGates",
+    "Scaling",
+    "Secret",
+    "SoftwareProfile",
+    "SslProfile",
+    "Tags",
+    "Taint",
+    "TaintEffect",
+    "Team",
+    "Timestamp",
+    "TrainingTemplate",
+    "Version",
+    "Waiver",
+    "Workload",
+    "WorkloadKind",
+    "duration_seconds",
+]

@@ -1,0 +1,138 @@
+"""The whole declaration of one stack (`Platform`), with its air-gap and Google Cloud settings."""
+
+from __future__ import annotations
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from accelplane.config.bare_metal import BareMetal
+from accelplane.config.declaration.base import (
+    Cloud,
+    Environment,
+    Model,
+    Name,
+    ReleaseChannel,
+)
+from accelplane.config.declaration.endpoint import InferenceEndpoint
+from accelplane.config.declaration.kubernetes import (
+    KubernetesLayer,
+)
+from accelplane.config.declaration.network import Network, Tags
+from accelplane.config.declaration.pools import NodePool
+from accelplane.config.declaration.software import SoftwareProfile
+from accelplane.config.declaration.storage import Bucket
+from accelplane.config.declaration.workloads import Secret, Waiver, Workload
+
+
+class AirGap(Model):
+    """An air-gapped stack: every artifact comes from one mirror that `accelplane bundle fetch` built
+    (docs/bundle.md). The stack's other sources stay its upstream ones, which `bundle lock` reads on
+    the connected side; the nodes and the Kubernetes layer get only the mirror named here
+    (accelplane.nodes.air_gap, accelplane.k8s.mirror), and `accelplane check` (AP-AIR-001) flags any
+    effective artifact source that is not in it."""
+
+    mirror_url: str = Field(
+        pattern=r"^(https?|file):\S+[^/]$",
+        description="Base URL of the mirror as the nodes reach it (no trailing '/'): apt repository at <url>/apt, "
+        "Python index at <url>/python/simple/, installers at <url>/files/, charts at <url>/charts.",
+    )
+    registry: str | None = Field(
+        default=None,
+        pattern=r"^[a-z0-9.-]+(:[0-9]+)?(/[a-z0-9._-]+)*$",
+        description="Registry (host[:port][/prefix]) the locked images are synced to; images by digest must name it.",
+    )
+    signed_by: str | None = Field(
+        default=None,
+        validate_default=True,
+        pattern=r"^/\S+$",
+        description="Keyring file on the nodes that signs the mirror's apt Release (`bundle fetch --sign-with`); "
+        "may be omitted only for a file: mirror_url, which is then trusted.",
+    )
+
+    @field_validator("signed_by")
+    @classmethod
+    def _signed(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # Same rule as AptRepository: only a local file: repository may go unsigned. Reported on
+        # this field (validate_default) so the error names `air_gap.signed_by` and its line.
+        mirror_url = info.data.get("mirror_url")
+        if value is None and isinstance(mirror_url, str) and not mirror_url.startswith("file:"):
+            raise ValueError("declare the keyring on the nodes that signs the mirror's apt Release "
+                             "(only a file: mirror_url may omit it)")
+        return value
+
+class GcpSettings(Model):
+    """What only Google Cloud needs: the project and zones, and how the GKE version is pinned."""
+
+    project: str = Field(pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$", description="Google Cloud project id.")
+    zones: list[str] = Field(min_length=1, description="Zones of the region the nodes run in (default node locations).")
+    gke_version: str | None = Field(
+        default=None,
+        pattern=r"^1\.\d{2}\.\d+-gke\.\d+$",
+        description="Exact GKE version of the control plane and nodes, e.g. 1.33.5-gke.1162000 "
+        "(required unless a release channel is declared).",
+    )
+    release_channel: ReleaseChannel | None = Field(
+        default=None, description="Let GKE upgrade within this channel instead of pinning gke_version."
+    )
+
+class Platform(Model):
+    """Everything one stack declares, under `accelplane:platform`."""
+
+    cloud: Cloud = Field(default=Cloud.aws, description="aws (EKS) or gcp (GKE); default aws.")
+    name: Name = Field(description="Platform name, the prefix of every resource name.")
+    environment: Environment = Field(description="dev, staging or prod.")
+    region: str = Field(
+        pattern=r"^[a-z]{2,}(-[a-z]+)+-?\d+$", description="Cloud region, e.g. us-east-1 (AWS) or us-east5 (GCP)."
+    )
+    gcp: GcpSettings | None = Field(default=None, description="Google Cloud settings (cloud: gcp only).")
+    kubernetes_version: str = Field(
+        pattern=r"^1\.\d{2}$", description='Kubernetes minor version of the cluster and nodes, e.g. "1.33".'
+    )
+    tags: Tags = Field(description="Tags applied to every taggable resource.")
+    network: Network = Field(description="VPC and who may reach the cluster API.")
+    software_profiles: dict[Name, SoftwareProfile] = Field(
+        min_length=1, description="Named, pinned version sets referenced by node pools."
+    )
+    node_pools: list[NodePool] = Field(min_length=1, description="Managed node groups (GKE node pools).")
+    buckets: list[Bucket] = Field(default_factory=list, description="Storage buckets by role (S3 or GCS).")
+    inference_endpoint: InferenceEndpoint | None = Field(default=None, description="Public HTTPS inference endpoint.")
+    secrets: list[Secret] = Field(
+        default_factory=list, description="Secrets Manager or Secret Manager secrets (values never here)."
+    )
+    workloads: list[Workload] = Field(default_factory=list, description="Workloads and what each may touch.")
+    waivers: list[Waiver] = Field(default_factory=list, description="Accepted policy findings, with expiry.")
+    kubernetes: KubernetesLayer | None = Field(
+        default=None, description="The Kubernetes layer: add-ons, inference services, training templates, queues."
+    )
+    cluster_log_types: list[str] = Field(
+        default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],
+        description="AWS: EKS control-plane log types sent to CloudWatch.",
+    )
+    log_retention_days: int = Field(default=90, ge=1, description="AWS: CloudWatch retention of control-plane logs.")
+    bare_metal: BareMetal | None = Field(
+        default=None, description="Bare-metal accelerator host groups run with Ansible (`accelplane nodes`)."
+    )
+    air_gap: AirGap | None = Field(
+        default=None,
+        description="Air-gapped: the one mirror every artifact comes from (`accelplane bundle`); check flags others.",
+    )
+
+    @property
+    def resource_tags(self) -> dict[str, str]:
+        return {
+            "accelplane:platform": self.name,
+            "accelplane:environment": self.environment.value,
+            "owner": self.tags.owner,
+            "cost-centre": self.tags.cost_centre,
+            **self.tags.extra,
+        }
+
+    @property
+    def resource_labels(self) -> dict[str, str]:
+        """The same facts as `resource_tags` as Google Cloud labels (lower-case keys without ':')."""
+        return {key.replace(":", "-"): value for key, value in self.resource_tags.items()}
+
+    def secret_readers(self, secret: str) -> list[Workload]:
+        return [workload for workload in self.workloads if secret in workload.secrets]
+
+    def pool_profile(self, pool: NodePool) -> SoftwareProfile | None:
+        return self.software_profiles.get(pool.software_profile) if pool.software_profile else None

@@ -1,0 +1,50 @@
+"""Workloads with their bucket grants, secrets and waivers of policy rules."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import Field
+
+from accelplane.config.declaration.base import (
+    BucketAccess,
+    BucketRole,
+    Model,
+    Name,
+    WorkloadKind,
+)
+
+
+class Secret(Model):
+    """A Secrets Manager secret. Its readers are the workloads that list it under `secrets`."""
+
+    name: Name
+    description: str = Field(default="", description="What the secret holds (never its value).")
+    recovery_window_days: int = Field(default=30, ge=7, le=30, description="Days a deleted secret can be restored.")
+
+class BucketGrant(Model):
+    role: BucketRole = Field(description="Which bucket.")
+    access: BucketAccess = Field(description="read, write or read_write.")
+    prefix: str = Field(
+        pattern=r"^[A-Za-z0-9!_.*'()/-]*$",
+        description="Key prefix the workload may touch, e.g. 'trainer/'. '' means the whole bucket.",
+    )
+
+class Workload(Model):
+    name: Name
+    kind: WorkloadKind = Field(description="training, inference or batch.")
+    namespace: Name = Field(description="Kubernetes namespace of the workload.")
+    service_account: Name | None = Field(default=None, description="Service account name (default: workload name).")
+    buckets: list[BucketGrant] = Field(default_factory=list, description="Bucket prefixes the workload may touch.")
+    secrets: list[Name] = Field(default_factory=list, description="Secrets the workload may read.")
+
+    @property
+    def service_account_name(self) -> str:
+        return self.service_account or self.name
+
+class Waiver(Model):
+    rule: str = Field(min_length=1, description="Rule id being waived.")
+    resource: str = Field(min_length=1, description="Resource name (or URN) the waiver applies to.")
+    reason: str = Field(min_length=10, description="Why the finding is accepted (required).")
+    owner: str = Field(min_length=1, description="Who accepted it.")
+    expires: date = Field(description="Date the waiver stops applying (YYYY-MM-DD).")
