@@ -8,7 +8,7 @@ import json
 import pytest
 
 from accelplane.errors import InputError
-from accelplane.matrix import Verdict, check
+from accelplane.matrix import MatrixFinding, Verdict, check
 
 C, W, D, X = Verdict.COMPATIBLE, Verdict.WARN, Verdict.CONDITIONAL, Verdict.INCOMPATIBLE
 AS_OF = dt.date(2026, 12, 2)
