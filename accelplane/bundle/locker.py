@@ -19,7 +19,7 @@ from typing import Any
 
 from accelplane.bundle import charts, debian, net, pypi, registry
 from accelplane.bundle.lockfile import Artifact, ArtifactError, Kind, Lock
-from accelplane.bundle.node_needs import group_needs
+from accelplane.bundle.node_needs import GroupNeeds, group_needs
 from accelplane.clouds import cloud_support
 from accelplane.config.bare_metal import AptRepository
 from accelplane.config.loader import StackConfig
@@ -119,7 +119,6 @@ def lock_stack(
 
 
 def _lock_bare_metal(stack: StackConfig, lock: Lock, architecture: str, say: Progress) -> None:
-
     bare_metal = stack.platform.bare_metal
     assert bare_metal is not None
     say(f"reading {len(bare_metal.repositories)} apt repositories for {architecture}")
@@ -134,73 +133,78 @@ def _lock_bare_metal(stack: StackConfig, lock: Lock, architecture: str, say: Pro
         needs = group_needs(stack, index, architecture)
         resolved_at = _now()
         who = f"bare_metal.groups[{index}] {group.name} (profile {group.software_profile})"
-        roots: list[tuple[debian.Package, str]] = []
-        for pinned in needs.pinned:
-            for name in pinned.packages:
-                package = resolver.pinned(name, pinned.pattern)
-                if package is None:
-                    raise ArtifactError(
-                        f"{who}: {name} {pinned.pattern} (role {pinned.role}, set {pinned.set}) "
-                        "is in no declared repository"
-                    )
-                roots.append((package, f"{who}, role {pinned.role}, set {pinned.set}"))
-        for name, role in needs.apt:
-            package = resolver.choose(debian.Relation(name), {})
-            if package is None:
-                lock.outside.append(
-                    {
-                        "kind": "deb",
-                        "name": name,
-                        "needed_by": f"{who}, role {role}",
-                        "reason": "in no declared repository (the OS archive)",
-                    }
-                )
-                continue
-            roots.append((package, f"{who}, role {role}"))
-        for what, why in needs.unknown:
-            lock.outside.append({"kind": "deb", "name": what, "needed_by": who, "reason": why})
-        closure, outside = resolver.closure([package for package, _ in roots])
-        reasons = {package.name: reason for package, reason in roots}
-        for package in closure:
-            lock.add(_deb(package, reasons.get(package.name, f"{who}, dependency"), resolved_at))
-        for relation, needed_by in outside:
-            lock.outside.append(
-                {
-                    "kind": "deb",
-                    "name": relation,
-                    "needed_by": f"{who}, {needed_by}",
-                    "reason": "in no declared repository (the OS archive)",
-                }
-            )
-        say(f"{group.name}: {len(closure)} packages")
+        packages = _lock_debs(lock, resolver, needs, who, resolved_at)
+        say(f"{group.name}: {packages} packages")
         if needs.pip:
-            source = needs.pip_find_links or needs.pip_index
-            if source is None or needs.python is None:
-                raise InputError.single(
-                    "the framework's wheels need the profile's python and an index",
-                    file=str(stack.path),
-                    field=f"software_profiles.{group.software_profile}.python",
-                )
-            wheels = pypi.resolve(
-                [r for r, _ in needs.pip], source, python=needs.python, architecture=architecture, glibc=needs.glibc
-            )
-            for wheel, wanted_by in wheels:
-                lock.add(
-                    Artifact(
-                        Kind.wheel,
-                        wheel.name,
-                        wheel.version,
-                        architecture,
-                        net.redact(wheel.file.url),
-                        sha256=wheel.sha256,
-                        size=wheel.size,
-                        path=f"python/files/{wheel.file.filename}",
-                        provenance=((f"{who}, role framework_env, {wanted_by}", resolved_at),),
-                    )
-                )
-            say(f"{group.name}: {len(wheels)} wheels")
+            wheels = _lock_wheels(stack, lock, needs, group.software_profile, architecture, who, resolved_at)
+            say(f"{group.name}: {wheels} wheels")
         for download in needs.downloads:
             lock.add(_installer(download.url, download.sha256, f"{who}, role {download.role}", resolved_at))
+
+
+def _outside_archive(name: str, needed_by: str) -> dict[str, str]:
+    return {"kind": "deb", "name": name, "needed_by": needed_by, "reason": "in no declared repository (the OS archive)"}
+
+
+def _lock_debs(lock: Lock, resolver: debian.Resolver, needs: GroupNeeds, who: str, resolved_at: str) -> int:
+    """The group's pinned and plain packages with their dependency closure; what no declared
+    repository has is listed as coming from outside (the OS archive). Returns the closure's size."""
+    roots: list[tuple[debian.Package, str]] = []
+    for pinned in needs.pinned:
+        for name in pinned.packages:
+            package = resolver.pinned(name, pinned.pattern)
+            if package is None:
+                raise ArtifactError(
+                    f"{who}: {name} {pinned.pattern} (role {pinned.role}, set {pinned.set}) is in no declared "
+                    "repository"
+                )
+            roots.append((package, f"{who}, role {pinned.role}, set {pinned.set}"))
+    for name, role in needs.apt:
+        package = resolver.choose(debian.Relation(name), {})
+        if package is None:
+            lock.outside.append(_outside_archive(name, f"{who}, role {role}"))
+            continue
+        roots.append((package, f"{who}, role {role}"))
+    for what, why in needs.unknown:
+        lock.outside.append({"kind": "deb", "name": what, "needed_by": who, "reason": why})
+    closure, outside = resolver.closure([package for package, _ in roots])
+    reasons = {package.name: reason for package, reason in roots}
+    for package in closure:
+        lock.add(_deb(package, reasons.get(package.name, f"{who}, dependency"), resolved_at))
+    for relation, needed_by in outside:
+        lock.outside.append(_outside_archive(relation, f"{who}, {needed_by}"))
+    return len(closure)
+
+
+def _lock_wheels(
+    stack: StackConfig, lock: Lock, needs: GroupNeeds, profile: str, architecture: str, who: str, resolved_at: str
+) -> int:
+    """The framework's wheels, resolved from the group's index; returns how many."""
+    source = needs.pip_find_links or needs.pip_index
+    if source is None or needs.python is None:
+        raise InputError.single(
+            "the framework's wheels need the profile's python and an index",
+            file=str(stack.path),
+            field=f"software_profiles.{profile}.python",
+        )
+    wheels = pypi.resolve(
+        [r for r, _ in needs.pip], source, python=needs.python, architecture=architecture, glibc=needs.glibc
+    )
+    for wheel, wanted_by in wheels:
+        lock.add(
+            Artifact(
+                Kind.wheel,
+                wheel.name,
+                wheel.version,
+                architecture,
+                net.redact(wheel.file.url),
+                sha256=wheel.sha256,
+                size=wheel.size,
+                path=f"python/files/{wheel.file.filename}",
+                provenance=((f"{who}, role framework_env, {wanted_by}", resolved_at),),
+            )
+        )
+    return len(wheels)
 
 
 def _deb(package: debian.Package, needed_by: str, resolved_at: str) -> Artifact:

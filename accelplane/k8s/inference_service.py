@@ -38,6 +38,8 @@ from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
+from pulumi_kubernetes.apps.v1 import DeploymentSpecArgsDict
+from pulumi_kubernetes.autoscaling.v2 import HorizontalPodAutoscalerSpecArgsDict
 from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
 from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
@@ -125,62 +127,16 @@ class InferenceService(pulumi.ComponentResource):
         if object_name != spec.name:
             selector.update(identity)
         metadata: ObjectMetaArgsDict = {"name": object_name, "namespace": args.namespace, "labels": labels}
-        accelerators = str(placement.accelerators)
-        resource = placement.accelerator_resource
-        container: ContainerArgsDict = {
-            "name": "server",
-            "image": current_image(backend.image),
-            "ports": [{"name": "http", "container_port": spec.port, "protocol": "TCP"}],
-            "resources": {
-                "requests": {"cpu": backend.cpu, "memory": backend.memory, resource: accelerators},
-                "limits": {"memory": backend.memory, resource: accelerators},
-            },
-            # Model loading can take minutes: the startup probe holds liveness off until then.
-            "startup_probe": _http_probe(args.health_path, failure_threshold=90),
-            "readiness_probe": _http_probe(args.health_path, failure_threshold=3),
-            "liveness_probe": _http_probe(args.health_path, failure_threshold=6),
-            "security_context": {
-                "allow_privilege_escalation": False,
-                "run_as_non_root": True,
-                "capabilities": {"drop": ["ALL"]},
-                "seccomp_profile": {"type": "RuntimeDefault"},
-            },
-        }
-        scaling = backend.autoscaling
-        autoscaled = scaling.min_replicas > 0
         k8s.apps.v1.Deployment(
             f"{name}-deployment",
             metadata=metadata,
-            spec={
-                "replicas": scaling.min_replicas,
-                "selector": {"match_labels": selector},
-                "strategy": {"type": "RollingUpdate", "rolling_update": {"max_unavailable": 0, "max_surge": 1}},
-                "template": {
-                    "metadata": {"labels": labels},
-                    "spec": {
-                        "service_account_name": args.service_account,
-                        "priority_class_name": INFERENCE_PRIORITY,
-                        "node_selector": dict(placement.pool_labels),
-                        "tolerations": list(placement.tolerations),
-                        "topology_spread_constraints": [
-                            {
-                                "max_skew": 1,
-                                "topology_key": "topology.kubernetes.io/zone",
-                                "when_unsatisfiable": "ScheduleAnyway",
-                                "label_selector": {"match_labels": selector},
-                            }
-                        ],
-                        "termination_grace_period_seconds": 60,
-                        "containers": [container],
-                    },
-                },
-            },
+            spec=_deployment_spec(args, placement, labels, selector),
             # The HPA owns the replica count once running; without one (min_replicas 0) the declared
             # count is the truth and Pulumi keeps it.
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=list(args.depends_on),
-                ignore_changes=["spec.replicas"] if autoscaled else None,
+                ignore_changes=["spec.replicas"] if backend.autoscaling.min_replicas > 0 else None,
             ),
         )
         k8s.core.v1.Service(
@@ -193,28 +149,9 @@ class InferenceService(pulumi.ComponentResource):
             },
             opts=child,
         )
-        if autoscaled:
+        if backend.autoscaling.min_replicas > 0:
             k8s.autoscaling.v2.HorizontalPodAutoscaler(
-                f"{name}-hpa",
-                metadata=metadata,
-                spec={
-                    "scale_target_ref": {"api_version": "apps/v1", "kind": "Deployment", "name": object_name},
-                    "min_replicas": scaling.min_replicas,
-                    "max_replicas": scaling.max_replicas,
-                    "metrics": [
-                        {
-                            "type": "Resource",
-                            "resource": {
-                                "name": "cpu",
-                                "target": {
-                                    "type": "Utilization",
-                                    "average_utilization": scaling.target_cpu_utilization,
-                                },
-                            },
-                        }
-                    ],
-                },
-                opts=child,
+                f"{name}-hpa", metadata=metadata, spec=_autoscaler_spec(backend, object_name), opts=child
             )
         k8s.policy.v1.PodDisruptionBudget(
             f"{name}-pdb",
@@ -226,3 +163,78 @@ class InferenceService(pulumi.ComponentResource):
         if spec.expose and args.exposure is not None:
             args.exposure.attach_backend(Attachment(name, metadata, self, args.depends_on), ref)
         return ref
+
+
+def _container(args: InferenceServiceArgs, placement: BackendPlacement) -> ContainerArgsDict:
+    """The model server: its accelerators requested exactly (requests = limits), probed on its health
+    path, unprivileged."""
+    backend, spec = placement.backend, args.spec
+    accelerators = str(placement.accelerators)
+    resource = placement.accelerator_resource
+    return {
+        "name": "server",
+        "image": current_image(backend.image),
+        "ports": [{"name": "http", "container_port": spec.port, "protocol": "TCP"}],
+        "resources": {
+            "requests": {"cpu": backend.cpu, "memory": backend.memory, resource: accelerators},
+            "limits": {"memory": backend.memory, resource: accelerators},
+        },
+        # Model loading can take minutes: the startup probe holds liveness off until then.
+        "startup_probe": _http_probe(args.health_path, failure_threshold=90),
+        "readiness_probe": _http_probe(args.health_path, failure_threshold=3),
+        "liveness_probe": _http_probe(args.health_path, failure_threshold=6),
+        "security_context": {
+            "allow_privilege_escalation": False,
+            "run_as_non_root": True,
+            "capabilities": {"drop": ["ALL"]},
+            "seccomp_profile": {"type": "RuntimeDefault"},
+        },
+    }
+
+
+def _deployment_spec(
+    args: InferenceServiceArgs, placement: BackendPlacement, labels: dict[str, str], selector: dict[str, str]
+) -> DeploymentSpecArgsDict:
+    """One backend's pods on its own pool, spread over zones, rolled one surge pod at a time."""
+    return {
+        "replicas": placement.backend.autoscaling.min_replicas,
+        "selector": {"match_labels": selector},
+        "strategy": {"type": "RollingUpdate", "rolling_update": {"max_unavailable": 0, "max_surge": 1}},
+        "template": {
+            "metadata": {"labels": labels},
+            "spec": {
+                "service_account_name": args.service_account,
+                "priority_class_name": INFERENCE_PRIORITY,
+                "node_selector": dict(placement.pool_labels),
+                "tolerations": list(placement.tolerations),
+                "topology_spread_constraints": [
+                    {
+                        "max_skew": 1,
+                        "topology_key": "topology.kubernetes.io/zone",
+                        "when_unsatisfiable": "ScheduleAnyway",
+                        "label_selector": {"match_labels": selector},
+                    }
+                ],
+                "termination_grace_period_seconds": 60,
+                "containers": [_container(args, placement)],
+            },
+        },
+    }
+
+
+def _autoscaler_spec(backend: Backend, object_name: str) -> HorizontalPodAutoscalerSpecArgsDict:
+    scaling = backend.autoscaling
+    return {
+        "scale_target_ref": {"api_version": "apps/v1", "kind": "Deployment", "name": object_name},
+        "min_replicas": scaling.min_replicas,
+        "max_replicas": scaling.max_replicas,
+        "metrics": [
+            {
+                "type": "Resource",
+                "resource": {
+                    "name": "cpu",
+                    "target": {"type": "Utilization", "average_utilization": scaling.target_cpu_utilization},
+                },
+            }
+        ],
+    }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from accelplane.errors import InputError, Problem
@@ -202,6 +202,10 @@ def _suggest(word: str, choices: list[str] | frozenset[str]) -> str:
     return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
+# Reports one problem: (matrix key or None, message).
+_Report = Callable[[str | None, str], None]
+
+
 def parse_stack(
     stack: Mapping[str, object], *, origin: str = "<input>", lines: Mapping[str, int] | None = None
 ) -> Stack:
@@ -216,6 +220,41 @@ def parse_stack(
 
     if not isinstance(stack, Mapping):
         raise InputError.single(f"expected a mapping of matrix keys, got {type(stack).__name__}", file=origin)
+    raw, as_of = _raw_values(stack, problem)
+    accelerator = _accelerator(raw, problem, missing_reported=any(p.field == "accelerator" for p in problems))
+    versions: dict[str, Version] = {}
+    for key in sorted(VERSION_KEYS & raw.keys()):
+        try:
+            versions[key] = parse_version(raw[key])
+        except VersionError as error:
+            problem(key, str(error))
+    parsed: dict[str, object] = {}
+    for key, parser in _PARSERS.items():
+        if key in raw and (value := parser(raw[key], problem)) is not None:
+            parsed[key] = value
+    if "as_of" in raw and as_of is None:
+        try:
+            as_of = dt.date.fromisoformat(raw["as_of"])
+        except ValueError:
+            problem("as_of", f"malformed date {raw['as_of']!r} (expected YYYY-MM-DD)")
+    if "python" in versions and versions["python"].major != 3:
+        problem("python", f'python {raw["python"]} is not a CPython 3 version (expected e.g. "3.11")')
+
+    if problems:
+        raise InputError(problems)
+    assert accelerator is not None
+    return Stack(
+        raw=raw,
+        accelerator=accelerator,
+        versions=versions,
+        as_of=as_of,
+        lines=lines,
+        **parsed,  # type: ignore[arg-type]
+    )
+
+
+def _raw_values(stack: Mapping[object, object], problem: _Report) -> tuple[dict[str, str], dt.date | None]:
+    """Known keys with non-empty string values (a YAML date for `as_of`); every other entry a problem."""
     raw: dict[str, str] = {}
     as_of: dt.date | None = None
     for key, value in stack.items():
@@ -241,93 +280,84 @@ def parse_stack(
             )
             continue
         raw[key] = value.strip()
+    return raw, as_of
 
-    accelerator: AcceleratorFacts | None = None
+
+def _accelerator(raw: Mapping[str, str], problem: _Report, *, missing_reported: bool) -> AcceleratorFacts | None:
     vocabulary = accelerators()
     if "accelerator" not in raw:
-        if not any(p.field == "accelerator" for p in problems):
+        if not missing_reported:
             problem("accelerator", "missing: every stack names its accelerator (e.g. nvidia-h100)")
-    else:
-        name = raw["accelerator"].lower()
-        accelerator = vocabulary.get(name)
-        if accelerator is None:
-            problem(
-                "accelerator",
-                f"unknown accelerator {raw['accelerator']!r}{_suggest(name, list(vocabulary))} "
-                f"(known: {', '.join(sorted(vocabulary))})",
-            )
+        return None
+    name = raw["accelerator"].lower()
+    accelerator = vocabulary.get(name)
+    if accelerator is None:
+        problem(
+            "accelerator",
+            f"unknown accelerator {raw['accelerator']!r}{_suggest(name, list(vocabulary))} "
+            f"(known: {', '.join(sorted(vocabulary))})",
+        )
+    return accelerator
 
-    versions: dict[str, Version] = {}
-    for key in sorted(VERSION_KEYS & raw.keys()):
-        try:
-            versions[key] = parse_version(raw[key])
-        except VersionError as error:
-            problem(key, str(error))
 
-    parsed: dict[str, object] = {}
-    if "os" in raw:
-        try:
-            os_name = OsName.parse(raw["os"])
-        except (ValueError, VersionError) as error:
-            problem("os", str(error))
-        else:
-            distros = load().os.distros
-            if os_name.distro not in distros:
-                problem(
-                    "os",
-                    f"unknown distribution {os_name.distro!r} in {raw['os']!r} (known: {', '.join(distros)})",
-                )
-            parsed["os"] = os_name
-    if "kernel_module" in raw:
-        try:
-            parsed["kernel_module"] = KernelModule(raw["kernel_module"].lower())
-        except ValueError:
-            problem("kernel_module", f"expected open or proprietary, got {raw['kernel_module']!r}")
-    if "compat_package" in raw:
-        match = _COMPAT_RE.match(raw["compat_package"])
-        if match is None:
-            problem(
-                "compat_package",
-                f"malformed compat_package {raw['compat_package']!r} (expected cuda-compat-12-4 or 12.4)",
-            )
-        else:
-            try:
-                parsed["compat_package"] = parse_version(f"{match['major']}.{match['minor']}")
-            except VersionError as error:  # e.g. a major version of a hundred digits
-                problem("compat_package", str(error))
-    if "nccl_package" in raw:
-        try:
-            parsed["nccl_package"] = NcclPackageSpec.parse(raw["nccl_package"])
-        except (ValueError, VersionError) as error:
-            problem("nccl_package", str(error))
-    if "gpu_target" in raw:
-        if not _GFX_RE.match(raw["gpu_target"].lower()):
-            problem(
-                "gpu_target",
-                f"malformed gpu_target {raw['gpu_target']!r} (expected an LLVM target such as gfx942)",
-            )
-        else:
-            parsed["gpu_target"] = raw["gpu_target"].lower()
-    if "tpu_runtime" in raw:
-        parsed["tpu_runtime"] = raw["tpu_runtime"]
-    if "instance" in raw:
-        parsed["instance"] = raw["instance"]
-    if "as_of" in raw and as_of is None:
-        try:
-            as_of = dt.date.fromisoformat(raw["as_of"])
-        except ValueError:
-            problem("as_of", f"malformed date {raw['as_of']!r} (expected YYYY-MM-DD)")
-    if "python" in versions and versions["python"].major != 3:
-        problem("python", f'python {raw["python"]} is not a CPython 3 version (expected e.g. "3.11")')
+def _os(text: str, problem: _Report) -> OsName | None:
+    try:
+        os_name = OsName.parse(text)
+    except (ValueError, VersionError) as error:
+        problem("os", str(error))
+        return None
+    distros = load().os.distros
+    if os_name.distro not in distros:
+        problem("os", f"unknown distribution {os_name.distro!r} in {text!r} (known: {', '.join(distros)})")
+    return os_name
 
-    if problems:
-        raise InputError(problems)
-    assert accelerator is not None
-    return Stack(
-        raw=raw,
-        accelerator=accelerator,
-        versions=versions,
-        as_of=as_of,
-        lines=lines,
-        **parsed,  # type: ignore[arg-type]
-    )
+
+def _kernel_module(text: str, problem: _Report) -> KernelModule | None:
+    try:
+        return KernelModule(text.lower())
+    except ValueError:
+        problem("kernel_module", f"expected open or proprietary, got {text!r}")
+        return None
+
+
+def _compat_package(text: str, problem: _Report) -> Version | None:
+    match = _COMPAT_RE.match(text)
+    if match is None:
+        problem("compat_package", f"malformed compat_package {text!r} (expected cuda-compat-12-4 or 12.4)")
+        return None
+    try:
+        return parse_version(f"{match['major']}.{match['minor']}")
+    except VersionError as error:  # e.g. a major version of a hundred digits
+        problem("compat_package", str(error))
+        return None
+
+
+def _nccl_package(text: str, problem: _Report) -> NcclPackageSpec | None:
+    try:
+        return NcclPackageSpec.parse(text)
+    except (ValueError, VersionError) as error:
+        problem("nccl_package", str(error))
+        return None
+
+
+def _gpu_target(text: str, problem: _Report) -> str | None:
+    if not _GFX_RE.match(text.lower()):
+        problem("gpu_target", f"malformed gpu_target {text!r} (expected an LLVM target such as gfx942)")
+        return None
+    return text.lower()
+
+
+def _verbatim(text: str, _problem: _Report) -> str:
+    return text
+
+
+# Matrix keys whose value is not a version: key -> parser (None after reporting a problem).
+_PARSERS: dict[str, Callable[[str, _Report], object | None]] = {
+    "os": _os,
+    "kernel_module": _kernel_module,
+    "compat_package": _compat_package,
+    "nccl_package": _nccl_package,
+    "gpu_target": _gpu_target,
+    "tpu_runtime": _verbatim,
+    "instance": _verbatim,
+}

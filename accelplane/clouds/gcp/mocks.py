@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -75,89 +77,17 @@ class GcpLikeMocks(pulumi.runtime.Mocks):
     def _shape(
         self, typ: str, logical: str, inputs: dict[str, Any], project: str, name: str
     ) -> tuple[str, dict[str, Any]]:
-        region = str(inputs.get("region") or self.region)
-        location = str(inputs.get("location") or self.region)
-        number = self.project_number
+        """(id, outputs) of a new resource, shaped per type by the table below."""
+        new = _New(self, typ, logical, inputs, project, name)
         if typ in _GLOBAL_COMPUTE:
-            path = f"projects/{project}/global/{_GLOBAL_COMPUTE[typ]}/{name}"
-            extra: dict[str, Any] = {"name": name, "selfLink": f"{_COMPUTE}/{path}"}
-            if typ == "gcp:compute/globalAddress:GlobalAddress":
-                extra["address"] = _address(project, name)
-            if typ in ("gcp:compute/sSLPolicy:SSLPolicy", "gcp:compute/securityPolicy:SecurityPolicy"):
-                extra["fingerprint"] = _digest(path, length=11)
-            if typ == "gcp:compute/network:Network":
-                extra["numericId"] = str(int(_digest(path, length=12), 16))
-            return path, extra
+            return _global_compute(new)
         if typ in _REGIONAL_COMPUTE:
-            path = f"projects/{project}/regions/{region}/{_REGIONAL_COMPUTE[typ]}/{name}"
-            extra = {"name": name, "region": region, "selfLink": f"{_COMPUTE}/{path}"}
-            if typ == "gcp:compute/subnetwork:Subnetwork":
-                extra["gatewayAddress"] = _address(path, first=10)
-            return path, extra
-        if typ == "gcp:compute/routerNat:RouterNat":
-            return f"{project}/{region}/{_last(inputs.get('router', ''))}/{name}", {"name": name, "region": region}
-        if typ == "gcp:container/cluster:Cluster":
-            path = f"projects/{project}/locations/{location}/clusters/{name}"
-            private_only = bool(inputs.get("privateClusterConfig", {}).get("enablePrivateEndpoint"))
-            return path, {
-                "name": name,
-                "location": location,
-                "selfLink": f"https://container.googleapis.com/v1/{path}",
-                "endpoint": _address(path, first=172 if private_only else 34),
-                "masterVersion": inputs.get("minMasterVersion", ""),
-                "masterAuth": {
-                    **inputs.get("masterAuth", {}),
-                    "clusterCaCertificate": _FAKE_CA,
-                },
-            }
-        if typ == "gcp:container/nodePool:NodePool":
-            cluster = _last(inputs.get("cluster", ""))
-            path = f"projects/{project}/locations/{location}/clusters/{cluster}/nodePools/{name}"
-            return path, {
-                "name": name,
-                "location": location,
-                "version": inputs.get("version", ""),
-                "instanceGroupUrls": [
-                    f"{_COMPUTE}/projects/{project}/zones/{zone}/instanceGroupManagers/gke-{cluster}-{name}-{_digest(zone)}"
-                    for zone in inputs.get("nodeLocations", [])
-                ],
-            }
-        if typ == "gcp:kms/keyRing:KeyRing":
-            return f"projects/{project}/locations/{location}/keyRings/{name}", {"name": name, "location": location}
-        if typ == "gcp:kms/cryptoKey:CryptoKey":
-            return f"{inputs.get('keyRing', '')}/cryptoKeys/{name}", {"name": name}
+            return _regional_compute(new)
         if typ in _IAM_TYPES:
-            target = inputs.get(_IAM_TYPES[typ], "")
-            member = inputs.get("member") or ",".join(inputs.get("members", []))
-            return f"{target}/{inputs.get('role', '')}/{member}", {"etag": "BwY" + _digest(typ, logical, length=9)}
-        if typ == "gcp:serviceaccount/account:Account":
-            email = f"{inputs.get('accountId', name)}@{project}.iam.gserviceaccount.com"
-            path = f"projects/{project}/serviceAccounts/{email}"
-            return path, {
-                "email": email,
-                "name": path,
-                "member": f"serviceAccount:{email}",
-                "uniqueId": str(10**20 + int(_digest(email, length=12), 16)),
-            }
-        if typ == "gcp:projects/serviceIdentity:ServiceIdentity":
-            email = self.agent_email(str(inputs.get("service", "")))
-            return f"projects/{project}/services/{inputs.get('service', '')}", {
-                "email": email,
-                "member": f"serviceAccount:{email}",
-            }
-        if typ == "gcp:storage/bucket:Bucket":
-            return name, {
-                "name": name,
-                "url": f"gs://{name}",
-                "selfLink": f"https://www.googleapis.com/storage/v1/b/{name}",
-                "project": project,
-            }
-        if typ == "gcp:secretmanager/secret:Secret":
-            secret_id = str(inputs.get("secretId", name))
-            return f"projects/{project}/secrets/{secret_id}", {"name": f"projects/{number}/secrets/{secret_id}"}
-        if typ == "gcp:secretmanager/secretVersion:SecretVersion":
-            version = f"projects/{number}/secrets/{_last(inputs.get('secret', ''))}/versions/1"
-            return version, {"name": version, "version": "1", "enabled": True}
+            return _iam_member(new)
+        shaper = _SHAPERS.get(typ)
+        if shaper is not None:
+            return shaper(new)
         return f"projects/{project}/{logical}-{_digest(typ, logical)}", {"name": name}
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
@@ -213,4 +143,147 @@ _IAM_TYPES = {
     "gcp:projects/iAMMember:IAMMember": "project",
     "gcp:storage/bucketIAMMember:BucketIAMMember": "bucket",
     "gcp:secretmanager/secretIamMember:SecretIamMember": "secretId",
+}
+
+
+@dataclass(frozen=True)
+class _New:
+    """One resource the engine asks the mocks to create."""
+
+    mocks: GcpLikeMocks
+    typ: str
+    logical: str
+    inputs: dict[str, Any]
+    project: str
+    name: str
+
+    @property
+    def region(self) -> str:
+        return str(self.inputs.get("region") or self.mocks.region)
+
+    @property
+    def location(self) -> str:
+        return str(self.inputs.get("location") or self.mocks.region)
+
+
+Shaped = tuple[str, dict[str, Any]]
+
+
+def _global_compute(new: _New) -> Shaped:
+    path = f"projects/{new.project}/global/{_GLOBAL_COMPUTE[new.typ]}/{new.name}"
+    extra: dict[str, Any] = {"name": new.name, "selfLink": f"{_COMPUTE}/{path}"}
+    if new.typ == "gcp:compute/globalAddress:GlobalAddress":
+        extra["address"] = _address(new.project, new.name)
+    if new.typ in ("gcp:compute/sSLPolicy:SSLPolicy", "gcp:compute/securityPolicy:SecurityPolicy"):
+        extra["fingerprint"] = _digest(path, length=11)
+    if new.typ == "gcp:compute/network:Network":
+        extra["numericId"] = str(int(_digest(path, length=12), 16))
+    return path, extra
+
+
+def _regional_compute(new: _New) -> Shaped:
+    path = f"projects/{new.project}/regions/{new.region}/{_REGIONAL_COMPUTE[new.typ]}/{new.name}"
+    extra = {"name": new.name, "region": new.region, "selfLink": f"{_COMPUTE}/{path}"}
+    if new.typ == "gcp:compute/subnetwork:Subnetwork":
+        extra["gatewayAddress"] = _address(path, first=10)
+    return path, extra
+
+
+def _router_nat(new: _New) -> Shaped:
+    return (f"{new.project}/{new.region}/{_last(new.inputs.get('router', ''))}/{new.name}",
+            {"name": new.name, "region": new.region})
+
+
+def _cluster(new: _New) -> Shaped:
+    path = f"projects/{new.project}/locations/{new.location}/clusters/{new.name}"
+    private_only = bool(new.inputs.get("privateClusterConfig", {}).get("enablePrivateEndpoint"))
+    return path, {
+        "name": new.name,
+        "location": new.location,
+        "selfLink": f"https://container.googleapis.com/v1/{path}",
+        "endpoint": _address(path, first=172 if private_only else 34),
+        "masterVersion": new.inputs.get("minMasterVersion", ""),
+        "masterAuth": {**new.inputs.get("masterAuth", {}), "clusterCaCertificate": _FAKE_CA},
+    }
+
+
+def _node_pool(new: _New) -> Shaped:
+    cluster = _last(new.inputs.get("cluster", ""))
+    path = f"projects/{new.project}/locations/{new.location}/clusters/{cluster}/nodePools/{new.name}"
+    return path, {
+        "name": new.name,
+        "location": new.location,
+        "version": new.inputs.get("version", ""),
+        "instanceGroupUrls": [
+            f"{_COMPUTE}/projects/{new.project}/zones/{zone}/instanceGroupManagers/gke-{cluster}-{new.name}-"
+            f"{_digest(zone)}"
+            for zone in new.inputs.get("nodeLocations", [])
+        ],
+    }
+
+
+def _key_ring(new: _New) -> Shaped:
+    return (f"projects/{new.project}/locations/{new.location}/keyRings/{new.name}",
+            {"name": new.name, "location": new.location})
+
+
+def _crypto_key(new: _New) -> Shaped:
+    return f"{new.inputs.get('keyRing', '')}/cryptoKeys/{new.name}", {"name": new.name}
+
+
+def _iam_member(new: _New) -> Shaped:
+    target = new.inputs.get(_IAM_TYPES[new.typ], "")
+    member = new.inputs.get("member") or ",".join(new.inputs.get("members", []))
+    return f"{target}/{new.inputs.get('role', '')}/{member}", {"etag": "BwY" + _digest(new.typ, new.logical, length=9)}
+
+
+def _service_account(new: _New) -> Shaped:
+    email = f"{new.inputs.get('accountId', new.name)}@{new.project}.iam.gserviceaccount.com"
+    path = f"projects/{new.project}/serviceAccounts/{email}"
+    return path, {
+        "email": email,
+        "name": path,
+        "member": f"serviceAccount:{email}",
+        "uniqueId": str(10**20 + int(_digest(email, length=12), 16)),
+    }
+
+
+def _service_identity(new: _New) -> Shaped:
+    service = str(new.inputs.get("service", ""))
+    email = new.mocks.agent_email(service)
+    return f"projects/{new.project}/services/{service}", {"email": email, "member": f"serviceAccount:{email}"}
+
+
+def _bucket(new: _New) -> Shaped:
+    return new.name, {
+        "name": new.name,
+        "url": f"gs://{new.name}",
+        "selfLink": f"https://www.googleapis.com/storage/v1/b/{new.name}",
+        "project": new.project,
+    }
+
+
+def _secret(new: _New) -> Shaped:
+    secret_id = str(new.inputs.get("secretId", new.name))
+    return f"projects/{new.project}/secrets/{secret_id}", {"name": f"projects/{new.mocks.project_number}/secrets/"
+                                                                   f"{secret_id}"}
+
+
+def _secret_version(new: _New) -> Shaped:
+    version = f"projects/{new.mocks.project_number}/secrets/{_last(new.inputs.get('secret', ''))}/versions/1"
+    return version, {"name": version, "version": "1", "enabled": True}
+
+
+# Type token -> how its id and outputs look (compute types by family, IAM members by their target above).
+_SHAPERS: dict[str, Callable[[_New], Shaped]] = {
+    "gcp:compute/routerNat:RouterNat": _router_nat,
+    "gcp:container/cluster:Cluster": _cluster,
+    "gcp:container/nodePool:NodePool": _node_pool,
+    "gcp:kms/keyRing:KeyRing": _key_ring,
+    "gcp:kms/cryptoKey:CryptoKey": _crypto_key,
+    "gcp:serviceaccount/account:Account": _service_account,
+    "gcp:projects/serviceIdentity:ServiceIdentity": _service_identity,
+    "gcp:storage/bucket:Bucket": _bucket,
+    "gcp:secretmanager/secret:Secret": _secret,
+    "gcp:secretmanager/secretVersion:SecretVersion": _secret_version,
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, matches, series
 from accelplane.matrix.report import Verdict
+from accelplane.matrix.stack import NcclPackageSpec
 from accelplane.matrix.versions import Version, parse_version
 
 
@@ -24,89 +25,89 @@ def _cuda_major(ctx: Context) -> tuple[int, str] | None:
 
 def nccl_package(ctx: Context) -> None:
     """The NCCL build matches the CUDA major of the stack and of torch, and the version exists for it."""
-    rule = "nccl.package"
     if ctx.vendor != "nvidia":
         return
     package = ctx.stack.nccl_package
     nccl = ctx.stack.v("nccl")
-    cuda = ctx.stack.v("cuda")
-    packages = ctx.data.comms.nccl_packages
-    source = packages[0].source
-    if package is not None:
-        if cuda is not None and package.cuda_major != cuda.major:
-            ctx.bad(
-                rule,
-                f"nccl_package {package.text} is built for CUDA {package.cuda_major} but the stack's CUDA is "
-                f"{cuda}; fix: the cu{cuda.major} build (nvidia-nccl-cu{cuda.major})",
-                source,
-                ("nccl_package", "cuda"),
-            )
-            return
-        build = ctx.torch_build
-        if (
-            build is not None
-            and build.kind == "cuda"
-            and build.variant is not None
-            and package.cuda_major != build.variant.major
-        ):
-            ctx.bad(
-                rule,
-                f"nccl_package {package.text} is built for CUDA {package.cuda_major} but torch "
-                f"{build.version} is a CUDA {series(build.variant)} build that pins nvidia-nccl-cu"
-                f"{build.variant.major}; fix: nvidia-nccl-cu{build.variant.major}",
-                source,
-                ("nccl_package", "torch"),
-            )
-            return
-        if package.nccl is not None and nccl is not None and package.nccl != nccl:
-            ctx.bad(
-                rule,
-                f"nccl_package {package.text} installs NCCL {package.nccl} but nccl says {nccl}; fix: "
-                "declare "
-                "one version",
-                source,
-                ("nccl_package", "nccl"),
-            )
-            return
+    if package is not None and not _package_agrees(ctx, package, nccl):
+        return
     if nccl is None:
         if package is not None:
-            ctx.ok(
-                rule, f"nccl_package {package.text} matches the stack's CUDA major", source, ("nccl_package",)
-            )
+            ctx.ok(_NCCL_PACKAGE, f"nccl_package {package.text} matches the stack's CUDA major",
+                   ctx.data.comms.nccl_packages[0].source, ("nccl_package",))
         return
+    _nccl_published(ctx, nccl, package is not None)
+
+
+_NCCL_PACKAGE = "nccl.package"
+
+
+def _package_agrees(ctx: Context, package: NcclPackageSpec, nccl: Version | None) -> bool:
+    """The declared nvidia-nccl package against the stack's CUDA, torch's build and `nccl`."""
+    source = ctx.data.comms.nccl_packages[0].source
+    cuda = ctx.stack.v("cuda")
+    if cuda is not None and package.cuda_major != cuda.major:
+        ctx.bad(
+            _NCCL_PACKAGE,
+            f"nccl_package {package.text} is built for CUDA {package.cuda_major} but the stack's CUDA is "
+            f"{cuda}; fix: the cu{cuda.major} build (nvidia-nccl-cu{cuda.major})",
+            source,
+            ("nccl_package", "cuda"),
+        )
+        return False
+    build = ctx.torch_build
+    if build is not None and build.kind == "cuda" and build.variant is not None and (
+        package.cuda_major != build.variant.major
+    ):
+        ctx.bad(
+            _NCCL_PACKAGE,
+            f"nccl_package {package.text} is built for CUDA {package.cuda_major} but torch "
+            f"{build.version} is a CUDA {series(build.variant)} build that pins nvidia-nccl-cu"
+            f"{build.variant.major}; fix: nvidia-nccl-cu{build.variant.major}",
+            source,
+            ("nccl_package", "torch"),
+        )
+        return False
+    if package.nccl is not None and nccl is not None and package.nccl != nccl:
+        ctx.bad(
+            _NCCL_PACKAGE,
+            f"nccl_package {package.text} installs NCCL {package.nccl} but nccl says {nccl}; fix: declare one "
+            "version",
+            source,
+            ("nccl_package", "nccl"),
+        )
+        return False
+    return True
+
+
+def _nccl_published(ctx: Context, nccl: Version, declared_package: bool) -> None:
+    """NCCL `nccl` has a build for the CUDA major in play (the stack's, else torch's)."""
     major = _cuda_major(ctx)
     if major is None:
         return
     cuda_major, what = major
-    record = next((p for p in packages if p.cuda_major == cuda_major), None)
-    fields = ("nccl", "nccl_package" if package is not None else "cuda")
+    record = next((p for p in ctx.data.comms.nccl_packages if p.cuda_major == cuda_major), None)
+    fields = ("nccl", "nccl_package" if declared_package else "cuda")
     if record is None:
-        ctx.unknown(
-            rule,
-            f"no nvidia-nccl package for CUDA {cuda_major} in the matrix ({what})",
-            f"{DATA}/comms.yaml",
-            fields,
-        )
+        ctx.unknown(_NCCL_PACKAGE, f"no nvidia-nccl package for CUDA {cuda_major} in the matrix ({what})",
+                    f"{DATA}/comms.yaml", fields)
         return
     if nccl < parse_version(record.first):
         ctx.bad(
-            rule,
-            f"NCCL {nccl} has no CUDA {cuda_major} build ({record.package} starts at {record.first}; "
-            f"{what}); "
+            _NCCL_PACKAGE,
+            f"NCCL {nccl} has no CUDA {cuda_major} build ({record.package} starts at {record.first}; {what}); "
             f"fix: NCCL {record.first}+ or a CUDA {cuda_major - 1}.x stack",
             record.source,
             fields,
         )
         return
     if nccl > parse_version(record.last):
-        ctx.unknown(
-            rule,
-            f"NCCL {nccl} is newer than the newest {record.package} in the matrix ({record.last})",
-            record.source,
-            fields,
-        )
+        ctx.unknown(_NCCL_PACKAGE,
+                    f"NCCL {nccl} is newer than the newest {record.package} in the matrix ({record.last})",
+                    record.source, fields)
         return
-    ctx.ok(rule, f"NCCL {nccl} is published for CUDA {cuda_major} ({record.package})", record.source, fields)
+    ctx.ok(_NCCL_PACKAGE, f"NCCL {nccl} is published for CUDA {cuda_major} ({record.package})", record.source,
+           fields)
 
 
 def _ofi_record(ctx: Context, version: Version) -> f.AwsOfiNccl | None:

@@ -33,8 +33,12 @@ def newest_cuda_for(ctx: Context, driver: Version) -> Version | None:
     return best
 
 
+_CUDA_DRIVER = "nvidia.cuda-driver"
+
+
 def cuda_driver(ctx: Context) -> None:
-    rule = "nvidia.cuda-driver"
+    """Every CUDA runtime of the stack runs on its driver: natively, under minor-version
+    compatibility, through a forward-compatibility package, or not at all."""
     driver = ctx.stack.v("driver")
     if ctx.vendor != "nvidia" or driver is None:
         return
@@ -42,7 +46,7 @@ def cuda_driver(ctx: Context) -> None:
     acc = ctx.stack.accelerator
     if compat is not None and not acc.forward_compat:
         ctx.bad(
-            rule,
+            _CUDA_DRIVER,
             f"cuda-compat-{compat.major}-{compat.minor} (forward compatibility) is supported only on data-center "
             f"GPUs; {acc.model} is a {acc.segment.value if acc.segment else 'non-data-center'} part, where CUDA "
             "refuses to initialise with the compat libraries (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE); fix: "
@@ -51,112 +55,125 @@ def cuda_driver(ctx: Context) -> None:
             ("compat_package", "accelerator"),
         )
     for cuda, what, fields in ctx.cuda_runtimes():
-        row, exact = _table3(ctx, cuda)
-        floor = ctx.data.minor_floor.get(cuda.major)
-        if row is None:
-            newest = ctx.data.cuda_rows[-1][0]
-            ctx.unknown(
-                rule,
-                f"{what} has no driver row (Table 3 known from {ctx.data.cuda_rows[0][0]} to {newest}); "
-                f"the minimum driver for it cannot be checked",
-                f"{_DATA}/nvidia.yaml",
-                fields,
-            )
-            if floor is not None and driver < parse_version(floor.driver_floor):
-                ctx.bad(
-                    rule,
-                    f"driver {driver} is below {floor.driver_floor}, the floor for any CUDA {cuda.major}.x "
-                    f"runtime, so {what} cannot run; fix: upgrade the driver to a branch that supports "
-                    f"CUDA {cuda.major}",
-                    floor.source,
-                    fields,
-                )
-            continue
-        need = parse_version(row.driver)
-        approx = "" if exact else f" (CUDA {cuda} is not in Table 3; judged by {row.cuda})"
-        if not exact:
-            ctx.unknown(
-                rule,
-                f"CUDA {cuda} is newer than the matrix's {row.cuda} row; judged by that row",
-                row.source,
-                fields,
-            )
-        if driver >= need:
-            ctx.ok(rule, f"driver {driver} meets {what}'s minimum {row.driver}{approx}", row.source, fields)
-            if compat is not None:
-                native = newest_cuda_for(ctx, driver)
-                if native is not None and compat <= parse_version(series(native)):
-                    ctx.add(
-                        rule,
-                        Verdict.WARN,
-                        f"compat_package cuda-compat-{compat.major}-{compat.minor} is not needed: driver "
-                        f"{driver} "
-                        f"already runs CUDA {series(native)}; a compat package older than the driver shadows "
-                        "its libcuda - remove it",
-                        ctx.data.nvidia.forward_compat.source,
-                        ("compat_package", "driver"),
-                    )
-            continue
-        if floor is not None and driver >= parse_version(floor.driver_floor):
-            ctx.add(
-                rule,
-                Verdict.CONDITIONAL,
-                f"driver {driver} is below {what}'s minimum {row.driver}{approx}; it runs only under CUDA "
-                f"minor-version compatibility (driver >= {floor.driver_floor} for CUDA {cuda.major}.x): "
-                "features "
-                f"that need the newer driver fail and PTX built by CUDA {series(cuda)} cannot be "
-                "JIT-compiled; "
-                f"fix: upgrade the driver to {row.driver} or newer",
+        _runtime_on_driver(ctx, driver, compat, cuda, what, fields)
+
+
+def _runtime_on_driver(
+    ctx: Context, driver: Version, compat: Version | None, cuda: Version, what: str, fields: tuple[str, ...]
+) -> None:
+    row, exact = _table3(ctx, cuda)
+    floor = ctx.data.minor_floor.get(cuda.major)
+    if row is None:
+        newest = ctx.data.cuda_rows[-1][0]
+        ctx.unknown(
+            _CUDA_DRIVER,
+            f"{what} has no driver row (Table 3 known from {ctx.data.cuda_rows[0][0]} to {newest}); "
+            f"the minimum driver for it cannot be checked",
+            f"{_DATA}/nvidia.yaml",
+            fields,
+        )
+        if floor is not None and driver < parse_version(floor.driver_floor):
+            ctx.bad(
+                _CUDA_DRIVER,
+                f"driver {driver} is below {floor.driver_floor}, the floor for any CUDA {cuda.major}.x "
+                f"runtime, so {what} cannot run; fix: upgrade the driver to a branch that supports "
+                f"CUDA {cuda.major}",
                 floor.source,
                 fields,
             )
-            continue
-        if compat is not None:
-            package = f"cuda-compat-{compat.major}-{compat.minor}"
-            if compat.major != cuda.major or compat < parse_version(series(cuda)):
-                ctx.bad(
-                    rule,
-                    f"{package} provides the CUDA {series(compat)} driver API but {what} needs "
-                    f"{series(cuda)}; fix: install cuda-compat-{cuda.major}-{cuda.minor} or upgrade the "
-                    "driver "
-                    f"to {row.driver}",
-                    ctx.data.nvidia.forward_compat.source,
-                    ("compat_package", *fields),
-                )
-            elif not ctx.stack.accelerator.forward_compat:
-                ctx.bad(
-                    rule,
-                    f"{package} lets CUDA {series(cuda)} run on driver {driver} only on data-center GPUs; "
-                    f"{ctx.stack.accelerator.model} is not one; fix: upgrade the driver to {row.driver}",
-                    ctx.data.nvidia.forward_compat.source,
-                    ("compat_package", *fields),
-                )
-            else:
-                ctx.add(
-                    rule,
-                    Verdict.CONDITIONAL,
-                    f"driver {driver} is older than {what} needs ({row.driver}); it runs only through the "
-                    f"forward-compatibility package {package} (data-center GPUs; the package must match the "
-                    "toolkit and is unsupported with newer drivers); fix for a plain setup: driver "
-                    f"{row.driver}+",
-                    ctx.data.nvidia.forward_compat.source,
-                    ("compat_package", *fields),
-                )
-            continue
-        native = newest_cuda_for(ctx, driver)
-        alternative = f", or use CUDA {series(native)} which driver {driver} supports" if native else ""
-        floor_text = (
-            f" (minor-version compatibility for CUDA {cuda.major}.x needs >= {floor.driver_floor})"
-            if floor
-            else ""
-        )
-        ctx.bad(
-            rule,
-            f"driver {driver} is too old for {what}: needs {row.driver} or newer{floor_text}; fix: upgrade "
-            f"the driver to {row.driver}+, install cuda-compat-{cuda.major}-{cuda.minor} (data-center GPUs)"
-            f"{alternative}",
-            row.source,
+        return
+    approx = "" if exact else f" (CUDA {cuda} is not in Table 3; judged by {row.cuda})"
+    if not exact:
+        ctx.unknown(
+            _CUDA_DRIVER, f"CUDA {cuda} is newer than the matrix's {row.cuda} row; judged by that row", row.source,
             fields,
+        )
+    if driver >= parse_version(row.driver):
+        ctx.ok(_CUDA_DRIVER, f"driver {driver} meets {what}'s minimum {row.driver}{approx}", row.source, fields)
+        if compat is not None:
+            _compat_not_needed(ctx, driver, compat)
+        return
+    if floor is not None and driver >= parse_version(floor.driver_floor):
+        ctx.add(
+            _CUDA_DRIVER,
+            Verdict.CONDITIONAL,
+            f"driver {driver} is below {what}'s minimum {row.driver}{approx}; it runs only under CUDA "
+            f"minor-version compatibility (driver >= {floor.driver_floor} for CUDA {cuda.major}.x): "
+            "features "
+            f"that need the newer driver fail and PTX built by CUDA {series(cuda)} cannot be "
+            "JIT-compiled; "
+            f"fix: upgrade the driver to {row.driver} or newer",
+            floor.source,
+            fields,
+        )
+        return
+    if compat is not None:
+        _through_compat(ctx, driver, compat, cuda, what, fields, row.driver)
+        return
+    native = newest_cuda_for(ctx, driver)
+    alternative = f", or use CUDA {series(native)} which driver {driver} supports" if native else ""
+    floor_text = (
+        f" (minor-version compatibility for CUDA {cuda.major}.x needs >= {floor.driver_floor})" if floor else ""
+    )
+    ctx.bad(
+        _CUDA_DRIVER,
+        f"driver {driver} is too old for {what}: needs {row.driver} or newer{floor_text}; fix: upgrade "
+        f"the driver to {row.driver}+, install cuda-compat-{cuda.major}-{cuda.minor} (data-center GPUs)"
+        f"{alternative}",
+        row.source,
+        fields,
+    )
+
+
+def _compat_not_needed(ctx: Context, driver: Version, compat: Version) -> None:
+    native = newest_cuda_for(ctx, driver)
+    if native is not None and compat <= parse_version(series(native)):
+        ctx.add(
+            _CUDA_DRIVER,
+            Verdict.WARN,
+            f"compat_package cuda-compat-{compat.major}-{compat.minor} is not needed: driver "
+            f"{driver} "
+            f"already runs CUDA {series(native)}; a compat package older than the driver shadows "
+            "its libcuda - remove it",
+            ctx.data.nvidia.forward_compat.source,
+            ("compat_package", "driver"),
+        )
+
+
+def _through_compat(
+    ctx: Context, driver: Version, compat: Version, cuda: Version, what: str, fields: tuple[str, ...], needed: str
+) -> None:
+    """A driver too old for the runtime, with a forward-compatibility package declared."""
+    package = f"cuda-compat-{compat.major}-{compat.minor}"
+    source = ctx.data.nvidia.forward_compat.source
+    if compat.major != cuda.major or compat < parse_version(series(cuda)):
+        ctx.bad(
+            _CUDA_DRIVER,
+            f"{package} provides the CUDA {series(compat)} driver API but {what} needs "
+            f"{series(cuda)}; fix: install cuda-compat-{cuda.major}-{cuda.minor} or upgrade the "
+            "driver "
+            f"to {needed}",
+            source,
+            ("compat_package", *fields),
+        )
+    elif not ctx.stack.accelerator.forward_compat:
+        ctx.bad(
+            _CUDA_DRIVER,
+            f"{package} lets CUDA {series(cuda)} run on driver {driver} only on data-center GPUs; "
+            f"{ctx.stack.accelerator.model} is not one; fix: upgrade the driver to {needed}",
+            source,
+            ("compat_package", *fields),
+        )
+    else:
+        ctx.add(
+            _CUDA_DRIVER,
+            Verdict.CONDITIONAL,
+            f"driver {driver} is older than {what} needs ({needed}); it runs only through the "
+            f"forward-compatibility package {package} (data-center GPUs; the package must match the "
+            "toolkit and is unsupported with newer drivers); fix for a plain setup: driver "
+            f"{needed}+",
+            source,
+            ("compat_package", *fields),
         )
 
 

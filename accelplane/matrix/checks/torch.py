@@ -4,12 +4,14 @@ and the NCCL/cuDNN the wheel pins."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from accelplane.matrix import facts as f
-from accelplane.matrix.checks.context import DATA, Context, listing, series
+from accelplane.matrix.checks.context import DATA, Context, TorchBuild, listing, series
 from accelplane.matrix.checks.nvidia import _table3, judge_toolkit_arch
 from accelplane.matrix.checks.published import never_released
+from accelplane.matrix.facts import TorchRelease
 from accelplane.matrix.report import Verdict
 from accelplane.matrix.versions import Version, parse_version
 
@@ -33,141 +35,154 @@ def release(ctx: Context) -> None:
 
 
 def build_exists(ctx: Context) -> None:
-    """The CUDA/ROCm build the stack needs is published for this torch release."""
-    rule = "torch.build"
+    """The CUDA/ROCm build the stack needs is published for this torch release (one judge per vendor)."""
     build = ctx.torch_build
     if build is None or build.release is None:
         return
-    rel = build.release
-    fields = ("torch", "cuda") if ctx.vendor == "nvidia" else ("torch", "rocm")
-    if ctx.vendor == "nvidia":
-        if build.kind == "rocm":
-            ctx.bad(
-                rule,
-                f"torch {build.version} is a ROCm build; {ctx.stack.accelerator.model} needs a CUDA build; "
-                f"fix: torch {rel.torch}+cu{rel.pypi_cuda.replace('.', '')}",
-                rel.variants_source,
-                ("torch",),
-            )
-            return
-        if build.kind == "cpu":
-            ctx.add(
-                rule,
-                Verdict.WARN,
-                f"torch {build.version} is the CPU-only build: the GPU is unused; fix: a CUDA "
-                f"build (torch {rel.torch}, PyPI default CUDA {rel.pypi_cuda})",
-                rel.variants_source,
-                ("torch",),
-            )
-            return
-        if build.kind != "cuda" or build.variant is None:
-            return
-        published = [parse_version(v) for v in rel.cuda_variants]
-        if not any(build.variant.same_series(v, 2) for v in published):
-            others = [
-                r.torch
-                for r in ctx.data.pytorch.releases
-                if any(build.variant.same_series(parse_version(v), 2) for v in r.cuda_variants)
-            ]
-            hint = (
-                f" or torch {others[-1]} (the newest with a cu{series(build.variant).replace('.', '')} build)"
-                if others
-                else ""
-            )
-            ctx.bad(
-                rule,
-                f"torch {rel.torch} publishes no CUDA {series(build.variant)} build (builds: "
-                f"{listing('cu' + v.replace('.', '') for v in rel.cuda_variants)}); fix: CUDA "
-                f"{_closest(build.variant, rel.cuda_variants)} with torch {rel.torch}{hint}",
-                rel.variants_source,
-                fields,
-            )
-            return
-        cuda = ctx.stack.v("cuda")
-        if build.from_label and cuda is not None and not cuda.same_series(build.variant, 2):
-            if cuda.major != build.variant.major:
-                ctx.bad(
-                    rule,
-                    f"torch {build.version} is built for CUDA {series(build.variant)} but the stack's CUDA "
-                    "is "
-                    f"{cuda}: a different major (extensions built with nvcc {series(cuda)} cannot load); "
-                    "fix: "
-                    f"torch {rel.torch}+cu{series(cuda).replace('.', '')} if published, or align cuda",
-                    rel.variants_source,
-                    fields,
-                )
-                return
-            else:
-                ctx.add(
-                    rule,
-                    Verdict.WARN,
-                    f"torch {build.version} bundles CUDA {series(build.variant)} while the "
-                    f"stack's CUDA is {cuda}; both run, but extensions compiled with nvcc {series(cuda)} mix "
-                    "runtimes; fix: align cuda with the torch build",
-                    rel.variants_source,
-                    fields,
-                )
-                return
-        ctx.ok(
+    judge = _BUILD_JUDGES.get(ctx.vendor or "")
+    if judge is not None:
+        judge(ctx, build, build.release)
+
+
+def _nvidia_build(ctx: Context, build: TorchBuild, rel: TorchRelease) -> None:
+    rule, fields = "torch.build", ("torch", "cuda")
+    if build.kind == "rocm":
+        ctx.bad(
             rule,
-            f"torch {rel.torch} publishes a CUDA {series(build.variant)} build",
+            f"torch {build.version} is a ROCm build; {ctx.stack.accelerator.model} needs a CUDA build; "
+            f"fix: torch {rel.torch}+cu{rel.pypi_cuda.replace('.', '')}",
+            rel.variants_source,
+            ("torch",),
+        )
+        return
+    if build.kind == "cpu":
+        ctx.add(
+            rule,
+            Verdict.WARN,
+            f"torch {build.version} is the CPU-only build: the GPU is unused; fix: a CUDA "
+            f"build (torch {rel.torch}, PyPI default CUDA {rel.pypi_cuda})",
+            rel.variants_source,
+            ("torch",),
+        )
+        return
+    if build.kind != "cuda" or build.variant is None:
+        return
+    published = [parse_version(v) for v in rel.cuda_variants]
+    if not any(build.variant.same_series(v, 2) for v in published):
+        others = [
+            r.torch
+            for r in ctx.data.pytorch.releases
+            if any(build.variant.same_series(parse_version(v), 2) for v in r.cuda_variants)
+        ]
+        hint = (
+            f" or torch {others[-1]} (the newest with a cu{series(build.variant).replace('.', '')} build)"
+            if others
+            else ""
+        )
+        ctx.bad(
+            rule,
+            f"torch {rel.torch} publishes no CUDA {series(build.variant)} build (builds: "
+            f"{listing('cu' + v.replace('.', '') for v in rel.cuda_variants)}); fix: CUDA "
+            f"{_closest(build.variant, rel.cuda_variants)} with torch {rel.torch}{hint}",
             rel.variants_source,
             fields,
         )
         return
-    if ctx.vendor == "amd":
-        if build.kind == "cuda":
-            ctx.bad(
-                rule,
-                f"torch {build.version} is a CUDA build; {ctx.stack.accelerator.model} needs a ROCm build "
-                f"(torch {rel.torch}: {listing('rocm' + v for v in rel.rocm_variants)})",
-                rel.variants_source,
-                ("torch",),
-            )
-            return
-        if build.kind == "unspecified":
-            ctx.add(
-                rule,
-                Verdict.WARN,
-                f"torch {build.version} on {ctx.stack.accelerator.model}: neither rocm nor a "
-                "+rocmX.Y label says which build; the PyPI default wheel is a CUDA build; fix: declare rocm "
-                "or pin "
-                f"torch {rel.torch}+rocm<version>",
-                rel.variants_source,
-                ("torch", "rocm"),
-            )
-            return
-        if build.kind != "rocm" or build.variant is None:
-            return
-        variant = build.variant
-        if not any(
-            parse_version(v).has_prefix(variant) or variant.has_prefix(parse_version(v))
-            for v in rel.rocm_variants
-        ):
-            others = [
-                r.torch
-                for r in ctx.data.pytorch.releases
-                if any(parse_version(v).same_series(variant, 2) for v in r.rocm_variants)
-            ]
-            hint = f"; torch {others[-1]} is the newest with a ROCm {series(variant)} build" if others else ""
-            ctx.bad(
-                rule,
-                f"torch {rel.torch} publishes no ROCm {variant} build (builds: "
-                f"{listing('rocm' + v for v in rel.rocm_variants)}){hint}; fix: match torch and rocm",
-                rel.variants_source,
-                fields,
-            )
-            return
-        ctx.ok(rule, f"torch {rel.torch} publishes a ROCm {variant} build", rel.variants_source, fields)
+    cuda = ctx.stack.v("cuda")
+    if build.from_label and cuda is not None and not cuda.same_series(build.variant, 2):
+        _label_against_stack_cuda(ctx, build, rel, build.variant, cuda)
         return
-    if ctx.vendor == "huawei" and build.kind in ("cuda", "rocm"):
+    ctx.ok(rule, f"torch {rel.torch} publishes a CUDA {series(build.variant)} build", rel.variants_source, fields)
+
+
+def _label_against_stack_cuda(
+    ctx: Context, build: TorchBuild, rel: TorchRelease, variant: Version, cuda: Version
+) -> None:
+    """A `+cuXY` wheel beside a stack CUDA of another series: another major cannot load extensions."""
+    rule, fields = "torch.build", ("torch", "cuda")
+    if cuda.major != variant.major:
         ctx.bad(
             rule,
+            f"torch {build.version} is built for CUDA {series(variant)} but the stack's CUDA is "
+            f"{cuda}: a different major (extensions built with nvcc {series(cuda)} cannot load); fix: "
+            f"torch {rel.torch}+cu{series(cuda).replace('.', '')} if published, or align cuda",
+            rel.variants_source,
+            fields,
+        )
+        return
+    ctx.add(
+        rule,
+        Verdict.WARN,
+        f"torch {build.version} bundles CUDA {series(variant)} while the "
+        f"stack's CUDA is {cuda}; both run, but extensions compiled with nvcc {series(cuda)} mix "
+        "runtimes; fix: align cuda with the torch build",
+        rel.variants_source,
+        fields,
+    )
+
+
+def _amd_build(ctx: Context, build: TorchBuild, rel: TorchRelease) -> None:
+    rule, fields = "torch.build", ("torch", "rocm")
+    if build.kind == "cuda":
+        ctx.bad(
+            rule,
+            f"torch {build.version} is a CUDA build; {ctx.stack.accelerator.model} needs a ROCm build "
+            f"(torch {rel.torch}: {listing('rocm' + v for v in rel.rocm_variants)})",
+            rel.variants_source,
+            ("torch",),
+        )
+        return
+    if build.kind == "unspecified":
+        ctx.add(
+            rule,
+            Verdict.WARN,
+            f"torch {build.version} on {ctx.stack.accelerator.model}: neither rocm nor a "
+            "+rocmX.Y label says which build; the PyPI default wheel is a CUDA build; fix: declare rocm "
+            "or pin "
+            f"torch {rel.torch}+rocm<version>",
+            rel.variants_source,
+            ("torch", "rocm"),
+        )
+        return
+    if build.kind != "rocm" or build.variant is None:
+        return
+    variant = build.variant
+    if not any(
+        parse_version(v).has_prefix(variant) or variant.has_prefix(parse_version(v)) for v in rel.rocm_variants
+    ):
+        others = [
+            r.torch
+            for r in ctx.data.pytorch.releases
+            if any(parse_version(v).same_series(variant, 2) for v in r.rocm_variants)
+        ]
+        hint = f"; torch {others[-1]} is the newest with a ROCm {series(variant)} build" if others else ""
+        ctx.bad(
+            rule,
+            f"torch {rel.torch} publishes no ROCm {variant} build (builds: "
+            f"{listing('rocm' + v for v in rel.rocm_variants)}){hint}; fix: match torch and rocm",
+            rel.variants_source,
+            fields,
+        )
+        return
+    ctx.ok(rule, f"torch {rel.torch} publishes a ROCm {variant} build", rel.variants_source, fields)
+
+
+def _huawei_build(ctx: Context, build: TorchBuild, rel: TorchRelease) -> None:
+    if build.kind in ("cuda", "rocm"):
+        ctx.bad(
+            "torch.build",
             f"torch {build.version} is a {build.kind.upper()} build; torch_npu pins the CPU build of torch "
             f"(torch=={rel.torch}+cpu on x86); fix: torch {rel.torch}",
             _ASCEND_SOURCE,
             ("torch", "torch_npu"),
         )
+
+
+_BUILD_JUDGES: dict[str, Callable[[Context, TorchBuild, TorchRelease], None]] = {
+    "nvidia": _nvidia_build,
+    "amd": _amd_build,
+    "huawei": _huawei_build,
+}
 
 
 _ASCEND_SOURCE = "github:Ascend/pytorch@9e73e70/COMPATIBILITY.en.md"

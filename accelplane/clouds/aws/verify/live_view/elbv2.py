@@ -31,6 +31,14 @@ class Elbv2Reader(ViewCore):
         if inv.tagged is UNREADABLE:
             self._unreadable([*lbs, *tgs, *listeners], "tag:GetResources failed")
             return
+        self._load_balancers(lbs)
+        self._target_groups(tgs)
+        self._bound_target_groups()
+        self._listeners(listeners)
+        self._listener_rules(self.declared.of_type("aws:lb/listenerRule:ListenerRule"))
+
+    def _load_balancers(self, lbs: list[Resource]) -> None:
+        inv = self.inv
         for resource, arn in self._pair(lbs, inv.load_balancers, "LoadBalancerName"):
             lb = inv.load_balancers[arn]
             attributes = inv.lb_attributes.get(arn) or {}
@@ -56,6 +64,10 @@ class Elbv2Reader(ViewCore):
                 {"arn": arn, "dnsName": lb.get("DNSName"), "name": lb.get("LoadBalancerName")},
                 raw=lb,
             )
+
+    def _target_groups(self, tgs: list[Resource]) -> None:
+        """Declared target groups by their service and backend tags; a tagged one nobody declared is unexpected."""
+        inv = self.inv
         for arn, tg in inv.target_groups.items():
             self.view.target_groups[arn] = {"name": tg.get("TargetGroupName"), "tags": inv.elb_tags.get(arn, {})}
         paired = self._pair_target_groups(tgs)
@@ -103,9 +115,6 @@ class Elbv2Reader(ViewCore):
                     ),
                     "a target group tagged with the platform that the declaration does not have",
                 )
-        self._bound_target_groups()
-        self._listeners(listeners)
-        self._listener_rules(self.declared.of_type("aws:lb/listenerRule:ListenerRule"))
 
     def _bound_target_groups(self) -> None:
         """Target groups bound to the platform's load balancer that carry none of its tags."""
