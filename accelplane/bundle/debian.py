@@ -11,117 +11,14 @@ from __future__ import annotations
 
 import fnmatch
 import gzip
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from accelplane.errors import InputError
+from accelplane.node_utils.debian_packages import Relation, compare_versions, parse_relations, satisfies
 
-_PART = re.compile(r"(\d+|\D+)")
-
-
-def _order(char: str) -> int:
-    # dpkg's lexical order: '~' before everything (even the end), letters before non-letters.
-    if char == "~":
-        return -1
-    if char.isalpha():
-        return ord(char)
-    return ord(char) + 256
-
-
-def _compare_fragment(left: str, right: str) -> int:
-    """dpkg's verrevcmp over one upstream version or revision."""
-    i = j = 0
-    while i < len(left) or j < len(right):
-        first_diff = 0
-        while (i < len(left) and not left[i].isdigit()) or (j < len(right) and not right[j].isdigit()):
-            a = _order(left[i]) if i < len(left) and not left[i].isdigit() else 0
-            b = _order(right[j]) if j < len(right) and not right[j].isdigit() else 0
-            if a != b:
-                return -1 if a < b else 1
-            i += 1
-            j += 1
-        while i < len(left) and left[i] == "0":
-            i += 1
-        while j < len(right) and right[j] == "0":
-            j += 1
-        while i < len(left) and left[i].isdigit() and j < len(right) and right[j].isdigit():
-            if not first_diff:
-                first_diff = (left[i] > right[j]) - (left[i] < right[j])
-            i += 1
-            j += 1
-        if i < len(left) and left[i].isdigit():
-            return 1
-        if j < len(right) and right[j].isdigit():
-            return -1
-        if first_diff:
-            return first_diff
-    return 0
-
-
-def _split(version: str) -> tuple[int, str, str]:
-    epoch, _, rest = version.rpartition(":") if ":" in version else ("0", "", version)
-    upstream, _, revision = rest.rpartition("-") if "-" in rest else (rest, "", "")
-    return int(epoch or 0), upstream, revision
-
-
-def compare_versions(left: str, right: str) -> int:
-    """-1, 0 or 1 as dpkg --compare-versions orders `left` and `right`."""
-    le, lu, lr = _split(left)
-    re_, ru, rr = _split(right)
-    if le != re_:
-        return -1 if le < re_ else 1
-    return _compare_fragment(lu, ru) or _compare_fragment(lr, rr)
-
-
-def satisfies(version: str, operator: str | None, wanted: str | None) -> bool:
-    if operator is None or wanted is None:
-        return True
-    order = compare_versions(version, wanted)
-    return {
-        "=": order == 0,
-        ">=": order >= 0,
-        "<=": order <= 0,
-        ">>": order > 0,
-        "<<": order < 0,
-        ">": order >= 0,  # obsolete spellings dpkg still reads as >= and <=
-        "<": order <= 0,
-    }[operator]
-
-
-@dataclass(frozen=True)
-class Relation:
-    name: str
-    operator: str | None = None
-    version: str | None = None
-    arch: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.operator} {self.version})" if self.operator else self.name
-
-
-_RELATION = re.compile(
-    r"^(?P<name>[a-z0-9][a-z0-9.+-]*)(?::(?P<arch>[a-z0-9-]+))?"
-    r"\s*(\(\s*(?P<op><<|<=|=|>=|>>|<|>)\s*(?P<version>[^)\s]+)\s*\))?\s*(\[[^]]*\])?\s*(<[^>]*>\s*)*$"
-)
-
-
-def parse_relations(text: str) -> list[list[Relation]]:
-    """`a (>= 1) | b, c` -> [[a>=1, b], [c]] (an AND of ORs)."""
-    clauses = []
-    for clause in text.split(","):
-        if not clause.strip():
-            continue
-        alternatives = []
-        for part in clause.split("|"):
-            match = _RELATION.match(part.strip())
-            if match is None:
-                raise ValueError(f"cannot read the relation {part.strip()!r}")
-            arch = match["arch"]
-            alternatives.append(Relation(match["name"], match["op"], match["version"], None if arch == "any" else arch))
-        clauses.append(alternatives)
-    return clauses
-
+__all__ = ["Package", "Relation", "Resolver", "compare_versions", "parse_packages", "parse_relations",
+           "release_checksums", "satisfies"]
 
 @dataclass(frozen=True)
 class Package:
@@ -210,13 +107,13 @@ class Resolver:
     def __init__(self, packages: Iterable[Package], architecture: str):
         self.architecture = architecture
         self.by_name: dict[str, list[Package]] = {}
-        self.providers: dict[str, list[Package]] = {}
+        self.providers: dict[str, list[tuple[Package, str | None]]] = {}  # virtual name -> (provider, its version)
         for package in packages:
             if package.architecture not in (architecture, "all"):
                 continue
             self.by_name.setdefault(package.name, []).append(package)
             for provided in package.provides:
-                self.providers.setdefault(provided.name, []).append(package)
+                self.providers.setdefault(provided.name, []).append((package, provided.version))
         for candidates in self.by_name.values():
             candidates.sort(key=_VersionKey, reverse=True)
 
@@ -235,14 +132,11 @@ class Resolver:
         for candidate in self.by_name.get(relation.name, []):
             if satisfies(candidate.version, relation.operator, relation.version):
                 return candidate
-        if relation.operator is None:  # a virtual package satisfies only unversioned relations here
-            for provider in self.providers.get(relation.name, []):
-                if provider.name in chosen:
-                    return chosen[provider.name]
-            providers = self.providers.get(relation.name, [])
-            if providers:
-                return providers[0]
-        return None
+        # A virtual package: a versioned Provides meets a versioned relation, an unversioned one only an
+        # unversioned relation (Debian policy 7.5); a provider already chosen first.
+        providers = [package for package, provided in self.providers.get(relation.name, [])
+                     if satisfies(provided, relation.operator, relation.version)]
+        return next((chosen[p.name] for p in providers if p.name in chosen), providers[0] if providers else None)
 
     def closure(self, roots: list[Package]) -> tuple[list[Package], list[tuple[str, str]]]:
         """Every package `roots` pull in through Pre-Depends and Depends; and the relations no

@@ -15,6 +15,7 @@ import tempfile
 from fnmatch import fnmatchcase
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.debian_packages import dpkg_records, pin_patterns
 
 DOCUMENTATION = r"""
 module: pinned_packages
@@ -125,16 +126,7 @@ def pin_file_text(name, sets):
 
 def pinned_in(text):
     """Pin file text -> {package: version pattern}."""
-    pins = {}
-    packages = []
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip() == "Package":
-            packages = value.split()
-        elif key.strip() == "Pin" and value.strip().startswith("version "):
-            for package in packages:
-                pins[package] = value.strip()[len("version ") :]
-    return pins
+    return {package: pattern for package, pattern in pin_patterns(text).items() if pattern}
 
 
 def installed_state(dpkg_lines):
@@ -142,12 +134,8 @@ def installed_state(dpkg_lines):
 
     The status abbreviation's first letter is the selection (h: hold), the second the state (i: installed).
     """
-    state = {}
-    for line in dpkg_lines:
-        fields = line.split("\t")
-        if len(fields) >= 3:
-            state[fields[0]] = (fields[1], fields[2])
-    return state
+    records = dpkg_records(dpkg_lines, ("Package", "Version", "Status"))
+    return {record["Package"]: (record["Version"], record["Status"]) for record in records}
 
 
 def drift_messages(state, pins, sets, hold=True):

@@ -17,6 +17,14 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import importlib  # noqa: E402
+
+# The node modules import their shared helpers as `ansible.module_utils.<name>`, which Ansible
+# resolves from ansible.cfg's `module_utils` directory when it builds a module's payload. The unit
+# tests import the modules directly, so they get the same file under the same name here.
+for _name in ("debian_packages",):
+    sys.modules.setdefault(f"ansible.module_utils.{_name}", importlib.import_module(f"accelplane.node_utils.{_name}"))
+
 from tests.support.ansible import lab, nodes, rootfs  # noqa: E402
 from tests.support.ansible.catalog import build_lab  # noqa: E402
 from tests.support.ansible.prereqs import require_lab  # noqa: E402

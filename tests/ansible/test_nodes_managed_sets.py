@@ -9,7 +9,6 @@ lab profile declares (tests/support/ansible/catalog.py CUDA_COMPAT).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,12 +18,6 @@ from tests.support.ansible.catalog import CUDA_COMPAT
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "roles/package_families/library"))
 import package_leftovers  # noqa: E402
-
-
-def dpkg_compare(left: str, right: str) -> int:
-    if left == right:
-        return 0
-    return -1 if subprocess.run(["dpkg", "--compare-versions", left, "lt", right], check=False).returncode == 0 else 1
 
 
 def families() -> dict[str, list[str]]:
@@ -60,7 +53,7 @@ def test_leftovers_are_undeclared_family_members_no_declared_package_needs():
         ("dkms", "3.0.10-8+deb12u1", "", ""),
     )
     declared = {"nvidia-driver-cuda", "nvidia-kernel-open-dkms"}
-    leftovers = package_leftovers.find_leftovers(node, declared, families(), dpkg_compare)
+    leftovers = package_leftovers.find_leftovers(node, declared, families())
     assert leftovers == [
         {"package": "cuda-compat-13-0", "version": "580.95.05-1", "family": "nvidia_driver"},
         {"package": "libnvidia-nscq-580", "version": "580.95.05-1", "family": "nvidia_fabric_manager"},
@@ -120,3 +113,14 @@ def test_rollback_removes_what_the_failed_upgrade_added(applied, make_node, tmp_
     ]
     rollback = json.loads((result.report_dir / "h100-01.rollback.json").read_text())
     assert rollback["ok"] is True, rollback["mismatches"]
+
+
+def test_a_versioned_provides_meets_a_versioned_dependency_and_an_unversioned_one_does_not():
+    """Debian policy 7.5, the same on the node as in the bundle lock (one implementation)."""
+    node = installed(
+        ("nvidia-driver-cuda", "570.172.08-1", "libnvidia-nscq (>= 570)", ""),
+        ("libnvidia-nscq-570", "570.172.08-1", "", "libnvidia-nscq (= 570.172.08)"),
+        ("libnvidia-nscq-580", "580.95.05-1", "", "libnvidia-nscq"),
+    )
+    needed = package_leftovers.needed_by({"nvidia-driver-cuda"}, node)
+    assert needed == {"nvidia-driver-cuda", "libnvidia-nscq-570"}

@@ -25,7 +25,8 @@ PACKAGE = ROOT / "accelplane"
 
 # Lowest first. A unit may import its own layer's units (without a cycle) and any lower layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("accelplane", "accelplane.errors", "accelplane.input_files", "accelplane.urls", "accelplane.endpoint_tags",
+    ("accelplane", "accelplane.node_utils", "accelplane.errors", "accelplane.input_files", "accelplane.urls",
+     "accelplane.endpoint_tags",
      "accelplane.accelerator_vendors", "accelplane.oci_reference", "accelplane.clouds"),
     ("accelplane.matrix",),
     ("accelplane.config", "accelplane.node_labels"),

@@ -65,3 +65,17 @@ def test_type_checking_imports_make_no_edge_and_function_imports_must_say_why(tr
     assert findings.upward == []
     assert findings.unexplained_function_imports == [
         "accelplane/matrix/m.py:5: json imported inside a function without a comment saying why"]
+
+
+def test_node_side_helpers_import_only_the_standard_library() -> None:
+    """`accelplane/node_utils/` ships to the nodes inside Ansible module payloads: nothing of accelplane
+    or of a third party can follow it there."""
+    import ast
+    import sys
+
+    for path in (layers.PACKAGE / "node_utils").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        foreign = [n for n in names if n.split(".")[0] not in sys.stdlib_module_names]
+        assert foreign == [], path

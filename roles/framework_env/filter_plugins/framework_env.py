@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
+# Wheel names are read by `packaging`, as pip and the bundle lock read them; it ships with ansible-core.
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
+
 DOCUMENTATION = """
 name: framework_env
 short_description: Find the exact requirements no listed wheel satisfies
@@ -19,14 +23,9 @@ short_description: Find the exact requirements no listed wheel satisfies
 _HREF = re.compile(r"""href\s*=\s*["']([^"'#]+\.whl)""", re.IGNORECASE)
 
 
-def _normalized(name):
-    # PEP 503 name normalisation: runs of -, _ and . are one -, case does not matter.
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def framework_env_index_name(requirement):
     """'Nvidia_NCCL_cu12==2.27.3' -> 'nvidia-nccl-cu12' (the project's page on a simple index)."""
-    return _normalized(requirement.split("==", 1)[0].strip())
+    return canonicalize_name(requirement.split("==", 1)[0].strip())
 
 
 def framework_env_wheel_names(page):
@@ -36,25 +35,27 @@ def framework_env_wheel_names(page):
 
 
 def _parse(filename):
-    # {distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl (PEP 427)
-    parts = filename.removesuffix(".whl").split("-")
-    if len(parts) not in (5, 6):
+    """(project, version, tags) of a wheel file name (PEP 427, read by `packaging`); None when it is none."""
+    try:
+        project, version, _build, tags = parse_wheel_filename(filename)
+    except (InvalidWheelFilename, InvalidVersion):
         return None
-    return _normalized(parts[0]), unquote(parts[1]), parts[-3], parts[-2], parts[-1]
+    return project, version, tags
 
 
-def _fits(wheel, python, machine):
-    python_tags, abi_tags, platform_tags = (tags.split(".") for tags in wheel[2:])
-    major, minor = python.split(".")[:2]
-    cpython = f"cp{major}{minor}"
-    ok_python = any(
-        tag in (cpython, f"py{major}", f"py{major}{minor}")
+def _fits(tags, python, machine):
+    """A wheel tag runs on CPython `python` ("3.11") on `machine` ("x86_64")."""
+    major, minor = (int(part) for part in python.split(".")[:2])
+    for tag in tags:
+        if tag.platform != "any" and not tag.platform.endswith(f"_{machine}"):
+            continue
+        if tag.interpreter in (f"cp{major}{minor}", f"py{major}", f"py{major}{minor}"):
+            return True
         # A stable-ABI wheel built for an older CPython 3 runs on this one.
-        or ("abi3" in abi_tags and tag.startswith(f"cp{major}") and int(tag[3:] or 0) <= int(minor))
-        for tag in python_tags
-    )
-    ok_platform = any(tag == "any" or tag.endswith(f"_{machine}") for tag in platform_tags)
-    return ok_python and ok_platform
+        built_for = tag.interpreter[len(f"cp{major}"):]
+        if tag.abi == "abi3" and tag.interpreter.startswith(f"cp{major}") and int(built_for or 0) <= minor:
+            return True
+    return False
 
 
 def framework_env_missing_wheels(names, requirements, python, machine):
@@ -64,17 +65,24 @@ def framework_env_missing_wheels(names, requirements, python, machine):
     messages = []
     for requirement in requirements:
         name, _, version = requirement.partition("==")
-        project = _normalized(name.strip())
+        project = canonicalize_name(name.strip())
         version = version.strip()
         same_project = [wheel for wheel in wheels if wheel[0] == project]
-        if any(wheel[1] == version and _fits(wheel, python, machine) for wheel in same_project):
+        if any(_same_version(wheel[1], version) and _fits(wheel[2], python, machine) for wheel in same_project):
             continue
-        offered = sorted({wheel[1] for wheel in same_project})
+        offered = sorted({str(wheel[1]) for wheel in same_project})
         messages.append(
             f"framework: no wheel of {project} {version} for Python {python} on {machine} "
             f"(offered: {', '.join(offered) if offered else 'none'})"
         )
     return messages
+
+
+def _same_version(offered, wanted):
+    try:
+        return offered == Version(wanted)
+    except InvalidVersion:
+        return False
 
 
 class FilterModule:

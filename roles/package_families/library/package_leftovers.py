@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import glob
 import os
-import re
 from fnmatch import fnmatchcase
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.debian_packages import dpkg_records, is_installed, parse_relations, pin_patterns, satisfies
 
 DOCUMENTATION = r"""
 module: package_leftovers
@@ -59,74 +59,28 @@ removed:
   returned: state=absent
 """
 
-# "(>= 1.2)": the operator (the obsolete "<" and ">" are "<=" and ">=") and the version.
-_CONSTRAINT = re.compile(r"^(<<|<=|>=|>>|=|<|>)\s*(\S+)$")
 _FIELDS = ("Package", "Version", "db:Status-Abbrev", "Depends", "Pre-Depends", "Provides")
 
 
 def declared_packages(pin_texts):
     """Every package named on a `Package:` line of the pin files."""
-    declared = set()
-    for text in pin_texts:
-        for line in text.splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "Package":
-                declared.update(value.split())
-    return declared
+    return {package for text in pin_texts for package in pin_patterns(text)}
 
 
 def installed_packages(dpkg_lines):
-    """dpkg-query lines (the _FIELDS, tab-separated) -> {package: record} of installed packages.
-
-    The status abbreviation's second letter is the state; "n" (not installed) and "c" (config
-    files only) are not installed."""
-    packages = {}
-    for line in dpkg_lines:
-        fields = line.split("\t")
-        if len(fields) < len(_FIELDS):
-            continue
-        record = dict(zip(_FIELDS, fields[: len(_FIELDS)], strict=True))
-        if record["db:Status-Abbrev"][1:2] in ("n", "c", ""):
-            continue
-        packages[record["Package"]] = record
-    return packages
+    """dpkg-query lines (the _FIELDS, tab-separated) -> {package: record} of installed packages."""
+    return {
+        record["Package"]: record
+        for record in dpkg_records(dpkg_lines, _FIELDS)
+        if is_installed(record["db:Status-Abbrev"])
+    }
 
 
 def _relations(field):
-    """A Depends-style field -> alternative groups of (name, operator, version); arch qualifiers dropped."""
-    groups = []
-    for group in field.split(","):
-        alternatives = []
-        for alternative in group.split("|"):
-            name, _, rest = alternative.strip().partition("(")
-            name = name.strip().split(":")[0].split("[")[0].strip()
-            match = _CONSTRAINT.match(rest.split(")")[0].strip()) if rest else None
-            operator, version = (match.group(1), match.group(2)) if match else ("", "")
-            if name:
-                alternatives.append((name, operator, version))
-        if alternatives:
-            groups.append(alternatives)
-    return groups
+    return parse_relations(field, strict=False)
 
 
-def _satisfies(version, operator, wanted, compare):
-    if not operator:
-        return True
-    if not version:
-        return False  # an unversioned Provides never satisfies a versioned dependency (Debian policy 7.5)
-    order = compare(version, wanted)
-    return {
-        "<<": order < 0,
-        "<=": order <= 0,
-        "<": order <= 0,
-        "=": order == 0,
-        ">=": order >= 0,
-        ">": order >= 0,
-        ">>": order > 0,
-    }[operator]
-
-
-def needed_by(roots, installed, compare):
+def needed_by(roots, installed):
     """The installed packages `roots` need, transitively (roots included when installed).
 
     Versions count: after a rollback to 570, a driver that needs `nvidia-kernel-open-dkms (= 570...)
@@ -135,8 +89,8 @@ def needed_by(roots, installed, compare):
     for name, record in installed.items():
         providers.setdefault(name, []).append((name, record["Version"]))
         for group in _relations(record["Provides"]):
-            for virtual, _, provided in group:
-                providers.setdefault(virtual, []).append((name, provided))
+            for provided in group:
+                providers.setdefault(provided.name, []).append((name, provided.version))
     needed = set()
     todo = [name for name in roots if name in installed]
     while todo:
@@ -147,11 +101,11 @@ def needed_by(roots, installed, compare):
         record = installed[name]
         for group in _relations(record["Depends"]) + _relations(record["Pre-Depends"]):
             # Any installed alternative that satisfies the dependency may be the one apt relies on.
-            for wanted, operator, version in group:
+            for wanted in group:
                 todo.extend(
                     package
-                    for package, offered in providers.get(wanted, ())
-                    if _satisfies(offered, operator, version, compare)
+                    for package, offered in providers.get(wanted.name, ())
+                    if satisfies(offered, wanted.operator, wanted.version)
                 )
     return needed
 
@@ -163,9 +117,9 @@ def family_of(name, families):
     return None
 
 
-def find_leftovers(installed, declared, families, compare):
+def find_leftovers(installed, declared, families):
     """[{package, version, family}] sorted by package: the installed family members nothing declares."""
-    needed = needed_by(declared, installed, compare)
+    needed = needed_by(declared, installed)
     leftovers = []
     for name in sorted(installed):
         family = family_of(name, families)
@@ -186,25 +140,6 @@ def leftover_messages(leftovers):
 def removed_by(simulation_lines):
     """`apt-get -s remove` output -> the packages it would remove."""
     return [line.split()[1] for line in simulation_lines if line.startswith("Remv ")]
-
-
-def _version_compare():
-    """Debian version order: python3-apt's (ansible.builtin.apt needs it too), else dpkg's."""
-    try:
-        import apt_pkg
-
-        apt_pkg.init_system()
-        return apt_pkg.version_compare
-    except ImportError:
-        import subprocess
-
-        def compare(left, right):
-            if left == right:
-                return 0
-            less = subprocess.run(["dpkg", "--compare-versions", left, "lt", right], check=False).returncode == 0
-            return -1 if less else 1
-
-        return compare
 
 
 def _run(module, argv, what):
@@ -235,7 +170,7 @@ def main():
     # roles' drift to report, not a reason to remove their packages.
     held = {name for name, record in installed.items() if record["db:Status-Abbrev"].startswith("h")}
     declared = declared_packages(pin_texts) | held
-    leftovers = find_leftovers(installed, declared, families, _version_compare())
+    leftovers = find_leftovers(installed, declared, families)
     result = {"changed": False, "leftovers": leftovers, "mismatches": leftover_messages(leftovers)}
     if params["state"] == "reported" or not leftovers:
         module.exit_json(**result, removed=[])
