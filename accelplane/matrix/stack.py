@@ -16,6 +16,7 @@ import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from accelplane.errors import InputError, Problem
 from accelplane.matrix.loader import accelerators, load
@@ -253,7 +254,7 @@ def parse_stack(
     )
 
 
-def _raw_values(stack: Mapping[object, object], problem: _Report) -> tuple[dict[str, str], dt.date | None]:
+def _raw_values(stack: Mapping[Any, object], problem: _Report) -> tuple[dict[str, str], dt.date | None]:
     """Known keys with non-empty string values (a YAML date for `as_of`); every other entry a problem."""
     raw: dict[str, str] = {}
     as_of: dt.date | None = None

@@ -15,7 +15,9 @@ import tempfile
 from fnmatch import fnmatchcase
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.debian_packages import dpkg_records, pin_patterns
+
+# ansible.cfg's module_utils (accelplane/node_utils); Ansible resolves it when it builds the payload.
+from ansible.module_utils.debian_packages import dpkg_records, pin_patterns  # pyright: ignore[reportMissingImports]
 
 DOCUMENTATION = r"""
 module: pinned_packages

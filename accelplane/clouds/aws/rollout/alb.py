@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from accelplane.clouds.aws.alb_forward import forward_action, forward_targets
 from accelplane.clouds.aws.clients import API_ERRORS, describe_error
 from accelplane.config.declaration import InferenceService, Platform
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG
@@ -122,31 +123,18 @@ def find_routing(clients: Any, platform: Platform, service: InferenceService) ->
                        f"{service.name!r}'s target groups")
 
 
-def _forward(actions: list[dict[str, Any]]) -> dict[str, Any] | None:
-    return next((action for action in actions if action.get("Type") == "forward"), None)
-
-
 def _forwarded(actions: list[dict[str, Any]]) -> set[str]:
-    action = _forward(actions)
-    if action is None:
-        return set()
-    if action.get("ForwardConfig"):
-        return {group["TargetGroupArn"] for group in action["ForwardConfig"].get("TargetGroups", [])}
-    return {action["TargetGroupArn"]} if action.get("TargetGroupArn") else set()
+    action = forward_action(actions)
+    return {arn for arn, _ in forward_targets(action)} if action is not None else set()
 
 
 def live_weights(routing: Routing) -> dict[str, int]:
     """Each target group's share of the route's requests, %, by backend (a target group that is no
-    backend of the service keeps its ARN as name)."""
-    action = _forward(routing.actions)
+    backend of the service keeps its ARN as name; a group named without a weight weighs 1)."""
+    action = forward_action(routing.actions)
     if action is None:
         return {}
-    raw: dict[str, int]
-    if action.get("ForwardConfig"):
-        raw = {str(group["TargetGroupArn"]): int(group.get("Weight", 1))
-               for group in action["ForwardConfig"].get("TargetGroups", [])}
-    else:
-        raw = {str(action["TargetGroupArn"]): 1}
+    raw = {arn: 1 if weight is None else int(weight) for arn, weight in forward_targets(action)}
     total = sum(raw.values())
     return {routing.backend_of.get(arn, arn): round(100 * weight / total) if total else 0
             for arn, weight in raw.items()}
@@ -155,7 +143,7 @@ def live_weights(routing: Routing) -> dict[str, int]:
 def forward_actions(routing: Routing, weights: dict[str, int]) -> list[dict[str, Any]]:
     """The route's actions with the forward action's weights replaced (stickiness and any other
     action, e.g. an authentication step before it, kept as they are)."""
-    action = _forward(routing.actions)
+    action = forward_action(routing.actions)
     if action is None:
         raise RoutingError(f"{routing.where} has no forward action to weigh")
     strangers = _forwarded(routing.actions) - set(routing.target_groups.values())

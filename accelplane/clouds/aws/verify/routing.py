@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from accelplane.clouds.aws.alb_forward import forward_targets
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, parse_weights
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import symbol
@@ -44,17 +45,13 @@ ACTIONS_KEY = {LISTENER: "defaultActions", LISTENER_RULE: "actions"}
 
 def live_forward(action: Mapping[str, Any]) -> dict[str, Any] | None:
     """An API action's forward config in the declared (wire) shape: `{targetGroups: [{arn, weight}],
-    stickiness: {enabled, duration}}`. AWS reports a one-target forward both as `TargetGroupArn` and
-    as a `ForwardConfig` with weight 1; some emulators only as `TargetGroupArn` (no weight)."""
-    config = action.get("ForwardConfig") or {}
-    groups = config.get("TargetGroups")
-    if groups is None and action.get("TargetGroupArn"):
-        groups = [{"TargetGroupArn": action["TargetGroupArn"]}]
-    if groups is None:
+    stickiness: {enabled, duration}}`."""
+    targets = forward_targets(action)
+    if not targets:
         return None
-    stickiness = config.get("TargetGroupStickinessConfig")
+    stickiness = (action.get("ForwardConfig") or {}).get("TargetGroupStickinessConfig")
     return {
-        "targetGroups": [{"arn": group.get("TargetGroupArn"), "weight": group.get("Weight")} for group in groups],
+        "targetGroups": [{"arn": arn, "weight": weight} for arn, weight in targets],
         "stickiness": None
         if stickiness is None
         else {"enabled": stickiness.get("Enabled"), "duration": stickiness.get("DurationSeconds")},
