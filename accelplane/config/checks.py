@@ -181,6 +181,8 @@ def _bare_metal(platform: Platform) -> Iterator[Issue]:
             # NVIDIA hosts check the installer's aws-ofi-nccl; Neuron hosts use their collectives' own
             # OFI plugin (roles/node_software/tasks/vendor_aws.yml).
             needed += ["efa_installer", "aws_ofi_nccl"] if vendor == "nvidia" else ["efa_installer"]
+        if group.validation.nccl_tests and vendor == "nvidia":
+            needed.append("nccl_tests")  # the release the nodes build for the all-reduce validation
         versions = profile.versions()
         missing = [name for name in needed if name not in versions]
         if missing:

@@ -179,10 +179,19 @@ class EfaInstaller(Fact):
     drops_os: tuple[OsStr, ...] = ()
 
 
+class NcclTestsRelease(Fact):
+    """A source release of nccl-tests: where its tarball is and the tarball's SHA-256."""
+
+    version: VersionStr
+    url: str = Field(pattern=r"^https://\S+\.tar\.gz$")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
 class CommsFile(_File):
     nccl_packages: tuple[NcclPackage, ...]
     aws_ofi_nccl: tuple[AwsOfiNccl, ...]
     efa_installer: tuple[EfaInstaller, ...]
+    nccl_tests: tuple[NcclTestsRelease, ...]
 
 
 # ---- AMD ROCm --------------------------------------------------------------------------------

@@ -111,7 +111,7 @@ def accelerators() -> Mapping[str, AcceleratorFacts]:
 _FILES: tuple[tuple[str, type[BaseModel], tuple[tuple[str, str], ...]], ...] = (
     ("nvidia.yaml", f.NvidiaFile, (("cuda_driver", "cuda"), ("driver_branches", "branch"))),
     ("pytorch.yaml", f.PytorchFile, (("releases", "torch"),)),
-    ("comms.yaml", f.CommsFile, (("aws_ofi_nccl", "version"), ("efa_installer", "version"))),
+    ("comms.yaml", f.CommsFile, (("aws_ofi_nccl", "version"), ("efa_installer", "version"), ("nccl_tests", "version"))),
     ("rocm.yaml", f.RocmFile, (("releases", "rocm"),)),
     ("neuron.yaml", f.NeuronFile, (("releases", "sdk"),)),
     ("tpu.yaml", f.TpuFile, (("jax", "jax"), ("torch_xla", "torch_xla"))),

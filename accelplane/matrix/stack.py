@@ -51,6 +51,7 @@ VERSION_KEYS = frozenset(
         "torch_npu",
         "efa_installer",
         "aws_ofi_nccl",
+        "nccl_tests",
     }
 )
 OTHER_KEYS = frozenset(

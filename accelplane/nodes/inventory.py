@@ -116,6 +116,10 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         # aws-neuronx-dkms of every Neuron SDK release: the matrix's fact, not typed a second time. All
         # of them, not only the profile's: a rollback installs the node's last validated profile.
         variables["accelplane_neuron_drivers"] = neuron_drivers()
+    if facts.vendor.value == "nvidia":
+        # nccl-tests source tarballs with their SHA-256, by release: the matrix's facts (comms.yaml), so a
+        # rollback to an older profile finds its release too (roles/nccl_tests).
+        variables["accelplane_nccl_tests_releases"] = nccl_tests_releases()
     if facts.vendor.value == "huawei":
         # The chip name in Huawei's installer file names (Ascend-hdk-910b-npu-driver_...): the matrix's
         # ascend_chip of the accelerator (accelerators.yaml), for roles/ascend_npu.
@@ -195,6 +199,11 @@ def neuron_drivers() -> dict[str, str]:
     preflight then stops, saying so."""
 
     return {release.sdk: release.driver for release in load().neuron.releases if release.driver}
+
+
+def nccl_tests_releases() -> dict[str, dict[str, str]]:
+    """nccl-tests release -> {url, sha256} of its source tarball, from the matrix (comms.yaml)."""
+    return {release.version: {"url": release.url, "sha256": release.sha256} for release in load().comms.nccl_tests}
 
 
 def matrix_verdict(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, index: int) -> dict[str, Any]:

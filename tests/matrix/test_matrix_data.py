@@ -18,7 +18,7 @@ DESIGN_KEYS = (
     "cudnn "
     "nccl nccl_package torch torchvision torchaudio rocm rocm_userspace amdgpu_kmd gpu_target neuron_sdk "
     "torch_neuronx torch_neuron jax jaxlib libtpu torch_xla tpu_runtime gaudi_sw cann torch_npu efa_installer "
-    "aws_ofi_nccl as_of"
+    "aws_ofi_nccl nccl_tests as_of"
 )
 REQUIRED_ACCELERATORS = [
     "nvidia-h100",

@@ -34,6 +34,11 @@ class SoftwareProfile(Model):
     cudnn: Version | None = Field(default=None, description="cuDNN version.")
     nccl: Version | None = Field(default=None, description="NCCL (or RCCL) version.")
     nccl_package: str | None = Field(default=None, description="NCCL pip package, e.g. nvidia-nccl-cu12.")
+    nccl_tests: Version | None = Field(
+        default=None,
+        description="nccl-tests release the bare-metal nodes build for the all-reduce validation, e.g. 2.13.6 "
+        "(its tarball and SHA-256 come from the version matrix).",
+    )
     torch: Version | None = Field(default=None, description="PyTorch version.")
     torchvision: Version | None = Field(default=None, description="torchvision version.")
     torchaudio: Version | None = Field(default=None, description="torchaudio version.")

@@ -222,4 +222,29 @@ def efa_installer(ctx: Context) -> None:
     )
 
 
-CHECKS = (nccl_package, aws_ofi_nccl, efa_installer)
+def nccl_tests(ctx: Context) -> None:
+    """The nccl-tests release the node builds is one whose source tarball and SHA-256 are known."""
+    rule = "nccl.tests"
+    version = ctx.stack.v("nccl_tests")
+    if version is None:
+        return
+    releases = ctx.data.comms.nccl_tests
+    if ctx.vendor != "nvidia":
+        ctx.bad(rule, f"nccl-tests {version} builds against NCCL and CUDA, which {ctx.stack.accelerator.model} does "
+                "not run; fix: remove nccl_tests from the profile", releases[0].source, ("nccl_tests", "accelerator"))
+        return
+    record = next((r for r in releases if parse_version(r.version) == version), None)
+    if record is None:
+        ctx.bad(
+            rule,
+            f"nccl-tests {version} has no sourced tarball checksum in the matrix, so no node can build it verified "
+            f"(known: {listing(r.version for r in releases)}); fix: one of those, or add the release with its "
+            "SHA-256 to comms.yaml",
+            f"{DATA}/comms.yaml",
+            ("nccl_tests",),
+        )
+        return
+    ctx.ok(rule, f"nccl-tests {version}: {record.url} (sha256 {record.sha256[:12]}…)", record.source, ("nccl_tests",))
+
+
+CHECKS = (nccl_package, aws_ofi_nccl, efa_installer, nccl_tests)

@@ -93,7 +93,9 @@ ASCEND_LAB_URL = "file:///srv/accelplane-lab/ascend"
 # of that release builds the all_reduce_perf stand-in.
 ROOT = Path(__file__).resolve().parents[3]
 ARCH = os.uname().machine  # a chroot's architecture is the host's
-NCCL_TESTS_VERSION = yaml.safe_load((ROOT / "roles/nccl_tests/defaults/main.yml").read_text())["nccl_tests_version"]
+# The lab stack's profiles pin nccl-tests (stacks/Pulumi.lab.yaml); the stand-in tarball is named for it.
+NCCL_TESTS_VERSION = yaml.safe_load((ROOT / "stacks/Pulumi.lab.yaml").read_text())["config"]["accelplane:platform"][
+    "software_profiles"]["h100-r570"]["nccl_tests"]
 
 
 def _standin(name: str, **values: str) -> str:
