@@ -134,6 +134,7 @@ def test_unsorted_lists_are_refused() -> None:
                 },
             ],
             "efa_installer": [],
+            "nccl_tests": [],
         }
     )
     with pytest.raises(MatrixDataError, match=r"1\.15\.0 is not after 1\.16\.0"):
