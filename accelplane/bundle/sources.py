@@ -19,7 +19,7 @@ from accelplane.bundle.locker import _images
 from accelplane.k8s.helm_chart import CHARTS
 from accelplane.k8s.mirror import chart_source, mirrored_image
 from accelplane.nodes.air_gap import mirror_url_of, node_sources
-from accelplane.rules.hygiene.air_gap_sources import ARTIFACT_SOURCES
+from accelplane.rules.hygiene.air_gap_sources_in_mirror import ARTIFACT_SOURCES
 from accelplane.rules.view import Resource
 
 

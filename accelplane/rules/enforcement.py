@@ -26,7 +26,7 @@ def resolve_levels(
     rules = list(rules)
     config = config or {}
     problems = []
-    known = {rule.id for rule in rules}
+    known = {key: rule.id for rule in rules for key in (rule.id, *rule.aliases)}  # an old id names its rule
     parsed: dict[str, str] = {}
     for key, value in config.items():
         level = value.get("enforcementLevel") if isinstance(value, Mapping) else value
@@ -38,7 +38,7 @@ def resolve_levels(
             problems.append(Problem(file=source, line=None, field=key,
                                     message=f"enforcement level must be one of {', '.join(LEVELS)} (got {level!r})"))
         else:
-            parsed[key] = "mandatory" if level == "remediate" else str(level)
+            parsed[known.get(key, key)] = "mandatory" if level == "remediate" else str(level)
     if problems:
         raise InputError(problems)
     return {rule.id: parsed.get(rule.id, parsed.get(ALL, rule.enforcement.value)) for rule in rules}

@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterable
 
 from accelplane.rules.cluster import (
-    control_plane_logs,
-    endpoint_restricted,
+    eks_control_plane_logs,
+    eks_endpoint_restricted,
+    eks_secrets_encryption,
     gke_authorized_networks,
     gke_control_plane_logs,
     gke_legacy_authorization_off,
@@ -23,102 +24,96 @@ from accelplane.rules.cluster import (
     gke_secrets_encryption,
     gke_shielded_nodes,
     gke_workload_identity,
-    secrets_encryption,
 )
 from accelplane.rules.compute import (
-    encrypted_volumes,
-    imds_hop_limit,
-    imdsv2_required,
-    no_public_ip_on_accelerator_nodes,
+    ec2_encrypted_volumes,
+    ec2_imds_hop_limit_one,
+    ec2_imdsv2_required,
+    ec2_no_public_ip_on_accelerator_nodes,
     tpu_multi_host_compact_placement,
     tpu_slice_node_count,
     tpu_topology_matches_machine_type,
 )
 from accelplane.rules.hygiene import (
-    air_gap_sources,
+    air_gap_sources_in_mirror,
     gcp_required_labels,
-    log_retention,
-    protect_stateful_in_prod,
+    log_group_retention,
+    prod_stateful_protected,
     required_tags,
 )
 from accelplane.rules.iam import (
-    gcp_no_primitive_roles,
-    gcp_no_project_grants_to_workloads,
-    gcp_no_public_members,
-    gcp_no_service_account_keys,
+    gcp_iam_no_primitive_roles,
+    gcp_iam_no_project_grants_to_workloads,
+    gcp_iam_no_public_members,
+    gcp_iam_no_service_account_keys,
     gcp_workload_identity_one_service_account,
-    known_actions,
-    no_access_keys,
-    no_admin_managed_policy,
-    no_not_action_allow,
-    no_privilege_escalation,
-    no_service_wildcard_on_any_resource,
-    no_users,
-    no_wildcard_action,
-    node_role_managed_policies,
-    pass_role_scoped,
-    role_escalation_combined,
-    trust_no_wildcard_principal,
-    workload_trust_one_service_account,
+    iam_known_actions,
+    iam_no_access_keys,
+    iam_no_allow_not_action,
+    iam_no_broad_managed_policy,
+    iam_no_privilege_escalation,
+    iam_no_service_wildcard_on_any_resource,
+    iam_no_users,
+    iam_no_wildcard_action,
+    iam_node_role_minimal,
+    iam_pass_role_scoped,
+    iam_role_no_combined_escalation,
+    iam_trust_no_wildcard_principal,
+    iam_workload_trust_one_service_account,
 )
 from accelplane.rules.kubernetes import (
-    accelerator_requests_equal_limits,
-    image_digest,
-    inference_probes,
-    no_host_namespaces,
-    no_host_path,
-    no_privileged,
-    one_service_account_per_workload,
+    k8s_accelerator_requests_equal_limits,
+    k8s_image_by_digest,
+    k8s_inference_probes,
+    k8s_no_host_namespaces,
+    k8s_no_host_path,
+    k8s_no_privileged_containers,
+    k8s_one_service_account_per_workload,
 )
 from accelplane.rules.load_balancer import (
-    drop_invalid_headers,
     gcp_backend_service_cloud_armor,
     gcp_cloud_armor_default_deny,
     gcp_ssl_policy_tls12,
     gke_gateway_cloud_armor,
     gke_gateway_ssl_policy,
-    http_redirect_only,
-    https_tls12,
+    lb_drop_invalid_headers,
+    lb_http_redirects_to_https,
+    lb_https_tls12,
 )
 from accelplane.rules.matrix import (
-    group_consistent,
-    image_cuda_supported,
-    pool_pinned,
-    profile_compatible,
-    profile_conditional,
+    matrix_group_shares_versions,
+    matrix_image_cuda_supported_by_driver,
+    matrix_pool_pinned,
+    matrix_profile_compatible,
+    matrix_profile_conditional,
 )
 from accelplane.rules.network import (
-    efa_group_only_efa_nodes,
-    efa_self_referencing,
+    efa_group_only_on_efa_nodes,
+    efa_security_group_self_referencing,
     gcp_firewall_no_ssh_rdp_from_anywhere,
     gcp_firewall_no_world_ingress,
-    no_ssh_rdp_from_anywhere,
-    no_world_ingress,
+    sg_no_ssh_rdp_from_anywhere,
+    sg_no_world_ingress,
 )
 from accelplane.rules.rollout import (
-    backend_matrix_compatible,
-    baseline_and_canary_declared,
-    weighted_backend_has_replicas,
+    rollout_backend_matrix_compatible,
+    rollout_baseline_and_canary_declared,
+    rollout_weighted_backend_has_replicas,
 )
 from accelplane.rules.rule import Rule
 from accelplane.rules.secrets import (
+    gcp_kms_key_rotation,
     gcp_kms_no_public_members,
-    gcp_kms_rotation,
     gcp_secret_customer_key,
     gcp_secret_named_readers,
+    kms_key_rotation,
     kms_no_wildcard_principal,
-    kms_rotation,
     no_secrets_in_container_env,
     no_secrets_in_user_data,
     secret_customer_key,
     secret_named_readers,
 )
 from accelplane.rules.storage import (
-    acls_disabled,
-    bucket_has_public_access_block,
-    checkpoint_lifecycle,
-    checkpoint_versioning,
-    deny_insecure_transport,
     gcs_checkpoint_versioning,
     gcs_customer_managed_key,
     gcs_no_force_destroy_in_prod,
@@ -127,12 +122,17 @@ from accelplane.rules.storage import (
     gcs_uniform_bucket_level_access,
     gcs_workload_prefix_condition,
     gcs_workload_whole_bucket,
-    no_force_destroy_in_prod,
-    no_public_acl,
-    no_public_policy,
-    public_access_block_flags,
-    sse_kms_customer_key,
-    workload_prefix_scoped,
+    s3_access_scoped_to_prefix,
+    s3_acls_disabled,
+    s3_bucket_has_public_access_block,
+    s3_checkpoint_lifecycle,
+    s3_checkpoint_versioning,
+    s3_deny_insecure_transport,
+    s3_no_force_destroy_in_prod,
+    s3_no_public_acl,
+    s3_no_public_policy,
+    s3_public_access_block_all_flags,
+    s3_sse_kms_customer_key,
 )
 
 RULE_ID = re.compile(r"^AP-[A-Z0-9]{2,4}-\d{3}$")
@@ -158,6 +158,9 @@ def build_registry(rules: Iterable[Rule]) -> tuple[Rule, ...]:
             raise RegistryError(f"rule id {rule.id} is taken by an `accelplane diff` check")
         if rule.id in by_id:
             raise RegistryError(f"duplicate rule id {rule.id} ({by_id[rule.id].name} and {rule.name})")
+        for alias in rule.aliases:
+            if not RULE_ID.match(alias) or alias in by_id or alias == rule.id:
+                raise RegistryError(f"rule {rule.id}: alias {alias!r} is not a free AP-<FAMILY>-<NNN> id")
         if rule.name in names:
             raise RegistryError(f"duplicate rule name {rule.name} ({names[rule.name]} and {rule.id})")
         if not rule.description.startswith("Checks whether"):
@@ -166,43 +169,47 @@ def build_registry(rules: Iterable[Rule]) -> tuple[Rule, ...]:
             raise RegistryError(f"rule {rule.id}: names no resource types")
         by_id[rule.id] = rule
         names[rule.name] = rule.id
+    aliases = [alias for rule in by_id.values() for alias in rule.aliases]
+    taken = sorted({alias for alias in aliases if alias in by_id or aliases.count(alias) > 1})
+    if taken:
+        raise RegistryError(f"rule id aliases {', '.join(taken)} are ids or aliases of other rules")
     return tuple(sorted(by_id.values(), key=lambda r: r.id))
 
 
 RULES: tuple[Rule, ...] = build_registry(
     [
         # IAM
-        no_wildcard_action.RULE,
-        no_service_wildcard_on_any_resource.RULE,
-        no_privilege_escalation.RULE,
-        pass_role_scoped.RULE,
-        trust_no_wildcard_principal.RULE,
-        workload_trust_one_service_account.RULE,
-        node_role_managed_policies.RULE,
-        no_users.RULE,
-        no_access_keys.RULE,
-        no_admin_managed_policy.RULE,
-        no_not_action_allow.RULE,
-        known_actions.RULE,
-        role_escalation_combined.RULE,
+        iam_no_wildcard_action.RULE,
+        iam_no_service_wildcard_on_any_resource.RULE,
+        iam_no_privilege_escalation.RULE,
+        iam_pass_role_scoped.RULE,
+        iam_trust_no_wildcard_principal.RULE,
+        iam_workload_trust_one_service_account.RULE,
+        iam_node_role_minimal.RULE,
+        iam_no_users.RULE,
+        iam_no_access_keys.RULE,
+        iam_no_broad_managed_policy.RULE,
+        iam_no_allow_not_action.RULE,
+        iam_known_actions.RULE,
+        iam_role_no_combined_escalation.RULE,
         # IAM: Google Cloud
-        gcp_no_primitive_roles.RULE,
-        gcp_no_public_members.RULE,
-        gcp_no_project_grants_to_workloads.RULE,
-        gcp_no_service_account_keys.RULE,
+        gcp_iam_no_primitive_roles.RULE,
+        gcp_iam_no_public_members.RULE,
+        gcp_iam_no_project_grants_to_workloads.RULE,
+        gcp_iam_no_service_account_keys.RULE,
         gcp_workload_identity_one_service_account.RULE,
         # Storage
-        public_access_block_flags.RULE,
-        bucket_has_public_access_block.RULE,
-        sse_kms_customer_key.RULE,
-        deny_insecure_transport.RULE,
-        checkpoint_versioning.RULE,
-        checkpoint_lifecycle.RULE,
-        workload_prefix_scoped.RULE,
-        no_public_acl.RULE,
-        acls_disabled.RULE,
-        no_public_policy.RULE,
-        no_force_destroy_in_prod.RULE,
+        s3_public_access_block_all_flags.RULE,
+        s3_bucket_has_public_access_block.RULE,
+        s3_sse_kms_customer_key.RULE,
+        s3_deny_insecure_transport.RULE,
+        s3_checkpoint_versioning.RULE,
+        s3_checkpoint_lifecycle.RULE,
+        s3_access_scoped_to_prefix.RULE,
+        s3_no_public_acl.RULE,
+        s3_acls_disabled.RULE,
+        s3_no_public_policy.RULE,
+        s3_no_force_destroy_in_prod.RULE,
         # Storage: Cloud Storage
         gcs_uniform_bucket_level_access.RULE,
         gcs_public_access_prevention.RULE,
@@ -213,29 +220,29 @@ RULES: tuple[Rule, ...] = build_registry(
         gcs_workload_prefix_condition.RULE,
         gcs_workload_whole_bucket.RULE,
         # Secrets and keys
-        kms_rotation.RULE,
+        kms_key_rotation.RULE,
         kms_no_wildcard_principal.RULE,
         secret_customer_key.RULE,
         secret_named_readers.RULE,
         no_secrets_in_user_data.RULE,
         no_secrets_in_container_env.RULE,
         # Secrets and keys: Cloud KMS, Secret Manager
-        gcp_kms_rotation.RULE,
+        gcp_kms_key_rotation.RULE,
         gcp_kms_no_public_members.RULE,
         gcp_secret_customer_key.RULE,
         gcp_secret_named_readers.RULE,
         # Network and compute
-        no_world_ingress.RULE,
-        no_ssh_rdp_from_anywhere.RULE,
-        efa_self_referencing.RULE,
-        efa_group_only_efa_nodes.RULE,
-        imdsv2_required.RULE,
-        imds_hop_limit.RULE,
-        encrypted_volumes.RULE,
-        no_public_ip_on_accelerator_nodes.RULE,
-        endpoint_restricted.RULE,
-        secrets_encryption.RULE,
-        control_plane_logs.RULE,
+        sg_no_world_ingress.RULE,
+        sg_no_ssh_rdp_from_anywhere.RULE,
+        efa_security_group_self_referencing.RULE,
+        efa_group_only_on_efa_nodes.RULE,
+        ec2_imdsv2_required.RULE,
+        ec2_imds_hop_limit_one.RULE,
+        ec2_encrypted_volumes.RULE,
+        ec2_no_public_ip_on_accelerator_nodes.RULE,
+        eks_endpoint_restricted.RULE,
+        eks_secrets_encryption.RULE,
+        eks_control_plane_logs.RULE,
         # Network, compute and cluster: Google Cloud (VPC firewall, TPU slices, GKE)
         gcp_firewall_no_ssh_rdp_from_anywhere.RULE,
         gcp_firewall_no_world_ingress.RULE,
@@ -253,9 +260,9 @@ RULES: tuple[Rule, ...] = build_registry(
         gke_metadata_server.RULE,
         gke_legacy_authorization_off.RULE,
         # Load balancer
-        https_tls12.RULE,
-        http_redirect_only.RULE,
-        drop_invalid_headers.RULE,
+        lb_https_tls12.RULE,
+        lb_http_redirects_to_https.RULE,
+        lb_drop_invalid_headers.RULE,
         # Load balancer: Google Cloud (SSL policies, Cloud Armor, GKE Gateway)
         gcp_ssl_policy_tls12.RULE,
         gcp_cloud_armor_default_deny.RULE,
@@ -263,36 +270,37 @@ RULES: tuple[Rule, ...] = build_registry(
         gcp_backend_service_cloud_armor.RULE,
         gke_gateway_ssl_policy.RULE,
         # Kubernetes
-        no_privileged.RULE,
-        no_host_namespaces.RULE,
-        no_host_path.RULE,
-        accelerator_requests_equal_limits.RULE,
-        image_digest.RULE,
-        inference_probes.RULE,
-        one_service_account_per_workload.RULE,
+        k8s_no_privileged_containers.RULE,
+        k8s_no_host_namespaces.RULE,
+        k8s_no_host_path.RULE,
+        k8s_accelerator_requests_equal_limits.RULE,
+        k8s_image_by_digest.RULE,
+        k8s_inference_probes.RULE,
+        k8s_one_service_account_per_workload.RULE,
         # Version matrix
-        profile_compatible.RULE,
-        profile_conditional.RULE,
-        group_consistent.RULE,
-        image_cuda_supported.RULE,
-        pool_pinned.RULE,
+        matrix_profile_compatible.RULE,
+        matrix_profile_conditional.RULE,
+        matrix_group_shares_versions.RULE,
+        matrix_image_cuda_supported_by_driver.RULE,
+        matrix_pool_pinned.RULE,
         # Rollout (weighted inference backends across accelerators)
-        backend_matrix_compatible.RULE,
-        weighted_backend_has_replicas.RULE,
-        baseline_and_canary_declared.RULE,
+        rollout_backend_matrix_compatible.RULE,
+        rollout_weighted_backend_has_replicas.RULE,
+        rollout_baseline_and_canary_declared.RULE,
         # Hygiene
         required_tags.RULE,
-        protect_stateful_in_prod.RULE,
-        log_retention.RULE,
+        prod_stateful_protected.RULE,
+        log_group_retention.RULE,
         # Supply chain: air-gapped stacks
-        air_gap_sources.RULE,
+        air_gap_sources_in_mirror.RULE,
         gcp_required_labels.RULE,
     ]
 )
 
 
 def rule_by_id(rule_id: str) -> Rule | None:
+    """The rule with this id, or that had it (an alias)."""
     return _BY_ID.get(rule_id)
 
 
-_BY_ID = {rule.id: rule for rule in RULES}
+_BY_ID = {key: rule for rule in RULES for key in (rule.id, *rule.aliases)}

@@ -82,6 +82,9 @@ class Rule:
     scope: Scope = Scope.resource
     categories: tuple[str, ...] = ()
     references: tuple[str, ...] = ()
+    # Ids this rule had before (a rule moved to another family): waivers and `--policy-config`
+    # entries naming an old id still apply to it.
+    aliases: tuple[str, ...] = ()
 
     def applies_to(self, type_token: str) -> bool:
         return type_token in self.resource_types

@@ -35,7 +35,8 @@ class WaiverStatus:
 
 
 def _matches(waiver: Any, finding: Finding) -> bool:
-    return waiver.rule == finding.rule.id and waiver.resource in (finding.name, finding.urn)
+    rule = finding.rule
+    return (waiver.rule == rule.id or waiver.rule in rule.aliases) and waiver.resource in (finding.name, finding.urn)
 
 
 def apply_waivers(

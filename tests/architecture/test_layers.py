@@ -79,3 +79,18 @@ def test_node_side_helpers_import_only_the_standard_library() -> None:
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         foreign = [n for n in names if n.split(".")[0] not in sys.stdlib_module_names]
         assert foreign == [], path
+
+
+def test_tests_decide_skip_or_fail_in_one_place() -> None:
+    """`tests/support/prerequisites.missing()` is the only skip: it fails in CI instead."""
+    import re
+
+    tests = layers.ROOT / "tests"
+    skipping = [
+        str(path.relative_to(layers.ROOT))
+        for path in tests.rglob("*.py")
+        if path.name != "prerequisites.py"
+        and re.search(r"pytest\.skip\(|pytest\.mark\.skip|importorskip|os\.environ\.get\(\"CI\"", path.read_text())
+        and path.name != "test_layers.py"
+    ]
+    assert skipping == []

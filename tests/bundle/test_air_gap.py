@@ -14,7 +14,7 @@ from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli import main
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.hygiene.air_gap_sources import RULE
+from accelplane.rules.hygiene.air_gap_sources_in_mirror import RULE
 from tests.support.ansible import lab
 
 MIRROR = "http://mirror.lab.internal:8080/accelplane"

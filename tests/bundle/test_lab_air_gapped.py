@@ -24,7 +24,7 @@ from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli import main
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.hygiene.air_gap_sources import RULE
+from accelplane.rules.hygiene.air_gap_sources_in_mirror import RULE
 from tests.support.ansible import lab, nodes, rootfs
 from tests.support.ansible.prereqs import require_lab, require_tools
 from tests.support.mirror.gpg import make_key

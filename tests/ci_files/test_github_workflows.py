@@ -10,12 +10,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 from accelplane.cli import build_parser
 from accelplane.config.project import find_project
 from tests.ci_files.schema_check import check_jsonschema
+from tests.support.prerequisites import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -152,7 +152,7 @@ def test_what_the_workflows_rely_on_exists() -> None:
     script = stacks_step["run"].replace('>> "$GITHUB_OUTPUT"', "")
     result = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, check=False)
     if result.returncode != 0 and "jq" in result.stderr:
-        pytest.skip("jq is not installed here (it is on GitHub's runners)")
+        missing("jq is not installed (GitHub's runners have it; tests/support/ansible/install_prereqs.sh installs it)")
     assert result.stdout.strip() == "stacks=" + str(find_project().stacks()).replace("'", '"').replace(" ", "")
 
 

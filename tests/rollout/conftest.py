@@ -3,7 +3,6 @@ test exporter (one per session), AWS isolation, and an in-process CLI runner."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from accelplane.cli import main
+from tests.support.prerequisites import missing
 from tests.support.prometheus.exporter import Exporter
 from tests.support.prometheus.server import Prometheus, find_binary
 
@@ -94,10 +94,8 @@ class Metrics:
 def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metrics]:
     binary = find_binary()
     if binary is None:
-        if os.environ.get("CI") == "true":  # conventions 26: CI installs it, so missing there is a failure
-            pytest.fail("the prometheus binary is not installed: run tests/support/ansible/install_prereqs.sh")
-        pytest.skip("the prometheus binary is not installed (Debian: apt-get install prometheus; "
-                    "tests/support/ansible/install_prereqs.sh installs it)")
+        missing("the prometheus binary is not installed (Debian: apt-get install prometheus; "
+                "tests/support/ansible/install_prereqs.sh installs it)")
     exporter = Exporter()
     server = Prometheus(binary, tmp_path_factory.mktemp("prometheus"), [exporter.target])
     try:

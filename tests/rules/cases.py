@@ -195,6 +195,9 @@ class Case:
     target: str
     environment: str | None = None
     also: tuple[str, ...] = ()  # rules that judge a pair report on both members
+    # Other rules the failing fixture trips by design: the problem it shows is theirs too (a wildcard
+    # action is also an escalation path). Anything else a failing fixture trips fails the suite.
+    also_trips: frozenset[str] = frozenset()
     notes: list[str] = field(default_factory=list)
 
 
@@ -285,12 +288,15 @@ OBJECTS = allow(["s3:GetObject"], "arn:aws:s3:::data-1/corpora/*")
 CASES: dict[str, Case] = {
     # ---------------------------------------------------------------- IAM
     "AP-IAM-001": Case(
+        also_trips=frozenset({"AP-IAM-003", "AP-IAM-004", "AP-S3-007"}),
         passing=[role_policy("p", allow(["s3:GetObject"], "arn:aws:s3:::b/x/*"))],
         failing=[role_policy("p", allow("*"))], expect="every action", target="p"),
     "AP-IAM-002": Case(
+        also_trips=frozenset({"AP-S3-007"}),
         passing=[role_policy("p", allow("s3:*", "arn:aws:s3:::b/x/*"))],
         failing=[role_policy("p", allow(["s3:*", "ec2:DescribeInstances"]))], expect="s3:*", target="p"),
     "AP-IAM-003": Case(
+        also_trips=frozenset({"AP-IAM-004"}),
         passing=[role_policy("p", allow("iam:PassRole", "arn:aws:iam::1:role/x",
                                         Condition={"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
                              allow("ec2:RunInstances", "arn:aws:ec2:us-west-2:1:instance/*"))],
@@ -304,7 +310,7 @@ CASES: dict[str, Case] = {
     "AP-IAM-005": Case(
         passing=[service_role("r", "eks.amazonaws.com")],
         failing=[res(t.IAM_ROLE, "r", {"assumeRolePolicy": doc({"Effect": "Allow", "Principal": {"AWS": "*"},
-                                                                "Action": "sts:AssumeRole"})})],
+                                                                "Action": "sts:AssumeRole"}), "tags": TAGS})],
         expect="any principal", target="r"),
     "AP-IAM-006": Case(
         passing=[workload_role("w", GOOD_TRUST)],
@@ -331,6 +337,7 @@ CASES: dict[str, Case] = {
                                                          "arn:aws:iam::aws:policy/AdministratorAccess"})],
         expect="AdministratorAccess", target="a"),
     "AP-IAM-011": Case(
+        also_trips=frozenset({"AP-IAM-003", "AP-S3-007"}),
         passing=[role_policy("p", {"Effect": "Deny", "NotAction": "s3:GetObject", "Resource": "*"})],
         failing=[role_policy("p", {"Effect": "Allow", "NotAction": "iam:*", "Resource": "*"})],
         expect="NotAction", target="p"),
@@ -339,6 +346,7 @@ CASES: dict[str, Case] = {
         failing=[role_policy("p", allow(["s3:GetObjects"], "arn:aws:s3:::b/x/*"))], expect="s3:GetObjects",
         target="p"),
     "AP-IAM-013": Case(
+        also_trips=frozenset({"AP-IAM-004"}),
         passing=[service_role("role", "ec2.amazonaws.com"),
                  role_policy("a", allow("iam:PassRole", "arn:aws:iam::1:role/x"), role="role"),
                  role_policy("b", allow("s3:GetObject", "arn:aws:s3:::b/x/*"), role="role")],
@@ -352,6 +360,7 @@ CASES: dict[str, Case] = {
         failing=[on_bucket(t.S3_PUBLIC_ACCESS_BLOCK, "pab", "b", {**PAB, "restrictPublicBuckets": False})],
         expect="restrictPublicBuckets", target="pab"),
     "AP-S3-002": Case(
+        also_trips=frozenset({"AP-S3-003", "AP-S3-004", "AP-S3-009"}),
         passing=[bucket("b"), on_bucket(t.S3_PUBLIC_ACCESS_BLOCK, "pab", "b", PAB)],
         failing=[bucket("b"), bucket("other"), on_bucket(t.S3_PUBLIC_ACCESS_BLOCK, "pab", "other", PAB)],
         expect="no public access block", target="b"),
@@ -428,6 +437,7 @@ CASES: dict[str, Case] = {
         expect="WANDB_API_KEY", target="trainer"),
     # ---------------------------------------------------------------- Network and compute
     "AP-NET-001": Case(
+        also_trips=frozenset({"AP-LB-002"}),
         # A public endpoint: HTTPS and the redirect-only port 80 open to the world on the ALB's group.
         passing=[*public_endpoint(),
                  group("sg-nodes"), ingress("nodes-8000", "sg-nodes", fromPort=8000, toPort=8000,
@@ -438,6 +448,7 @@ CASES: dict[str, Case] = {
                                             cidrIpv4="0.0.0.0/0")],
         expect="HTTPS listener port", target="lb-in-80", also=("nodes-8000",)),
     "AP-NET-002": Case(
+        also_trips=frozenset({"AP-NET-001"}),
         passing=[group("sg"), ingress("ssh-office", "sg", fromPort=22, toPort=22, cidrIpv4="198.51.100.0/24")],
         failing=[group("sg", ingress=[{"protocol": "tcp", "fromPort": 0, "toPort": 65535,
                                        "cidrBlocks": ["0.0.0.0/0"]}])],
@@ -497,10 +508,12 @@ CASES: dict[str, Case] = {
         expect="instead of redirecting", target="http"),
     "AP-LB-003": Case(
         passing=[load_balancer()],
-        failing=[res(t.LOAD_BALANCER, "alb", {"loadBalancerType": "application", "dropInvalidHeaderFields": False})],
+        failing=[res(t.LOAD_BALANCER, "alb", {"loadBalancerType": "application", "dropInvalidHeaderFields": False,
+                                              "tags": TAGS})],
         expect="dropInvalidHeaderFields", target="alb"),
     # ---------------------------------------------------------------- Kubernetes
     "AP-K8S-001": Case(
+        also_trips=frozenset({"AP-K8S-005"}),
         # The platform's own device monitor, by identity: kube-system, its name, its image by digest.
         passing=[deployment("trainer"), neuron_monitor()],
         # A workload-namespace DaemonSet labelled as a device plugin; a kube-system one labelled so but
@@ -552,6 +565,7 @@ CASES: dict[str, Case] = {
                                                "versions.accelplane.io/fabric-manager": "550.54.15"})],
         expect="is conditional", target="train-ng"),
     "AP-VER-003": Case(
+        also_trips=frozenset({"AP-VER-001"}),
         passing=[node_group("a", extra_labels={"accelplane.io/group": "g"}),
                  node_group("b", extra_labels={"accelplane.io/group": "g"})],
         failing=[node_group("a", extra_labels={"accelplane.io/group": "g"}),

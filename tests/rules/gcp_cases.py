@@ -190,6 +190,7 @@ def gateway_policy(gateway_name: str, ssl_policy: str = "acme-tls12") -> Resourc
 GCP_CASES: dict[str, Case] = {
     # ---------------------------------------------------------------- IAM
     "AP-GIAM-001": Case(
+        also_trips=frozenset({"AP-GCS-008"}),
         passing=[member(t.GCP_PROJECT_IAM_MEMBER, "nodes-log", "roles/logging.logWriter", NODES, project=PROJECT),
                  member(t.GCP_BUCKET_IAM_MEMBER, "read", "roles/storage.objectViewer", TRAINER, bucket="acme-data")],
         failing=[binding(t.GCP_PROJECT_IAM_BINDING, "editors", "roles/editor", "group:ml@example.com",
@@ -224,6 +225,7 @@ GCP_CASES: dict[str, Case] = {
                  res(t.GCP_SERVICE_ACCOUNT_KEY, "ci-key", {"serviceAccountId": "id-ci"})],
         expect="service-account key", target="ci-key"),
     "AP-GIAM-005": Case(
+        also_trips=frozenset({"AP-GSM-002"}),
         passing=[member(t.GCP_BUCKET_IAM_MEMBER, "read", "roles/storage.objectViewer", TRAINER, bucket="acme-data",
                         condition=prefix_condition("acme-data", "corpora/")),
                  member(t.GCP_SERVICE_ACCOUNT_IAM_MEMBER, "wi", "roles/iam.workloadIdentityUser",
@@ -330,6 +332,7 @@ GCP_CASES: dict[str, Case] = {
         expect="anyone can read the secret", target="hf-all", also=("hf-group", "hf-admin")),
     # ---------------------------------------------------------------- Network
     "AP-GNET-001": Case(
+        also_trips=frozenset({"AP-GNET-002"}),
         passing=[firewall("iap-ssh", {"protocol": "tcp", "ports": ["22"]}, sourceRanges=["35.235.240.0/20"]),
                  firewall("deny-all", sourceRanges=["0.0.0.0/0"], denies=[{"protocol": "all"}])],
         failing=[firewall("admin", {"protocol": "tcp", "ports": ["20-25", "3389"]}, sourceRanges=["0.0.0.0/0"]),
@@ -412,6 +415,7 @@ GCP_CASES: dict[str, Case] = {
                  node_pool("legacy", {"metadata": {"disable-legacy-endpoints": "false"}})],
         expect="without disable-legacy-endpoints", target="cpu", also=("legacy",)),
     "AP-GKE-008": Case(
+        also_trips=frozenset({"AP-GKE-006", "AP-GKE-009"}),
         passing=[gke_cluster(), node_pool("cpu")],
         failing=[node_pool("cpu", {"serviceAccount": DEFAULT_SA}),
                  node_pool("unset", {"serviceAccount": None}),
@@ -458,7 +462,7 @@ GCP_CASES: dict[str, Case] = {
         failing=[gateway(), gateway_policy("other-gateway")],
         expect="without a GCPGatewayPolicy sslPolicy", target="inference-inference-gateway"),
     # ---------------------------------------------------------------- Hygiene
-    "AP-TAG-004": Case(
+    "AP-GTAG-001": Case(
         passing=[gcs_bucket("data"), gke_cluster(), crypto_key(), secret(), armor(),
                  res(t.GCP_GLOBAL_ADDRESS, "address", {"labels": LABELS}),
                  # A label the provider's defaultLabels add counts.

@@ -77,10 +77,10 @@ def test_labels_from_the_provider_defaults_count_and_unknown_defaults_are_not_ju
     defaults = c.res(t.GCS_BUCKET, "b", {"labels": partial, "effectiveLabels": c.LABELS})
     pending = c.res(t.GCS_BUCKET, "b", {"labels": partial, "effectiveLabels": UNKNOWN})
     missing = c.res(t.GCS_BUCKET, "b", {"labels": partial})
-    assert _judge("AP-TAG-004", complete) == ([], 0)
-    assert _judge("AP-TAG-004", defaults) == ([], 0)
-    assert _judge("AP-TAG-004", pending) == ([], 1)
-    assert _judge("AP-TAG-004", missing) == (["missing required labels (labels): owner"], 0)
+    assert _judge("AP-GTAG-001", complete) == ([], 0)
+    assert _judge("AP-GTAG-001", defaults) == ([], 0)
+    assert _judge("AP-GTAG-001", pending) == ([], 1)
+    assert _judge("AP-GTAG-001", missing) == (["missing required labels (labels): owner"], 0)
 
 
 def test_stateful_gcp_resources_are_protected_in_prod() -> None:
@@ -94,7 +94,7 @@ def test_stateful_gcp_resources_are_protected_in_prod() -> None:
 
 
 def test_aws_tag_rule_judges_aws_resources_only() -> None:
-    """AP-TAG-001 reads AWS `tags`; GCP resources are judged by AP-TAG-004 on their labels instead."""
+    """AP-TAG-001 reads AWS `tags`; GCP resources are judged by AP-GTAG-001 (was AP-TAG-004) on their labels instead."""
     required_tags = _rule("AP-TAG-001")
     assert not any(token.startswith("gcp:") for token in required_tags.resource_types)
     assert _judge("AP-TAG-001", c.gcs_bucket("data", labels={})) == ([], 0)

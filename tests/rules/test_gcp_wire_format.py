@@ -199,7 +199,7 @@ def _fixtures() -> dict[str, Resource]:
         "tls": GCP_CASES["AP-GLB-001"].passing[1],
         "armor": c.armor(),
         "backend": GCP_CASES["AP-GLB-004"].passing[0],
-        "address": GCP_CASES["AP-TAG-004"].passing[5],
+        "address": GCP_CASES["AP-GTAG-001"].passing[5],
         "nat": c.res(t.GCP_ADDRESS, "nat", {"labels": c.LABELS}),
     }
 
@@ -246,7 +246,7 @@ EXPECTED = {
     "AP-GCS-003": {"open"}, "AP-GCS-005": {"open"}, "AP-GCS-006": {"public"}, "AP-GIAM-001": {"editors"},
     "AP-GIAM-003": {"editors"}, "AP-GIAM-005": {"editors"}, "AP-GIAM-004": {"ci-key"}, "AP-GKMS-001": {"slow"},
     "AP-GSM-001": {"plain"}, "AP-GNET-001": {"ssh"}, "AP-GNET-002": {"ssh"}, "AP-GLB-001": {"old"},
-    "AP-GLB-002": {"allow-all"}, "AP-TAG-004": {"open", "slow", "plain", "allow-all"},
+    "AP-GLB-002": {"allow-all"}, "AP-GTAG-001": {"open", "slow", "plain", "allow-all"},
 }
 
 

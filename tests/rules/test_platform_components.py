@@ -8,7 +8,7 @@ import pytest
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.kubernetes import no_host_namespaces, no_host_path, no_privileged
+from accelplane.rules.kubernetes import k8s_no_host_namespaces, k8s_no_host_path, k8s_no_privileged_containers
 from accelplane.rules.kubernetes.platform_components import NEURON_MONITOR, privileged_component, repository_name
 from accelplane.rules.view import Resource
 from tests.rules.cases import DEVICE_PLUGIN, DIGEST, PRIVILEGED, container, deployment, neuron_monitor
@@ -17,7 +17,7 @@ MIRROR = "444455556666.dkr.ecr.us-west-2.amazonaws.com/neuron/neuron-monitor@sha
 
 
 def _privileged_findings(resource: Resource) -> list[str]:
-    findings, skipped = run_rule(no_privileged.RULE, ReferenceGraph([resource]))
+    findings, skipped = run_rule(k8s_no_privileged_containers.RULE, ReferenceGraph([resource]))
     assert skipped == 0
     return [f.message for f in findings]
 
@@ -77,8 +77,8 @@ def test_the_message_says_why_a_look_alike_is_not_exempt() -> None:
 @pytest.mark.parametrize(
     ("rule", "pod", "expect"),
     [
-        (no_host_namespaces.RULE, {"hostNetwork": True}, "hostNetwork"),
-        (no_host_path.RULE, {"volumes": [{"name": "dev", "hostPath": {"path": "/dev"}}]}, "/dev"),
+        (k8s_no_host_namespaces.RULE, {"hostNetwork": True}, "hostNetwork"),
+        (k8s_no_host_path.RULE, {"volumes": [{"name": "dev", "hostPath": {"path": "/dev"}}]}, "/dev"),
     ],
     ids=["host-namespaces", "host-path"],
 )

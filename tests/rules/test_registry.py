@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 import pytest
 
@@ -24,8 +25,12 @@ def _defined_rules() -> list[Rule]:
     return found
 
 
-def test_registry_holds_at_least_35_rules_in_every_family() -> None:
-    assert len(RULES) >= 35
+# The registry's size, stated exactly: a rule added or dropped changes this line in the same commit.
+RULE_COUNT = 101
+
+
+def test_registry_holds_exactly_the_rules_it_lists_in_every_family() -> None:
+    assert len(RULES) == RULE_COUNT
     assert {rule.family for rule in RULES} == set(Family)
 
 
@@ -36,9 +41,45 @@ def test_registry_is_sorted_and_ids_unique() -> None:
     assert len({rule.name for rule in RULES}) == len(RULES)
 
 
-def test_every_rule_module_is_registered() -> None:
-    defined = {rule.id for rule in _defined_rules()}
-    assert defined == {rule.id for rule in RULES}
+def test_every_rule_module_is_registered_and_no_module_copies_an_id() -> None:
+    """Each module's RULE is the very object the registry holds: a module that copies a registered
+    id (a new check under an old id, never registered) is caught, not counted as that id."""
+    defined = _defined_rules()
+    registered = {id(rule) for rule in RULES}
+    assert [rule.id for rule in defined if id(rule) not in registered] == []
+    assert len(defined) == len(RULES)
+
+
+def test_the_registration_check_catches_a_copied_id_in_an_unregistered_module(monkeypatch) -> None:
+    import sys
+    import types
+
+    first = RULES[0]
+    copy = types.ModuleType("accelplane.rules.hygiene.copied_rule")
+    copy.RULE = Rule(**{**first.__dict__, "name": "a-copy"})  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, copy.__name__, copy)
+    original = pkgutil.walk_packages
+
+    def walk(path, prefix="", onerror=None):
+        yield from original(path, prefix, onerror)
+        if prefix == "accelplane.rules.":
+            yield pkgutil.ModuleInfo(None, copy.__name__, False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pkgutil, "walk_packages", walk)
+    with pytest.raises(AssertionError):
+        test_every_rule_module_is_registered_and_no_module_copies_an_id()
+
+
+def test_every_rule_module_is_named_by_its_slug() -> None:
+    assert [r.id for r in RULES if r.check.__module__.rsplit(".", 1)[-1] != r.name.replace("-", "_")] == []
+
+
+def test_gcp_rules_have_ids_in_the_gcp_families_and_a_moved_id_stays_an_alias() -> None:
+    gcp = [r for r in RULES if r.name.startswith(("gcp-", "gcs-", "gke-"))]
+    assert gcp and [r.id for r in gcp if not r.id.startswith("AP-G")] == []
+    from accelplane.rules.registry import rule_by_id
+
+    assert rule_by_id("AP-TAG-004") is rule_by_id("AP-GTAG-001")
 
 
 def test_every_rule_has_pass_and_fail_fixtures() -> None:
@@ -47,19 +88,31 @@ def test_every_rule_has_pass_and_fail_fixtures() -> None:
         assert case.passing and case.failing, rule_id
 
 
-def test_registry_refuses_duplicate_ids() -> None:
-    first = RULES[0]
-    clone = Rule(**{**first.__dict__, "name": "another-name"})
-    with pytest.raises(RegistryError, match="duplicate rule id"):
-        build_registry([first, clone])
+def _variant(**changes: object) -> Rule:
+    return Rule(**{**RULES[0].__dict__, **changes})
 
 
-def test_registry_refuses_malformed_ids_and_descriptions() -> None:
-    first = RULES[0]
-    with pytest.raises(RegistryError, match="does not match"):
-        build_registry([Rule(**{**first.__dict__, "id": "iam-1"})])
-    with pytest.raises(RegistryError, match="Checks whether"):
-        build_registry([Rule(**{**first.__dict__, "description": "No wildcards."})])
+@pytest.mark.parametrize(
+    ("rules", "refusal"),
+    [
+        ([_variant(id="iam-1")], "does not match AP-<FAMILY>-<NNN>"),
+        ([_variant(name="Not A Slug")], "is not a lower-case slug"),
+        ([_variant(id="AP-RO-004")], "is taken by an `accelplane diff` check"),
+        ([RULES[0], _variant(name="another-name")], "duplicate rule id"),
+        ([RULES[0], _variant(id="AP-IAM-999")], "duplicate rule name"),
+        ([_variant(description="No wildcards.")], "must start with 'Checks whether'"),
+        ([_variant(resource_types=frozenset())], "names no resource types"),
+        ([_variant(aliases=(RULES[0].id,))], "is not a free"),
+        ([RULES[0], _variant(id="AP-IAM-999", name="other", aliases=(RULES[0].id,))], "is not a free"),
+        ([_variant(aliases=("AP-OLD-001",)), _variant(id="AP-IAM-998", name="other", aliases=("AP-OLD-001",))],
+         "are ids or aliases of other rules"),
+    ],
+    ids=["id", "name", "diff-only-id", "duplicate-id", "duplicate-name", "description", "no-types", "alias-own-id",
+         "alias-taken", "alias-twice"],
+)
+def test_registry_refuses(rules: list[Rule], refusal: str) -> None:
+    with pytest.raises(RegistryError, match=re.escape(refusal)):
+        build_registry(rules)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)

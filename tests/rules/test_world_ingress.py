@@ -8,13 +8,13 @@ import pytest
 
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.network import no_world_ingress
+from accelplane.rules.network import sg_no_world_ingress
 from accelplane.rules.view import Resource
 from tests.rules.cases import FORWARD, REDIRECT, group, ingress, listener, load_balancer, public_endpoint
 
 
 def _findings(resources: list[Resource]) -> list[tuple[str, str]]:
-    findings, skipped = run_rule(no_world_ingress.RULE, ReferenceGraph(resources))
+    findings, skipped = run_rule(sg_no_world_ingress.RULE, ReferenceGraph(resources))
     assert skipped == 0
     return sorted((f.name, f.message) for f in findings)
 

@@ -1,4 +1,5 @@
-"""AP-TAG-004: labelled GCP resources carry the required labels (owner, cost-centre, platform, environment).
+"""AP-GTAG-001 (was AP-TAG-004): labelled GCP resources carry the required labels (owner, cost-centre,
+platform, environment).
 
 The GCP twin of AP-TAG-001 (which judges AWS tags only): GCP label keys take lower-case letters,
 digits, `_` and `-`, so the platform and environment are `accelplane-platform` and
@@ -24,7 +25,8 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
 
 
 RULE = Rule(
-    id="AP-TAG-004",
+    id="AP-GTAG-001",
+    aliases=("AP-TAG-004",),  # its id before GCP rules had their own families
     name="gcp-required-labels",
     description="Checks whether labelled GCP resources carry owner, cost-centre, accelplane-platform and "
     "accelplane-environment labels.",

@@ -14,9 +14,10 @@
 #   gnupg            gpg: signs the mirror's Release; gpgv checks it in the tests
 #   skopeo           copies images into the mirror's OCI layout and pushes the test image
 #   docker-registry  Debian's distribution registry, started on a free loopback port by tests/bundle
+#   jq               what the pull-request workflow lists its stacks with (tests/ci_files runs that step)
 set -euo pipefail
 packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates prometheus
-  apt-utils gnupg skopeo docker-registry)
+  apt-utils gnupg skopeo docker-registry jq)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

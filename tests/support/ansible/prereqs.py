@@ -5,18 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 
-import pytest
-
 from tests.support.ansible import rootfs
-
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def missing(reason: str) -> None:
-    """Skip for a developer without the prerequisite; fail in CI, where skipping hides breakage."""
-    if IN_CI:
-        pytest.fail(f"prerequisite missing in CI: {reason}", pytrace=False)
-    pytest.skip(reason)
+from tests.support.prerequisites import missing
 
 
 def require_lab() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.support.ansible.prereqs import missing
+from tests.support.prerequisites import missing
 
 
 def free_port() -> int:

@@ -8,7 +8,7 @@ from accelplane.rules import types as t
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.storage.buckets import BUCKET_TYPES, companions
-from accelplane.rules.storage.public_access_block_flags import FLAGS
+from accelplane.rules.storage.s3_public_access_block_all_flags import FLAGS
 from accelplane.rules.view import Resource, as_bool
 
 
