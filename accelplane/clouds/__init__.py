@@ -23,10 +23,6 @@ _PACKAGES = {
 }
 
 
-def known_clouds() -> tuple[str, ...]:
-    return tuple(_PACKAGES)
-
-
 @cache
 def cloud_support(cloud: str) -> CloudSupport:
     """The support object of `cloud` (a `Cloud` member or its value)."""

@@ -192,10 +192,6 @@ class ServiceRollout:
     backends: tuple[BackendChange, ...]
     problems: tuple[str, ...] = ()  # why the change of weights is not one rollout step (AP-RO-004)
 
-    @property
-    def weights_changed(self) -> bool:
-        return any(b.weight[0] != b.weight[1] for b in self.backends)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "service": self.service, "name": self.name, "urn": self.urn, "status": self.status,

@@ -63,10 +63,6 @@ class Version:
     def minor(self) -> int:
         return self.release[1] if len(self.release) > 1 else 0
 
-    @property
-    def micro(self) -> int:
-        return self.release[2] if len(self.release) > 2 else 0
-
     def truncate(self, parts: int) -> Version:
         """The first `parts` release segments as a version (`570.172.08` -> `570` for parts=1)."""
         return _parse(".".join(str(n) for n in self.release[:parts]))
@@ -144,9 +140,3 @@ def parse_version(text: str) -> Version:
     return _parse(text)
 
 
-def is_version(text: str) -> bool:
-    try:
-        _parse(text)
-    except VersionError:
-        return False
-    return True

@@ -170,10 +170,6 @@ def gpu_driver_versions() -> frozenset[str]:
     return _settable(container_enum("GPUDriverInstallationConfig", "gpuDriverVersion"))
 
 
-def gpu_sharing_strategies() -> frozenset[str]:
-    return _settable(container_enum("GPUSharingConfig", "gpuSharingStrategy"))
-
-
 def release_channels() -> frozenset[str]:
     return _settable(container_enum("ReleaseChannel", "channel"))
 
@@ -445,10 +441,6 @@ def tpu_generation(name: str) -> TpuGeneration:
         raise GcpCatalogError(f"no TPU generation {name!r}; known: {', '.join(tpu_generations())}") from None
 
 
-def tpu_machine_types() -> frozenset[str]:
-    return frozenset(_tpu_index()[2])
-
-
 def tpu_generation_of(machine_type: str) -> str | None:
     """`ct5p-hightpu-4t` -> `v5p`; None for a machine type without TPUs or unknown."""
     entry = _tpu_index()[2].get(machine_type)
@@ -528,11 +520,3 @@ def gpu_accelerators() -> frozenset[str]:
                      if entry.kind == "gpu" and entry.accelerator is not None)
 
 
-def disagreements() -> tuple[Mapping[str, Any], ...]:
-    """Where published sources disagree: each position by source, and what the project follows."""
-    return tuple(_machines()["disagreements"])
-
-
-def topology_chips(topology: str) -> int:
-    """`2x2x4` -> 16."""
-    return math.prod(int(part) for part in topology.split("x"))

@@ -150,5 +150,3 @@ def condition_values(statement: Statement, operator: str, key_suffix: str) -> li
     return None
 
 
-def has_condition(statement: Statement) -> bool:
-    return bool(statement.conditions)
