@@ -17,8 +17,6 @@ halfway through `pulumi up`. Two data files back the GCP layer, the way `aws_cat
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
