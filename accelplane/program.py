@@ -14,7 +14,8 @@ from typing import Any
 from accelplane.clouds import cloud_support
 from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph, run_offline
+from accelplane.engine.graph import OfflineGraph
+from accelplane.engine.offline import run_offline
 
 
 def build(platform: Platform) -> dict[str, Any]:

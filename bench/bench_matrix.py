@@ -220,7 +220,7 @@ def main() -> None:
         describe(f"resolve {name}", timed(lambda n=name: resolve(n, as_of=AS_OF), max(5, args.repeat // 20)))
 
     from accelplane.matrix import accelerators
-    from accelplane.matrix.resolve import NoProfileFoundError
+    from accelplane.matrix.resolver import NoProfileFoundError
 
     names = sorted(accelerators())
 

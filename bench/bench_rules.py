@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from accelplane.config.loader import load_stack  # noqa: E402
-from accelplane.engine.offline import from_offline_graph  # noqa: E402
+from accelplane.engine.graph import from_offline_graph  # noqa: E402
 from accelplane.program import offline_graph  # noqa: E402
 from accelplane.rules.engine import evaluate  # noqa: E402
 from accelplane.rules.graph import ReferenceGraph  # noqa: E402

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
 
 

@@ -26,20 +26,23 @@ import argparse
 import time
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from accelplane.bundle.sources import air_gap_resources
 from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
-from accelplane.config.loader import PLATFORM_KEY, StackConfig
-from accelplane.engine.offline import from_offline_graph
+from accelplane.config.keys import PLATFORM_KEY
+from accelplane.engine.graph import from_offline_graph
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.report import FORMATS, render
 from accelplane.report.findings import build_report
 from accelplane.report.output import emit
-from accelplane.rules.bare_metal_groups import host_group_resources
 from accelplane.rules.judgement import Policy, judge, load_policy_config
 from accelplane.rules.registry import rule_by_id
 from accelplane.rules.sources import load_file, stack_of
 from accelplane.rules.view import Resource
+
+if TYPE_CHECKING:
+    from accelplane.config.loader import StackConfig
+
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -96,12 +99,7 @@ def run(args: argparse.Namespace) -> int:
         resources = from_offline_graph(offline_graph(stack))
         subject = f"stack {stack.stack}"
     deployed = len(resources)  # the count preview and `preview --json` give too: no stack, no providers
-    groups = host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project) if stack else []
-    resources += groups  # bare metal is in no Pulumi graph: the declaration is its source
-    # Nor are the artifact sources (apt, Python index, installers, charts, images): AP-AIR-001 judges
-    # them from the declaration too, with --state/--plan as well as the offline graph.
-    if stack is not None:
-        resources += air_gap_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project)
+    groups = _declared_resources(stack, resources) if stack is not None else []
     judgement = judge(resources, policy=policy, stack=stack.stack if stack else None,
                       environment=stack.platform.environment.value if stack else None)
 
@@ -125,6 +123,20 @@ def run(args: argparse.Namespace) -> int:
         f"{'PASSED' if report.passed else 'FAILED'}: {summary['blocking']} blocking, {summary['findings']} findings",
     )
     return EXIT_OK if report.passed else EXIT_FINDINGS
+
+
+def _declared_resources(stack: StackConfig, resources: list[Resource]) -> list[Resource]:
+    """What the rules judge from the declaration itself, added to `resources`; returns the host groups."""
+    # Start-up time: the bundle's source lists load only when a stack is named.
+    from accelplane.bundle.sources import air_gap_resources
+    from accelplane.rules.bare_metal_groups import host_group_resources
+
+    groups = host_group_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project)
+    resources += groups  # bare metal is in no Pulumi graph: the declaration is its source
+    # Nor are the artifact sources (apt, Python index, installers, charts, images): AP-AIR-001 judges
+    # them from the declaration too, with --state/--plan as well as the offline graph.
+    resources += air_gap_resources(stack.config[PLATFORM_KEY], stack=stack.stack, project=stack.project)
+    return groups
 
 
 def _check_document(resources: list[Resource], path: Path, kind: str, stack: StackConfig | None) -> None:

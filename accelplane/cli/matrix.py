@@ -20,15 +20,16 @@ import datetime as dt
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from accelplane.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, InputError, Problem
-from accelplane.matrix import FRAMEWORKS, accelerators, check, resolve
-from accelplane.matrix.report import MatrixReport
-from accelplane.matrix.resolve import NoProfileFoundError
-from accelplane.matrix.show import Table, tables
+from accelplane.matrix.frameworks import FRAMEWORKS
+
+if TYPE_CHECKING:
+    from accelplane.matrix.report import MatrixReport
+    from accelplane.matrix.show import Table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -109,6 +110,9 @@ def read_stack_file(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
 
 def run_check(args: argparse.Namespace) -> int:
     stack, lines = read_stack_file(args.file)
+    # Start-up time: the checks load only for this command (every parser is built at start).
+    from accelplane.matrix import check
+
     report = check(stack, as_of=args.as_of, strict=args.strict, origin=str(args.file), lines=lines)
     if args.json:
         sys.stdout.write(report.to_json_text() + "\n")
@@ -138,6 +142,9 @@ def render_report(report: MatrixReport) -> str:
 
 # ---- resolve -------------------------------------------------------------------------------------
 def run_resolve(args: argparse.Namespace) -> int:
+    # Start-up time: the checks load only for this command (every parser is built at start).
+    from accelplane.matrix.resolver import NoProfileFoundError, resolve
+
     as_of = args.as_of or dt.date.today()
     try:
         profile = resolve(
@@ -172,6 +179,10 @@ def _yaml_string(value: str) -> str:
 
 # ---- show ----------------------------------------------------------------------------------------
 def run_show(args: argparse.Namespace) -> int:
+    # Start-up time: the matrix data and tables load only for this command (every parser is built at start).
+    from accelplane.matrix import accelerators
+    from accelplane.matrix.show import tables
+
     acc = accelerators().get(args.accelerator)
     if acc is None:
         raise InputError.single(

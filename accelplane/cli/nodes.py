@@ -16,10 +16,13 @@ import argparse
 import fnmatch
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
-from accelplane.nodes.inventory import NodeInventory, build_inventory
+
+if TYPE_CHECKING:
+    from accelplane.nodes.inventory import NodeInventory
 
 _ACTIONS = {
     "apply": "install every component at the profile's versions, reboot if a driver changed, validate",
@@ -48,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
+    from accelplane.nodes.inventory import build_inventory
     from accelplane.nodes.progress import ProgressView
     from accelplane.nodes.runner import PLAYBOOKS, run_playbook, stdout_of
 

@@ -14,11 +14,7 @@ import sys
 from pathlib import Path
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
-from accelplane.engine.plan import render_plan
-from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
-from accelplane.k8s.manifests import render_manifest_report, validate_graph
-from accelplane.program import offline_graph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,6 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Start-up time: the Pulumi engine, the cloud's SDK and the manifest validator load only for a
+    # preview (every command's parser is built at start).
+    from accelplane.engine.plan import render_plan
+    from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
+    from accelplane.k8s.manifests import render_manifest_report, validate_graph
+    from accelplane.program import offline_graph
+
     stack = require_stack(args)
     pool_checks = check_pool_profiles(stack.platform)
     graph = offline_graph(stack)

@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from accelplane.config.json_schema import render
 from accelplane.errors import EXIT_OK, InputError
 
 
@@ -17,6 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Start-up time: the declaration model loads only for this command (every parser is built at start).
+    from accelplane.config.json_schema import render
+
     text = render()
     if args.output is None:
         sys.stdout.write(text)

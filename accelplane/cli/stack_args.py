@@ -30,14 +30,12 @@ def add_stack_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
 
 def stack_from_args(args: argparse.Namespace) -> StackConfig | None:
     """The validated stack the arguments name, or None when neither option was given."""
-    # Start-up time: only this command loads these (every parser is built at start).
+    if args.stack_file is None and args.stack is None:
+        return None
+    # Start-up time: the declaration model loads only when a stack is named.
     from accelplane.config.loader import load_stack, load_stack_file
 
-    if args.stack_file is not None:
-        return load_stack_file(args.stack_file)
-    if args.stack is not None:
-        return load_stack(args.stack)
-    return None
+    return load_stack_file(args.stack_file) if args.stack_file is not None else load_stack(args.stack)
 
 
 def require_stack(args: argparse.Namespace) -> StackConfig:

@@ -16,6 +16,7 @@ from pydantic_core import ErrorDetails
 
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.declaration import Platform
+from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
     DEFAULT_PROJECT,
     Project,
@@ -28,8 +29,6 @@ from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, re
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
 
-NAMESPACE = "accelplane"
-PLATFORM_KEY = f"{NAMESPACE}:platform"
 AWS_REGION_KEY = "aws:region"
 GCP_REGION_KEY = "gcp:region"
 GCP_PROJECT_KEY = "gcp:project"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 

@@ -15,13 +15,27 @@ them once per process.
 
 from __future__ import annotations
 
-from accelplane.matrix.check import check
-from accelplane.matrix.loader import MatrixData, MatrixDataError, accelerators, load
-from accelplane.matrix.report import MatrixFinding, MatrixReport, Verdict
-from accelplane.matrix.resolve import FRAMEWORKS, resolve
-from accelplane.matrix.schema import AcceleratorFacts, KernelModule, Vendor
-from accelplane.matrix.stack import MATRIX_KEYS
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from accelplane.matrix.frameworks import FRAMEWORKS
+    from accelplane.matrix.judge import check
+    from accelplane.matrix.keys import MATRIX_KEYS
+    from accelplane.matrix.loader import MatrixData, MatrixDataError, accelerators, load
+    from accelplane.matrix.report import MatrixFinding, MatrixReport, Verdict
+    from accelplane.matrix.resolver import resolve
+    from accelplane.matrix.schema import AcceleratorFacts, KernelModule, Vendor
+
+# Public name -> the module defining it. Resolved on first use (PEP 562): importing one module of the
+# package (the declaration needs only `schema`) must not load every check (start-up time of
+# `check --state` and `schema`).
+_EXPORTS = {
+    "check": "judge", "MatrixData": "loader", "MatrixDataError": "loader", "accelerators": "loader",
+    "load": "loader", "MatrixFinding": "report", "MatrixReport": "report", "Verdict": "report",
+    "FRAMEWORKS": "frameworks", "resolve": "resolver", "AcceleratorFacts": "schema", "KernelModule": "schema",
+    "Vendor": "schema", "MATRIX_KEYS": "keys",
+}
 __all__ = [
     "FRAMEWORKS",
     "MATRIX_KEYS",
@@ -38,3 +52,10 @@ __all__ = [
     "load",
     "resolve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{module}"), name)

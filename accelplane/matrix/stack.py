@@ -19,55 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.errors import InputError, Problem
+from accelplane.matrix.keys import MATRIX_KEYS, VERSION_KEYS
 from accelplane.matrix.loader import accelerators, load
 from accelplane.matrix.schema import AcceleratorFacts, KernelModule
 from accelplane.matrix.versions import Version, VersionError, parse_version
 
-VERSION_KEYS = frozenset(
-    {
-        "kernel",
-        "glibc",
-        "python",
-        "driver",
-        "fabric_manager",
-        "cuda",
-        "cudnn",
-        "nccl",
-        "torch",
-        "torchvision",
-        "torchaudio",
-        "rocm",
-        "rocm_userspace",
-        "amdgpu_kmd",
-        "neuron_sdk",
-        "torch_neuronx",
-        "torch_neuron",
-        "jax",
-        "jaxlib",
-        "libtpu",
-        "torch_xla",
-        "gaudi_sw",
-        "cann",
-        "torch_npu",
-        "efa_installer",
-        "aws_ofi_nccl",
-        "nccl_tests",
-    }
-)
-OTHER_KEYS = frozenset(
-    {
-        "accelerator",
-        "instance",
-        "os",
-        "kernel_module",
-        "compat_package",
-        "nccl_package",
-        "gpu_target",
-        "tpu_runtime",
-        "as_of",
-    }
-)
-MATRIX_KEYS: frozenset[str] = VERSION_KEYS | OTHER_KEYS
 """Exactly the flat keys of the `matrix check` contract (docs/design.md)."""
 
 # Keys that only mean something on one vendor's accelerators.

@@ -18,7 +18,7 @@ import pulumi
 
 from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph, from_offline_graph
+from accelplane.engine.graph import OfflineGraph, from_offline_graph
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import Symbols, symbol
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.drift import DriftMapping

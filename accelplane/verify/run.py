@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from accelplane.config.declaration import BucketAccess, BucketRole, WorkloadKind
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import DRILL_MODES, checkpoint_drill
 from accelplane.verify.drift import drift_results, stack_missing

@@ -13,7 +13,7 @@ from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.components import node_pool
 from accelplane.config.declaration import TaintEffect
 from accelplane.config.json_schema import SCHEMA_PATH
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 
 
 def test_every_ami_type_of_the_vendor_table_exists_in_eks() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import from_offline_graph
+from accelplane.engine.graph import from_offline_graph
 from accelplane.engine.provenance import declaration_paths, finding_lines
 from accelplane.program import offline_graph
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from tests.support.cli_contract import run_and_check
 from tests.support.fuzz_settings import fuzz_settings
 from tests.support.mutations import MOSTLY_LEAVES, mutated_document

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from accelplane.config.loader import load_stack
 from accelplane.matrix import accelerators, resolve
-from accelplane.matrix.stack import MATRIX_KEYS
+from accelplane.matrix.keys import MATRIX_KEYS
 from tests.support.cli_contract import run_and_check
 from tests.support.fuzz_settings import fuzz_settings
 from tests.support.mutations import DATE_LIKE, dump_json, dump_yaml, mutated_document

@@ -18,7 +18,8 @@ import pulumi
 from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
-from accelplane.engine.offline import OfflineGraph, RecordedResource, _RecordingMonitor
+from accelplane.engine.graph import OfflineGraph, RecordedResource
+from accelplane.engine.offline import _RecordingMonitor
 
 PROJECT = "acme-ml-prod"
 REGION = "us-east5"

@@ -17,7 +17,7 @@ import pulumi_gcp.storage as storage
 import pytest
 
 from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
-from accelplane.engine.offline import RecordedResource
+from accelplane.engine.graph import RecordedResource
 from tests.gcp.gcp_harness import PROJECT, PROJECT_NUMBER, REGION, Run, run_components
 from tests.gcp.gcp_scenario import (
     API_CIDRS,

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.engine.offline import RecordedResource
+from accelplane.engine.graph import RecordedResource
 from tests.gcp.gcp_discovery import (
     DEPRECATED_ALLOWED,
     SHAPES,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.k8s import crd_schemas
 from accelplane.k8s.manifests import validate_manifests
 from accelplane.program import offline_graph

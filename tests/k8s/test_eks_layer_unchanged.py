@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 

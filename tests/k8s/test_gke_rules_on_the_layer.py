@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph, RecordedResource, from_offline_graph
+from accelplane.engine.graph import OfflineGraph, RecordedResource, from_offline_graph
 from accelplane.program import offline_graph
 from accelplane.rules.engine import evaluate
 from accelplane.rules.graph import ReferenceGraph

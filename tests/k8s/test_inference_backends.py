@@ -10,7 +10,7 @@ import pulumi_kubernetes
 import pytest
 
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 from accelplane.k8s.service_props import SERVICE_TYPE, service_props
 from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant

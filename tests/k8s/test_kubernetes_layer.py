@@ -9,7 +9,7 @@ import yaml
 
 from accelplane.clouds.aws.catalog import instance_facts
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 from accelplane.k8s.manifests import manifests, validate_graph
 
 

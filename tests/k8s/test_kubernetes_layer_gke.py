@@ -12,7 +12,7 @@ import yaml
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.config.loader import load_stack, load_stack_file
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 from accelplane.k8s.manifests import validate_graph
 from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant

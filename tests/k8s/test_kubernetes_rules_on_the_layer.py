@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from accelplane.engine.offline import OfflineGraph, from_offline_graph
+from accelplane.engine.graph import OfflineGraph, from_offline_graph
 from accelplane.rules.engine import evaluate
 from accelplane.rules.graph import ReferenceGraph
 

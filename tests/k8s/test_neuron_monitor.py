@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 from accelplane.k8s.manifests import validate_graph
 
 _EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}

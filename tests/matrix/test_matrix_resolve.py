@@ -8,7 +8,7 @@ import pytest
 
 from accelplane.errors import InputError
 from accelplane.matrix import Verdict, accelerators, check, resolve
-from accelplane.matrix.resolve import NoProfileFoundError
+from accelplane.matrix.resolver import NoProfileFoundError
 from accelplane.matrix.versions import parse_version
 
 AS_OF = dt.date(2026, 12, 2)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pulumi.runtime.proto import analyzer_pb2
 
-from accelplane.engine.offline import from_offline_graph
+from accelplane.engine.graph import from_offline_graph
 from accelplane.rules.enforcement import resolve_levels
 from accelplane.rules.engine import evaluate
 from accelplane.rules.graph import ReferenceGraph

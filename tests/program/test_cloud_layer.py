@@ -16,7 +16,7 @@ import pytest
 
 from accelplane.clouds.aws.catalog import instance_facts
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 
 STACKS = ["dev", "prod"]
 
@@ -219,7 +219,7 @@ def _public_variant(tmp_path: Path, redirect: str = REDIRECT) -> OfflineGraph:
 
 
 def _rule_findings(graph: OfflineGraph) -> list[str]:
-    from accelplane.engine.offline import from_offline_graph
+    from accelplane.engine.graph import from_offline_graph
     from accelplane.rules.engine import evaluate
     from accelplane.rules.graph import ReferenceGraph
 

@@ -15,7 +15,8 @@ from pulumi.runtime.stack import run_pulumi_func
 
 from accelplane.clouds.aws.mocks import AwsLikeMocks
 from accelplane.config.loader import PLATFORM_KEY
-from accelplane.engine.offline import OfflineGraph, _RecordingMonitor
+from accelplane.engine.graph import OfflineGraph
+from accelplane.engine.offline import _RecordingMonitor
 from tests.support.stack_files import STACKS_DIR
 
 ENTRY = Path(__file__).resolve().parents[2] / "__main__.py"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from accelplane.config.loader import load_stack
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 from accelplane.program import offline_graph
 
 NODE_POOL = "gcp:container/nodePool:NodePool"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from accelplane.clouds.aws.components.inference_endpoint import rule_priorities
 from accelplane.config.loader import load_stack_file
-from accelplane.engine.offline import OfflineGraph, RecordedResource
+from accelplane.engine.graph import OfflineGraph, RecordedResource
 from accelplane.program import offline_graph
 from tests.support.stack_files import write_variant
 

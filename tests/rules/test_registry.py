@@ -126,7 +126,7 @@ def test_rule_metadata_is_complete(rule: Rule) -> None:
 
 def test_resource_rules_read_only_their_resource(dev_graph, prod_graph) -> None:
     """A resource-scope rule gives the same answer alone (CrossGuard Analyze) as in the whole graph."""
-    from accelplane.engine.offline import from_offline_graph
+    from accelplane.engine.graph import from_offline_graph
     from accelplane.rules.engine import run_rule
     from accelplane.rules.graph import ReferenceGraph
 

@@ -18,7 +18,7 @@ from accelplane.clouds.aws.verify.declared import aws_declared
 from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig, load_stack, load_stack_text
 from accelplane.config.project import find_project
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.results import VerifyReport

@@ -38,7 +38,7 @@ from accelplane.clouds.aws.clients import AwsClients
 from accelplane.clouds.aws.verify.drift_specs import DRIFT
 from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.program import offline_graph
 from accelplane.verify.canonical import Symbols

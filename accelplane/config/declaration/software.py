@@ -140,7 +140,7 @@ class SoftwareProfile(Model):
         }
 
     def matrix_stack(self, accelerator: str, instance: str | None = None) -> dict[str, str]:
-        """The flat mapping `accelplane.matrix.check` judges, for one pool's accelerator."""
+        """The flat mapping `accelplane.matrix.judge` judges, for one pool's accelerator."""
         stack = {k: v for k, v in self.versions().items() if k not in self.NON_MATRIX_FIELDS}
         stack["accelerator"] = accelerator
         if instance:

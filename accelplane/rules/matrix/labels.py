@@ -14,8 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from accelplane.errors import InputError
-from accelplane.matrix import MATRIX_KEYS as _CONTRACT_KEYS
-from accelplane.matrix import check
+from accelplane.matrix.keys import MATRIX_KEYS as _CONTRACT_KEYS
 from accelplane.rules import types as t
 from accelplane.rules.view import Resource, as_list, as_str, mapping
 
@@ -73,7 +72,7 @@ def strict(target: Resource) -> bool:
 
 
 def matrix_stack(target: Resource) -> dict[str, str] | None:
-    """The flat mapping `accelplane.matrix.check` judges for a node group or a bare-metal host
+    """The flat mapping `accelplane.matrix.judge` judges for a node group or a bare-metal host
     group, or None for a CPU pool."""
     if target.type == t.BARE_METAL_GROUP:
         name = as_str(target.get("accelerator"))
@@ -105,6 +104,9 @@ def judge(stack: Mapping[str, str], as_of: date | None) -> Judgment:
 @lru_cache(maxsize=2048)
 def _judge(items: tuple[tuple[str, str], ...], as_of: date | None) -> Judgment:
     try:
+        # Start-up time: the matrix loads only when a pool's labels are judged (not for every check).
+        from accelplane.matrix import check
+
         report = check(dict(items), as_of=as_of, strict=False, origin="node pool labels")
     except InputError as error:
         # A label or profile value the matrix cannot even parse (a hand-edited state, an unknown

@@ -18,7 +18,6 @@ from datetime import date
 from functools import lru_cache
 
 from accelplane.errors import InputError
-from accelplane.matrix import check as matrix_check
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import node_groups_by_label
 from accelplane.rules.matrix.labels import MATRIX_KEYS, POOL_LABEL, matrix_stack, node_labels
@@ -128,6 +127,9 @@ def judge_stack(stack: Mapping[str, str], as_of: date | None) -> Judged:
 @lru_cache(maxsize=1024)
 def _judge(items: tuple[tuple[str, str], ...], as_of: date | None) -> Judged:
     try:
+        # Start-up time: the matrix loads only when a backend's versions are judged.
+        from accelplane.matrix import check as matrix_check
+
         report = matrix_check(dict(items), as_of=as_of, strict=False, origin="inference service backend")
     except InputError as error:
         # A value the matrix cannot parse (a hand-edited plan) runs nowhere: reported, not raised.

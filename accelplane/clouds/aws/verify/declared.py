@@ -12,7 +12,7 @@ from typing import Any
 
 from accelplane.clouds.aws.mocks import FAKE_ACCOUNT, AwsLikeMocks
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.declared import DeclaredPlatform, declared_platform

@@ -42,7 +42,7 @@ from accelplane.clouds.aws.verify.routing import idle_target_groups
 from accelplane.clouds.aws.verify.s3_checkpoints import S3Checkpoints
 from accelplane.clouds.aws.verify.state_checks import state_results
 from accelplane.config.loader import StackConfig
-from accelplane.engine.offline import OfflineGraph
+from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform

@@ -13,15 +13,14 @@ import datetime as dt
 from collections.abc import Iterator
 
 from accelplane.errors import InputError
-from accelplane.matrix.check import check
 from accelplane.matrix.checks.context import series
+from accelplane.matrix.judge import check
 from accelplane.matrix.loader import MatrixData, accelerators, load
 from accelplane.matrix.report import Verdict
 from accelplane.matrix.schema import AcceleratorFacts, KernelModule
 from accelplane.matrix.stack import OsName
 from accelplane.matrix.versions import VersionError, parse_version
 
-FRAMEWORKS = ("torch", "jax")
 _DEFAULT_FRAMEWORK = {"google": "jax"}
 _SUPPORTED = {
     "nvidia": ("torch",),

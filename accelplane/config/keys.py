@@ -1,0 +1,4 @@
+"""The keys of a stack file's `config:` block the project reads (plain strings: no import cost)."""
+
+NAMESPACE = "accelplane"
+PLATFORM_KEY = f"{NAMESPACE}:platform"
