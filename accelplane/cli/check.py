@@ -30,18 +30,12 @@ from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
 from accelplane.config.keys import PLATFORM_KEY
-from accelplane.engine.graph import from_offline_graph
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
-from accelplane.report import FORMATS, render
-from accelplane.report.findings import build_report
-from accelplane.report.output import emit
-from accelplane.rules.judgement import Policy, judge, load_policy_config
-from accelplane.rules.registry import rule_by_id
-from accelplane.rules.sources import load_file, stack_of
-from accelplane.rules.view import Resource
+from accelplane.report import FORMATS
 
 if TYPE_CHECKING:
     from accelplane.config.loader import StackConfig
+    from accelplane.rules.view import Resource
 
 
 
@@ -74,6 +68,14 @@ def _date(text: str) -> date:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Start-up time: the rules and the report load only for this command (every parser is built at start).
+    from accelplane.engine.graph import from_offline_graph
+    from accelplane.report import render
+    from accelplane.report.findings import build_report
+    from accelplane.report.output import emit
+    from accelplane.rules.judgement import Policy, judge, load_policy_config
+    from accelplane.rules.sources import load_file
+
     started, clock = datetime.now(UTC), time.perf_counter()
     file_path: Path | None = args.state or args.plan
     if file_path is None and args.stack is None and args.stack_file is None:
@@ -141,6 +143,8 @@ def _declared_resources(stack: StackConfig, resources: list[Resource]) -> list[R
 
 def _check_document(resources: list[Resource], path: Path, kind: str, stack: StackConfig | None) -> None:
     """A state or plan must hold resources, of one stack, and of the stack named with it."""
+    from accelplane.rules.sources import stack_of  # start-up time: as in run()
+
     owner = stack_of(resources, str(path))
     if owner is None:
         raise InputError.single(f"the {kind} holds no resources: nothing to judge (is this the right file?)",
@@ -155,6 +159,8 @@ def _check_document(resources: list[Resource], path: Path, kind: str, stack: Sta
 
 def _check_waiver_rules(stack: StackConfig) -> None:
     """A waiver naming no rule is a typo that silently waives nothing: reject it (exit 2)."""
+    from accelplane.rules.registry import rule_by_id  # start-up time: as in run()
+
     problems = [
         Problem(
             file=str(stack.path),

@@ -94,3 +94,20 @@ def test_tests_decide_skip_or_fail_in_one_place() -> None:
         and path.name != "test_layers.py"
     ]
     assert skipping == []
+
+
+def test_building_the_command_line_loads_no_command_s_work() -> None:
+    """Every command's parser is built at start: none may load the engine, a cloud, the rules, the
+    matrix or the declaration model for another command (`check --state` in 0.2 s depends on it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom accelplane.cli import build_parser\nbuild_parser()\n"
+        "heavy = ('pulumi', 'boto3', 'accelplane.rules.registry', 'accelplane.matrix.judge', "
+        "'accelplane.config.declaration', 'accelplane.clouds.aws', 'accelplane.clouds.gcp')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            cwd=layers.ROOT)
+    assert result.stdout.strip() == "[]"
