@@ -64,6 +64,19 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
                 yield ("kubernetes", "teams", index, "quotas", pool_name), f"{pool_name!r} is not an accelerator pool"
 
 
+def sized_training_templates(platform: Platform) -> Iterator[tuple[int, int, NodePool]]:
+    """(index, nodes, pool) of each training template that sets `nodes` on an accelerator training
+    pool: what a cloud's checks size against the pool (the checks here name a template on another pool)."""
+    layer = platform.kubernetes
+    pools = {pool.name: pool for pool in platform.node_pools}
+    for index, template in enumerate(layer.training_templates if layer else []):
+        pool = pools.get(template.node_pool)
+        if pool is not None and pool.purpose is Purpose.training and pool.accelerator is not None and (
+            template.nodes is not None
+        ):
+            yield index, template.nodes, pool
+
+
 # Kubernetes Service names are DNS-1035 labels (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/).
 SERVICE_NAME_LIMIT = 63
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.config.declaration import MetricsSource, Platform, Purpose
+from accelplane.config.declaration import MetricsSource, Platform
+from accelplane.config.kubernetes_checks import sized_training_templates
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -32,7 +33,6 @@ def eks_problems(platform: Platform) -> Iterator[Issue]:
     layer = platform.kubernetes
     if layer is None:
         return
-    pools = {pool.name: pool for pool in platform.node_pools}
     for index, service in enumerate(layer.inference_services):
         path = ("kubernetes", "inference_services", index)
         if service.expose and service.backends is not None and len(service.backends) > ALB_TARGET_GROUPS_PER_ACTION:
@@ -41,10 +41,7 @@ def eks_problems(platform: Platform) -> Iterator[Issue]:
         if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch and not service.expose:
             yield ((*path, "rollout", "metrics"),
                    "cloudwatch reads the endpoint's target groups: the service must be exposed")
-    for index, template in enumerate(layer.training_templates):
-        pool = pools.get(template.node_pool)
-        if pool is None or pool.purpose is not Purpose.training or pool.accelerator is None or template.nodes is None:
-            continue  # the neutral checks name a template on another pool
-        if template.nodes > pool.scaling.max:
-            yield (("kubernetes", "training_templates", index, "nodes"),
-                   f"the pool scales to {pool.scaling.max} nodes, not {template.nodes}")
+    for index, nodes, pool in sized_training_templates(platform):
+        if nodes > pool.scaling.max:
+            yield (("kubernetes", "training_templates", index, "nodes"), f"the pool scales to {pool.scaling.max} "
+                   f"nodes, not {nodes}")

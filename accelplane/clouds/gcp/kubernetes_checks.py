@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.config.declaration import Backend, InferenceService, MetricsSource, NodePool, Platform, Purpose
+from accelplane.config.kubernetes_checks import sized_training_templates
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -34,11 +35,8 @@ def gke_problems(platform: Platform) -> Iterator[Issue]:
         if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch:
             yield ((*path, "rollout", "metrics"),
                    "cloudwatch reads the ALB's metrics (AWS): use prometheus on Google Cloud")
-    for index, template in enumerate(layer.training_templates):
-        pool = pools.get(template.node_pool)
-        if pool is None or pool.purpose is not Purpose.training or pool.accelerator is None or template.nodes is None:
-            continue  # the neutral checks name a template on another pool
-        yield from _template_nodes(pool, template.nodes, ("kubernetes", "training_templates", index, "nodes"))
+    for index, nodes, pool in sized_training_templates(platform):
+        yield from _template_nodes(pool, nodes, ("kubernetes", "training_templates", index, "nodes"))
 
 
 def _tpu_shape(pool: NodePool) -> gcp_catalog.TpuShape | None:
