@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from accelplane.config.declaration import NodePool, SoftwareProfile
+from accelplane.declaration import NodePool, SoftwareProfile
 
 LABEL_PREFIX = "accelplane.io"
 VERSION_LABEL_PREFIX = f"versions.{LABEL_PREFIX}"

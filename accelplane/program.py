@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.clouds import cloud_support
-from accelplane.config.declaration import Platform
+from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import StackConfig
+from accelplane.declaration import Platform
 from accelplane.engine.graph import OfflineGraph
 from accelplane.engine.offline import run_offline
 

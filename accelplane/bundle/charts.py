@@ -12,7 +12,7 @@ import yaml
 
 from accelplane.bundle import net
 from accelplane.bundle.lockfile import ArtifactError
-from accelplane.config.declaration import Platform
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
 from accelplane.k8s.helm_chart import CHARTS
 

@@ -20,9 +20,9 @@ from typing import Any
 from accelplane.bundle import charts, debian, net, pypi, registry
 from accelplane.bundle.lockfile import Artifact, ArtifactError, Kind, Lock
 from accelplane.bundle.node_needs import GroupNeeds, group_needs
-from accelplane.clouds import cloud_support
-from accelplane.config.bare_metal import AptRepository
+from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import StackConfig
+from accelplane.declaration.bare_metal import AptRepository
 from accelplane.errors import InputError
 from accelplane.k8s.helm_chart import CHARTS
 from accelplane.oci_reference import parse_reference

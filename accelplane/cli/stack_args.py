@@ -11,8 +11,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accelplane.clouds import cloud_support
-from accelplane.clouds.interface import Capability, CloudSupport, NotSupportedError
+from accelplane.cloud_support import Capability, CloudSupport, NotSupportedError, cloud_support
 from accelplane.errors import InputError
 
 if TYPE_CHECKING:

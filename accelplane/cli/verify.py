@@ -21,7 +21,7 @@ from pathlib import Path
 
 from accelplane.cli.connection_args import add_connection_arguments
 from accelplane.cli.stack_args import add_stack_arguments, cloud_with, require_stack
-from accelplane.clouds.interface import Capability
+from accelplane.cloud_support import Capability
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
 from accelplane.report import FORMATS
@@ -119,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.report.output import emit
     from accelplane.rules.judgement import Policy, load_policy_config
     from accelplane.verify.probe import ca_bundle_problem
+    from accelplane.verify.reader import LiveReader
     from accelplane.verify.report import render_verify
     from accelplane.verify.run import VerifyOptions, verify
 
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_policy_config(args.policy_config) if args.policy_config else None
     levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
     stack = require_stack(args)
-    reader = cloud_with(stack, Capability.verify).live_reader()
+    reader: LiveReader = cloud_with(stack, Capability.verify).live_reader()
     options = VerifyOptions(
         policy_levels=levels,
         endpoint_url=args.endpoint_url,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.clouds import cloud_support
-from accelplane.config.declaration import Platform
+from accelplane.cloud_support import cloud_support
 from accelplane.config.kubernetes_checks import kubernetes_problems
+from accelplane.declaration import Platform
 from accelplane.matrix import accelerators
 
 Issue = tuple[tuple[str | int, ...], str]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accelplane.config.declaration import Platform
 from accelplane.config.loader import PLATFORM_KEY
 from accelplane.config.project import SOURCE_CHECKOUT
+from accelplane.declaration import Platform
 
 SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
-from accelplane.clouds import cloud_support
-from accelplane.config.declaration import (
+from accelplane.cloud_support import cloud_support
+from accelplane.declaration import (
     Backend,
     InferenceService,
     NodePool,

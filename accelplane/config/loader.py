@@ -15,7 +15,6 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from accelplane.config.checks import problems as cross_field_problems
-from accelplane.config.declaration import Platform
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
     DEFAULT_PROJECT,
@@ -26,6 +25,7 @@ from accelplane.config.project import (
     stack_name_of_file,
 )
 from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, read_yaml
+from accelplane.declaration import Platform
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
 

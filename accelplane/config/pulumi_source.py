@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pulumi
 
-from accelplane.config.declaration import Platform
 from accelplane.config.loader import PLATFORM_KEY, validate_platform
 from accelplane.config.project import find_project
 from accelplane.config.yaml_source import read_yaml
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
 SUPPORTED_SCHEMA_VERSION = 1

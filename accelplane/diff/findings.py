@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from accelplane.bundle.sources import air_gap_resources
-from accelplane.config.declaration import Waiver
 from accelplane.config.project import DEFAULT_PROJECT
+from accelplane.declaration import Waiver
 from accelplane.report.document import Item
 from accelplane.report.findings import item
 from accelplane.rules.bare_metal_groups import host_group_resources

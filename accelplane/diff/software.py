@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from accelplane import matrix
-from accelplane.config.declaration import Platform, SoftwareProfile
+from accelplane.declaration import Platform, SoftwareProfile
 from accelplane.diff.plan_diff import SoftwareChange, VersionChange
 from accelplane.errors import InputError
 

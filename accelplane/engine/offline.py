@@ -21,8 +21,8 @@ import pulumi
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime.stack import run_pulumi_func
 
-from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
+from accelplane.declaration import Platform
 from accelplane.engine.graph import OfflineGraph, RecordedResource
 
 Program = Callable[[Platform], Mapping[str, Any]]  # the program's `build`: declares resources, returns outputs

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from accelplane.config.declaration import Platform
+from accelplane.declaration import Platform
 from accelplane.matrix import check
 
 

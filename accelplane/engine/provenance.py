@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from accelplane.clouds import cloud_support
-from accelplane.config.declaration import InferenceService, Platform
+from accelplane.cloud_support import cloud_support
 from accelplane.config.yaml_source import PathPart
+from accelplane.declaration import InferenceService, Platform
 from accelplane.rules import types as t
 from accelplane.rules.view import Resource
 

@@ -29,9 +29,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
-from accelplane.clouds import cloud_support
-from accelplane.clouds.interface import CloudSupport
-from accelplane.config.declaration import Cloud, NodePool, Platform, Workload
+from accelplane.cloud_support import CloudSupport, cloud_support
+from accelplane.declaration import Cloud, NodePool, Platform, Workload
 from accelplane.k8s.service_backend import ServiceBackend
 
 

@@ -43,8 +43,8 @@ from pulumi_kubernetes.autoscaling.v2 import HorizontalPodAutoscalerSpecArgsDict
 from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
 from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
-from accelplane.config.declaration import Backend
-from accelplane.config.declaration import InferenceService as ServiceSpec
+from accelplane.declaration import Backend
+from accelplane.declaration import InferenceService as ServiceSpec
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
 from accelplane.k8s.service_backend import Attachment, BackendRef, ServiceBackend

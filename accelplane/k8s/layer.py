@@ -18,7 +18,7 @@ from typing import TypeVar
 import pulumi
 
 from accelplane.accelerator_vendors import vendor_of
-from accelplane.config.declaration import BucketRole, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
+from accelplane.declaration import BucketRole, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
 from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, AcceleratorEnablementArgs, VendorPools
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling

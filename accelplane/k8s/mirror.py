@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import replace
 
-from accelplane.config.declaration import AirGap
+from accelplane.declaration import AirGap
 from accelplane.errors import InputError
 from accelplane.k8s.helm_chart import CHARTS, ChartSource
 from accelplane.nodes.air_gap import chart_repository

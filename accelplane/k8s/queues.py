@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from accelplane.config.declaration import Team
+from accelplane.declaration import Team
 
 COHORT = "accelplane"
 API_VERSION = "kueue.x-k8s.io/v1beta1"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from accelplane.config.declaration import NodePool
+from accelplane.declaration import NodePool
 from accelplane.node_labels import LABEL_PREFIX
 
 # The clouds' APIs spell taint effects NO_SCHEDULE; Kubernetes spells them NoSchedule.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.config.declaration import InferenceService, Platform
+from accelplane.declaration import InferenceService, Platform
 
 SERVICE_TYPE = "accelplane:k8s:InferenceService"
 

@@ -32,7 +32,7 @@ import pulumi_kubernetes as k8s
 import yaml
 
 from accelplane.accelerator_vendors import EFA_RESOURCE
-from accelplane.config.declaration import TrainingTemplate
+from accelplane.declaration import TrainingTemplate
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import TRAINING_PRIORITY
 

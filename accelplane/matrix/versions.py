@@ -28,7 +28,7 @@ _VERSION_RE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _PRE_RANK = {"alpha": 0, "a": 0, "beta": 1, "b": 1, "c": 2, "rc": 2}
-# As the declaration's version fields (accelplane/config/declaration/). Longer text is no vendor's version,
+# As the declaration's version fields (accelplane/declaration/). Longer text is no vendor's version,
 # and a 5,000-digit segment would fail int() with a ValueError, not a VersionError.
 MAX_LENGTH = 64
 

@@ -15,8 +15,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from accelplane.config.bare_metal import BareMetal, Connection, ConnectionKind, HostGroup, HostKeyChecking
 from accelplane.config.loader import StackConfig
+from accelplane.declaration.bare_metal import BareMetal, Connection, ConnectionKind, HostGroup, HostKeyChecking
 from accelplane.errors import InputError
 from accelplane.matrix import accelerators, check, load
 from accelplane.nodes.air_gap import node_sources

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from accelplane.config.declaration import RolloutGates
+from accelplane.declaration import RolloutGates
 from accelplane.rollout.traffic import BackendTraffic, Traffic
 
 

@@ -23,7 +23,7 @@ import urllib.request
 from datetime import datetime
 from typing import Any
 
-from accelplane.config.declaration import Rollout
+from accelplane.declaration import Rollout
 from accelplane.errors import InputError
 from accelplane.rollout.traffic import BackendTraffic, Traffic, finite
 from accelplane.urls import url_problem

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime
 
-from accelplane.config.declaration import InferenceService, Platform
+from accelplane.declaration import InferenceService, Platform
 from accelplane.rollout.traffic import Traffic
 
 

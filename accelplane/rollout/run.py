@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
-from accelplane.clouds import cloud_support
-from accelplane.clouds.interface import Capability, NotSupportedError
-from accelplane.config.declaration import InferenceService, MetricsSource, duration_seconds
+from accelplane.cloud_support import Capability, NotSupportedError, cloud_support
 from accelplane.config.loader import StackConfig
+from accelplane.declaration import InferenceService, MetricsSource, duration_seconds
 from accelplane.errors import InputError
 from accelplane.rollout import prometheus, steps
 from accelplane.rollout.gates import GateJudgement, GateVerdict, judge
@@ -142,8 +141,9 @@ def _find_route(found: Situation, options: Options) -> None:
     """The service's live route and weights; why not, in `live_note`, when there is none."""
     request = RouteRequest(found.stack.platform, found.service, options.endpoint_url, options.profile)
     try:
-        found.route = cloud_support(found.stack.platform.cloud).live_route(request)
-        found.live = found.route.weights()
+        route: LiveRoute = cloud_support(found.stack.platform.cloud).live_route(request)
+        found.route = route
+        found.live = route.weights()
     except (RouteError, NotSupportedError) as error:
         found.live_note = str(error)
 
@@ -224,7 +224,7 @@ def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> s
                                 f"{support.not_yet.get(Capability.live_weights, 'not exposed')})",
                                 field="--apply-now", file=str(stack.path))
     try:
-        route = found.route or support.live_route(
+        route: LiveRoute = found.route or support.live_route(
             RouteRequest(stack.platform, service, options.endpoint_url, options.profile))
         route.apply(weights)
     except RouteError as error:

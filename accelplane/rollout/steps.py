@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from accelplane.config.declaration import InferenceService, Rollout
+from accelplane.declaration import InferenceService, Rollout
 
 Weights = dict[str, int]
 

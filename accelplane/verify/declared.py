@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 
 import pulumi
 
-from accelplane.config.declaration import Platform
 from accelplane.config.loader import StackConfig
+from accelplane.declaration import Platform
 from accelplane.engine.graph import OfflineGraph, from_offline_graph
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import Symbols, symbol

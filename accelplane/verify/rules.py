@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from accelplane.config.declaration import Platform
+from accelplane.declaration import Platform
 from accelplane.report.findings import item
 from accelplane.rules.judgement import Policy, judge
 from accelplane.rules.rule import Enforcement, Finding

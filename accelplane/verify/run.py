@@ -16,8 +16,8 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from accelplane.config.declaration import BucketAccess, BucketRole, WorkloadKind
 from accelplane.config.loader import StackConfig
+from accelplane.declaration import BucketAccess, BucketRole, WorkloadKind
 from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import DRILL_MODES, checkpoint_drill

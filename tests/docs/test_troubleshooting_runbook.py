@@ -120,7 +120,7 @@ def test_every_verify_check_named_exists() -> None:
 
 
 def test_node_validation_checks_and_settings_exist() -> None:
-    from accelplane.config.bare_metal import Validation
+    from accelplane.declaration.bare_metal import Validation
 
     tasks = yaml.safe_load((ROOT / "roles" / "node_validation" / "tasks" / "main.yml").read_text())
     report = next(t["ansible.builtin.set_fact"]["node_validation_report"] for t in tasks

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.clouds import cloud_support
-from accelplane.config.declaration import Cloud
+from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import load_stack_file
+from accelplane.declaration import Cloud
 from accelplane.errors import InputError
 from tests.support.stack_files import line_of, write_variant
 

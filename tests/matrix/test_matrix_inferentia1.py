@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accelplane.config.declaration import SoftwareProfile
+from accelplane.declaration import SoftwareProfile
 from accelplane.matrix import Verdict, check
 
 C, W, X = Verdict.COMPATIBLE, Verdict.WARN, Verdict.INCOMPATIBLE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accelplane.config.declaration import RolloutGates
+from accelplane.declaration import RolloutGates
 from accelplane.rollout.gates import GateState, GateVerdict, judge
 from accelplane.rollout.traffic import BackendTraffic
 

@@ -1,6 +1,6 @@
 """AWS: EKS with accelerator node groups, S3, an ALB endpoint, Secrets Manager, KMS and IAM.
 
-`SUPPORT` is this cloud's `CloudSupport` (see `accelplane.clouds.interface` for the sub-layout every
+`SUPPORT` is this cloud's `CloudSupport` (see `accelplane.cloud_support` for the sub-layout every
 cloud shares). The declaration checks and the catalog are light and load with it; the provider SDK,
 the offline mocks, boto3 and the live readers load inside the methods that use them.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.aws import checks, kubernetes_checks, node_images, provenance
-from accelplane.clouds.interface import CloudSupport, DeclarationPath, Issue, NodeImage
 
 if TYPE_CHECKING:
     import pulumi
 
-    from accelplane.config.declaration import Platform
+    from accelplane.declaration import Platform
     from accelplane.rollout.route import LiveRoute, RouteRequest
     from accelplane.verify.reader import LiveReader
 

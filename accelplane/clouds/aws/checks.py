@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
-from accelplane.config.declaration import CapacityType, NodePool, Platform, Purpose
+from accelplane.declaration import CapacityType, NodePool, Platform, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
 

@@ -33,8 +33,8 @@ from accelplane.clouds.aws.components.secret_store import SecretStore, SecretSto
 from accelplane.clouds.aws.components.security_groups import PlatformSecurityGroups, SecurityGroupsArgs
 from accelplane.clouds.aws.components.workload_role import WorkloadRole, WorkloadRoleArgs
 from accelplane.clouds.aws.k8s.cluster_facts import EksFacts
-from accelplane.config.declaration import BucketRole, Environment, Platform, Purpose
 from accelplane.config.pulumi_source import secret_values
+from accelplane.declaration import BucketRole, Environment, Platform, Purpose
 from accelplane.k8s.layer import build_kubernetes
 
 

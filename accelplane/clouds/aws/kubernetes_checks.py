@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.config.declaration import MetricsSource, Platform
 from accelplane.config.kubernetes_checks import sized_training_templates
+from accelplane.declaration import MetricsSource, Platform
 
 Issue = tuple[tuple[str | int, ...], str]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from accelplane.accelerator_vendors import node_facts
+from accelplane.cloud_support import NodeImage
 from accelplane.clouds.aws import catalog
-from accelplane.clouds.interface import NodeImage
-from accelplane.config.declaration import Platform
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
 # EKS AMI type -> (architecture, variant) in the AL2023 SSM parameter names.

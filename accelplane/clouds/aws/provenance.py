@@ -7,8 +7,8 @@ at that element's line.
 
 from __future__ import annotations
 
-from accelplane.clouds.interface import DeclarationPath
-from accelplane.config.declaration import Platform
+from accelplane.cloud_support import DeclarationPath
+from accelplane.declaration import Platform
 
 _AWS = "accelplane:aws:"
 

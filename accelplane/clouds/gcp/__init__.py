@@ -1,6 +1,6 @@
 """Google Cloud: GKE with TPU slices and GPU pools, GCS with CMEK, a Gateway endpoint, Secret Manager.
 
-`SUPPORT` is this cloud's `CloudSupport` (see `accelplane.clouds.interface` for the sub-layout every
+`SUPPORT` is this cloud's `CloudSupport` (see `accelplane.cloud_support` for the sub-layout every
 cloud shares). What Google Cloud does not support yet is its `not_yet` table. The declaration checks
 and the catalog load with it; pulumi-gcp and the offline mocks inside the methods that use them.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.gcp import checks, kubernetes_checks, provenance
-from accelplane.clouds.interface import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
 
 if TYPE_CHECKING:
     import pulumi
 
-    from accelplane.config.declaration import Platform
+    from accelplane.declaration import Platform
 
 
 class GcpSupport(CloudSupport):

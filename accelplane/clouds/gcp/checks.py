@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.config.declaration import CapacityType, NodePool, Platform
+from accelplane.declaration import CapacityType, NodePool, Platform
 
 Issue = tuple[tuple[str | int, ...], str]
 

@@ -43,7 +43,8 @@ from accelplane.clouds.gcp.components.secret_store import SecretSpec, SecretStor
 from accelplane.clouds.gcp.components.service_agents import ServiceAgents, ServiceAgentsArgs
 from accelplane.clouds.gcp.components.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
 from accelplane.clouds.gcp.k8s.cluster_facts import GkeEndpoint, GkeFacts
-from accelplane.config.declaration import (
+from accelplane.config.pulumi_source import secret_values
+from accelplane.declaration import (
     BucketRole,
     CapacityType,
     Environment,
@@ -52,7 +53,6 @@ from accelplane.config.declaration import (
     NodePool,
     Platform,
 )
-from accelplane.config.pulumi_source import secret_values
 from accelplane.k8s.layer import build_kubernetes
 from accelplane.node_labels import pool_labels
 

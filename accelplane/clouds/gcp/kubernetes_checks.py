@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.config.declaration import Backend, InferenceService, MetricsSource, NodePool, Platform, Purpose
 from accelplane.config.kubernetes_checks import sized_training_templates
+from accelplane.declaration import Backend, InferenceService, MetricsSource, NodePool, Platform, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
 

@@ -6,8 +6,8 @@ built from; a TPU pool is one GKE node pool per slice (`<platform>-<pool>-s<n>`)
 
 from __future__ import annotations
 
-from accelplane.clouds.interface import DeclarationPath
-from accelplane.config.declaration import Platform
+from accelplane.cloud_support import DeclarationPath
+from accelplane.declaration import Platform
 
 _GCP = "accelplane:gcp:"
 

@@ -10,7 +10,7 @@ import pulumi_aws as aws
 from pulumi_aws.s3 import BucketLifecycleConfigurationRuleArgsDict
 
 from accelplane.clouds.aws.components.policy_document import policy_json
-from accelplane.config.declaration import Bucket, LifecycleRule
+from accelplane.declaration import Bucket, LifecycleRule
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from pulumi_aws.lb import (
     ListenerRuleActionForwardArgsDict,
 )
 
-from accelplane.config.declaration import InferenceEndpoint as EndpointSpec
+from accelplane.declaration import InferenceEndpoint as EndpointSpec
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 
 DEFAULT_PREFIX = "/"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.config.declaration import ExistingVpc, NatMode, NewVpc
+from accelplane.declaration import ExistingVpc, NatMode, NewVpc
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pulumi_aws.eks import NodeGroupTaintArgsDict
 
 from accelplane.accelerator_vendors import VendorNodeFacts
 from accelplane.clouds.aws.catalog import InstanceFacts
-from accelplane.config.declaration import CapacityType, NodePool, SoftwareProfile, TaintEffect
+from accelplane.declaration import CapacityType, NodePool, SoftwareProfile, TaintEffect
 from accelplane.node_labels import LABEL_PREFIX, pool_labels
 
 _CAPACITY = {

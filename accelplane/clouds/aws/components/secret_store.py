@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.config.declaration import Secret
+from accelplane.declaration import Secret
 
 
 @dataclass(frozen=True)

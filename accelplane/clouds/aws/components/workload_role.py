@@ -15,7 +15,7 @@ import pulumi
 import pulumi_aws as aws
 
 from accelplane.clouds.aws.components.policy_document import policy_json, service_account_trust
-from accelplane.config.declaration import BucketAccess, BucketRole, Workload
+from accelplane.declaration import BucketAccess, BucketRole, Workload
 
 _READ = ["s3:GetObject", "s3:GetObjectVersion"]
 _WRITE = ["s3:PutObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"]

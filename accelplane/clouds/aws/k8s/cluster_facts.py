@@ -25,7 +25,7 @@ from accelplane.clouds.aws.components.node_pool import default_taints
 from accelplane.clouds.aws.k8s.kubeconfig import eks_kubeconfig
 from accelplane.clouds.aws.k8s.load_balancer_controller import LoadBalancerController, LoadBalancerControllerArgs
 from accelplane.clouds.aws.k8s.target_group_backend import TargetGroupBackend
-from accelplane.config.declaration import BucketRole, Cloud, NodePool, Platform, Workload
+from accelplane.declaration import BucketRole, Cloud, NodePool, Platform, Workload
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.provider import provider_for
 from accelplane.k8s.scheduling import kubernetes_taints, pool_selector

@@ -21,7 +21,7 @@ from typing import Any
 
 from accelplane.clouds.aws.alb_forward import forward_action, forward_targets
 from accelplane.clouds.aws.clients import API_ERRORS, describe_error
-from accelplane.config.declaration import InferenceService, Platform
+from accelplane.declaration import InferenceService, Platform
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG
 from accelplane.rollout.route import RouteError
 

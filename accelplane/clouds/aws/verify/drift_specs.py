@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from accelplane.clouds.aws.verify.live_view import AwsLiveView
 from accelplane.clouds.aws.verify.routing import (
     ACTIONS_KEY,
     forward_results,
@@ -28,6 +27,7 @@ from accelplane.clouds.aws.verify.routing import (
     without_targets,
     without_weights_tag,
 )
+from accelplane.clouds.aws.verify.view import AwsLiveView
 from accelplane.rules.view import Resource
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.drift import ABSENT, DriftMapping, Spec, spec

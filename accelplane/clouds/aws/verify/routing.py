@@ -30,8 +30,8 @@ from accelplane.verify.canonical import symbol
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 if TYPE_CHECKING:
-    from accelplane.clouds.aws.verify.live_view import AwsLiveView
-    from accelplane.config.declaration import InferenceService
+    from accelplane.clouds.aws.verify.view import AwsLiveView
+    from accelplane.declaration import InferenceService
     from accelplane.verify.declared import DeclaredPlatform
 
 TARGET_GROUP = "aws:lb/targetGroup:TargetGroup"

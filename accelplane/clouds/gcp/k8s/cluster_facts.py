@@ -31,7 +31,7 @@ from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
 from accelplane.clouds.gcp.k8s.gateway_backend import GatewayBackend
 from accelplane.clouds.gcp.k8s.inference_gateway import InferenceGateway, InferenceGatewayArgs
 from accelplane.clouds.gcp.k8s.kubeconfig import gke_kubeconfig
-from accelplane.config.declaration import BucketRole, Cloud, NodePool, Platform, Workload
+from accelplane.declaration import BucketRole, Cloud, NodePool, Platform, Workload
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.provider import provider_for
 from accelplane.k8s.scheduling import declared_taints, pool_selector

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from accelplane.config.declaration import HealthCheck
+from accelplane.declaration import HealthCheck
 from accelplane.k8s.service_backend import Attachment, BackendRef, ServiceBackend
 
 GATEWAY_API_VERSION = "gateway.networking.k8s.io/v1"

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.clouds.aws.verify.inventory import UNREADABLE, Collector, LiveInventory, tags_of
+from accelplane.clouds.aws.verify.view import AwsLiveView
 from accelplane.rules.view import UNKNOWN, Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.declared import DeclaredPlatform
-from accelplane.verify.live import LiveView, Unexpected
+from accelplane.verify.live import Unexpected
 
 POOL_TAG = "accelplane.io/pool"
 
@@ -59,13 +59,6 @@ VERIFIED_TYPES = frozenset(
 INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
 
 EGRESS = "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule"
-
-
-@dataclass
-class AwsLiveView(LiveView):
-    # Every live target group of the platform (ARN -> name, tags): what a forward to one that is not
-    # a backend's is, in its message.
-    target_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class ViewCore:

@@ -1,7 +1,8 @@
-"""`CloudSupport`: everything the cloud-neutral code asks of a cloud, in one small interface.
+"""`CloudSupport`: everything the cloud-neutral code asks of a cloud, in one small interface, and the
+registry that finds a cloud's implementation by the declaration's `cloud:` value.
 
-One implementation per cloud (`accelplane/clouds/<cloud>/__init__.py`), found through the registry
-(`accelplane.clouds.cloud_support`) by the declaration's `cloud:` value. The neutral code (the
+One implementation per cloud (`accelplane/clouds/<cloud>/__init__.py`, its `SUPPORT`), found through
+`cloud_support(cloud)`. The neutral code (the
 declaration checks, the offline engine, the program, verify's drift engine and report, rollout's
 steps and gates, diff, check) calls these methods and never imports a cloud's module by name, so
 adding a cloud is adding a folder with the same sub-layout:
@@ -32,18 +33,17 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # annotations only: this module sits below every layer and imports none of them
+if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
     import pulumi
 
-    from accelplane.config.declaration import Platform
-    from accelplane.config.yaml_source import PathPart
-    from accelplane.rollout.route import LiveRoute, RouteRequest
-    from accelplane.verify.reader import LiveReader
+    from accelplane.declaration import Platform
 
 Issue = tuple[tuple[Any, ...], str]  # (field path under accelplane:platform, message)
-DeclarationPath = tuple["PathPart", ...]
+DeclarationPath = tuple[str | int, ...]
 
 
 class Capability(StrEnum):
@@ -127,12 +127,37 @@ class CloudSupport(ABC):
 
     # -- live ----------------------------------------------------------------------------------------
 
-    def live_reader(self) -> LiveReader:
-        """What `accelplane verify` reads the live platform with."""
+    # The two live methods return objects of the layers above (a `verify.reader.LiveReader`, a
+    # `rollout.route.LiveRoute`): typed `Any` here so this module stays below them; their callers
+    # annotate what they get.
+    def live_reader(self) -> Any:
+        """What `accelplane verify` reads the live platform with (a `verify.reader.LiveReader`)."""
         self.require(Capability.verify)
         raise NotImplementedError(f"{self.name}: live_reader")  # a cloud without a not_yet entry overrides this
 
-    def live_route(self, request: RouteRequest) -> LiveRoute:
-        """A service's live traffic split (its weights, and the one write that sets them)."""
+    def live_route(self, request: Any) -> Any:
+        """A service's live traffic split (a `rollout.route.LiveRoute`, for a `RouteRequest`)."""
         self.require(Capability.live_weights)
         raise NotImplementedError(f"{self.name}: live_route")
+
+
+# -- the registry --------------------------------------------------------------------------------------
+# The only place that names a cloud's package, as data: each is imported on first use only, so a stack
+# loads its own cloud and nothing of the others (a GCP stack never imports boto3 or pulumi-aws), and
+# every layer may ask for a cloud without importing one.
+# `cloud:` value -> the package whose `SUPPORT` implements `CloudSupport`.
+_PACKAGES = {
+    "aws": "accelplane.clouds.aws",
+    "gcp": "accelplane.clouds.gcp",
+}
+
+
+@cache
+def cloud_support(cloud: str) -> CloudSupport:
+    """The support object of `cloud` (a `Cloud` member or its value)."""
+    name = str(getattr(cloud, "value", cloud))
+    package = _PACKAGES.get(name)
+    if package is None:
+        raise KeyError(f"no cloud {name!r}; known: {', '.join(_PACKAGES)}")
+    support: CloudSupport = import_module(package).SUPPORT
+    return support

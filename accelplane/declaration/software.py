@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from accelplane.config.declaration.base import (
+from accelplane.declaration.base import (
     ImageDigest,
     Model,
     Version,

@@ -14,7 +14,7 @@ One module per section (`base`: the shared shapes and vocabularies; `network`, `
 `storage`, `endpoint`, `workloads`, `kubernetes`, `platform`); this package is their one import.
 """
 
-from accelplane.config.declaration.base import (
+from accelplane.declaration.base import (
     BucketAccess,
     BucketRole,
     CapacityType,
@@ -36,8 +36,8 @@ from accelplane.config.declaration.base import (
     WorkloadKind,
     duration_seconds,
 )
-from accelplane.config.declaration.endpoint import HealthCheck, InferenceEndpoint
-from accelplane.config.declaration.kubernetes import (
+from accelplane.declaration.endpoint import HealthCheck, InferenceEndpoint
+from accelplane.declaration.kubernetes import (
     Autoscaling,
     Backend,
     InferenceService,
@@ -49,12 +49,12 @@ from accelplane.config.declaration.kubernetes import (
     Team,
     TrainingTemplate,
 )
-from accelplane.config.declaration.network import ExistingVpc, GcpVpc, Network, NewVpc, Tags
-from accelplane.config.declaration.platform import AirGap, GcpSettings, Platform
-from accelplane.config.declaration.pools import Capacity, NodePool, Scaling, Taint
-from accelplane.config.declaration.software import SoftwareProfile
-from accelplane.config.declaration.storage import Bucket, LifecycleRule, LifecycleTransition
-from accelplane.config.declaration.workloads import BucketGrant, Secret, Waiver, Workload
+from accelplane.declaration.network import ExistingVpc, GcpVpc, Network, NewVpc, Tags
+from accelplane.declaration.platform import AirGap, GcpSettings, Platform
+from accelplane.declaration.pools import Capacity, NodePool, Scaling, Taint
+from accelplane.declaration.software import SoftwareProfile
+from accelplane.declaration.storage import Bucket, LifecycleRule, LifecycleTransition
+from accelplane.declaration.workloads import BucketGrant, Secret, Waiver, Workload
 from accelplane.matrix.schema import KernelModule
 
 __all__ = [

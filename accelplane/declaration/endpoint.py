@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
 
-from accelplane.config.declaration.base import (
+from accelplane.declaration.base import (
     Cidr,
     Model,
     SslProfile,

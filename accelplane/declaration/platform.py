@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from accelplane.config.bare_metal import BareMetal
-from accelplane.config.declaration.base import (
+from accelplane.declaration.bare_metal import BareMetal
+from accelplane.declaration.base import (
     Cloud,
     Environment,
     Model,
     Name,
     ReleaseChannel,
 )
-from accelplane.config.declaration.endpoint import InferenceEndpoint
-from accelplane.config.declaration.kubernetes import (
+from accelplane.declaration.endpoint import InferenceEndpoint
+from accelplane.declaration.kubernetes import (
     KubernetesLayer,
 )
-from accelplane.config.declaration.network import Network, Tags
-from accelplane.config.declaration.pools import NodePool
-from accelplane.config.declaration.software import SoftwareProfile
-from accelplane.config.declaration.storage import Bucket
-from accelplane.config.declaration.workloads import Secret, Waiver, Workload
+from accelplane.declaration.network import Network, Tags
+from accelplane.declaration.pools import NodePool
+from accelplane.declaration.software import SoftwareProfile
+from accelplane.declaration.storage import Bucket
+from accelplane.declaration.workloads import Secret, Waiver, Workload
 
 
 class AirGap(Model):

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from pydantic import Field, field_validator, model_validator
 
-from accelplane.config.declaration.base import (
+from accelplane.declaration.base import (
     Duration,
     ImageDigest,
     Model,

@@ -6,7 +6,7 @@ from datetime import date
 
 from pydantic import Field
 
-from accelplane.config.declaration.base import (
+from accelplane.declaration.base import (
     BucketAccess,
     BucketRole,
     Model,
