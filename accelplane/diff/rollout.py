@@ -9,7 +9,8 @@ joined with its pool's node-side versions from the pool's labels), on the workin
 
 AP-RO-004 (diff-only: it compares two revisions, so no single graph, plan or CrossGuard run can
 judge it, and the registry keeps the id reserved): a change of weights must be one rollout step,
-moving weight between the baseline and one other backend (`accelplane.rollout.steps.step_problems`).
+moving weight between the baseline and one other backend, the canary's new weight being the declared
+step after its old one (or 0, a rollback) (`accelplane.rollout.steps.step_problems`).
 Two canaries growing at once, or weight moving between two backends past the baseline, is not a
 step the gates ever judged. A change that gives the baseline 100 (an abort or rollback, however many
 canaries it empties) is always allowed: it returns every request to what served them before. The
@@ -121,7 +122,8 @@ def rollout_changes(
         if status == "changed" and not recorded:  # a base revision older than the component's props
             notes.append(f"service {name}: the base revision records no backends: weights not compared")
         elif status == "changed":
-            problems = _step_problems(rows, policy.baseline or None if policy else None)
+            problems = _step_problems(rows, policy.baseline or None if policy else None,
+                                      policy.steps if policy else ())
         out.append(ServiceRollout(
             service=name, name=shown.name, urn=shown.urn, status=status,
             baseline=policy.baseline or None if policy else None,
@@ -131,12 +133,12 @@ def rollout_changes(
     return sorted(out, key=lambda service: (service.service, service.urn)), notes
 
 
-def _step_problems(rows: Sequence[BackendChange], baseline: str | None) -> tuple[str, ...]:
+def _step_problems(rows: Sequence[BackendChange], baseline: str | None, steps: Sequence[int]) -> tuple[str, ...]:
     before = {r.name: r.weight[0] or 0 for r in rows if r.weight[0] is not None}
     after = {r.name: r.weight[1] or 0 for r in rows if r.weight[1] is not None}
     if baseline is not None and after.get(baseline) == 100:
         return ()  # every request back on the baseline: an abort or rollback, always allowed
-    return tuple(step_problems(before, after, baseline))
+    return tuple(step_problems(before, after, baseline, steps))
 
 
 def step_findings(services: Iterable[ServiceRollout]) -> list[Item]:

@@ -8,7 +8,7 @@ backend — is not a rollout step and `step_problems` names it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from accelplane.declaration import InferenceService, Rollout
@@ -87,20 +87,32 @@ def aborted(service: InferenceService) -> Weights:
     return {name: 100 if name == rollout.baseline else 0 for name in current}
 
 
-def step_problems(before: Mapping[str, int], after: Mapping[str, int], baseline: str | None) -> list[str]:
+def step_problems(
+    before: Mapping[str, int], after: Mapping[str, int], baseline: str | None, steps: Sequence[int] = ()
+) -> list[str]:
     """Why a change of weights is not one rollout step (empty when it is one, or no change).
 
     One step changes one pair: the baseline and one other backend, in opposite directions. A backend
-    that appears or disappears counts as a change from or to 0.
+    that appears or disappears counts as a change from or to 0. With the declared `steps`, the other
+    backend's new weight must be the step after its old one (`advance`, or `advance --start` from 0),
+    or 0 (a rollback): 90/10 -> 40/60 with steps [10, 25, 50, 100] skips two steps.
     """
     names = sorted(set(before) | set(after))
     changed = [n for n in names if before.get(n, 0) != after.get(n, 0)]
     if not changed:
         return []
-    problems = []
     if len(changed) > 2:
-        problems.append(f"{len(changed)} backends change weight ({', '.join(changed)}); a step changes one pair")
-    elif baseline is not None and baseline not in changed:
-        problems.append(f"the weight moves between {' and '.join(changed)}, not between the baseline {baseline!r} "
-                        "and one canary")
-    return problems
+        return [f"{len(changed)} backends change weight ({', '.join(changed)}); a step changes one pair"]
+    if baseline is not None and baseline not in changed:
+        return [f"the weight moves between {' and '.join(changed)}, not between the baseline {baseline!r} and one "
+                "canary"]
+    canary = next((n for n in changed if n != baseline), None)
+    if canary is None or not steps:
+        return []
+    old, new = before.get(canary, 0), after.get(canary, 0)
+    following = [step for step in sorted(steps) if step > old]
+    if new == 0 or (following and new == following[0]):
+        return []
+    expected = f"{following[0]}% (the step after {old}%)" if following else "no further step (it takes 100%)"
+    return [f"the canary {canary!r} moves {old}% -> {new}%; the declared steps {list(steps)} allow {expected} or 0% "
+            "(a rollback)"]

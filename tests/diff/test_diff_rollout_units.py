@@ -60,8 +60,8 @@ Rollout:
 
 def test_two_backends_changing_at_once_is_not_a_step_and_blocks() -> None:
     base = [infer_pool(), _service(backend("stable", 90), backend("next", 5), backend("other", 5))]
-    head = [infer_pool(), _service(backend("stable", 80), backend("next", 15), backend("other", 5))]
-    assert _diff(base, head).passed  # one pair, with the baseline
+    head = [infer_pool(), _service(backend("stable", 70), backend("next", 25), backend("other", 5))]
+    assert _diff(base, head).passed  # one pair, with the baseline, to the next declared step
     head = [infer_pool(), _service(backend("stable", 70), backend("next", 20), backend("other", 10))]
     diff = _diff(base, head)
     [service] = diff.rollout
@@ -156,3 +156,17 @@ def test_a_base_graph_without_the_component_props_is_noted_not_judged() -> None:
     diff = _diff([infer_pool(), old], head)
     assert diff.introduced == []
     assert "the base revision records no backends" in " ".join(diff.notes)
+
+
+def test_a_change_that_skips_declared_steps_is_not_one_step() -> None:
+    """90/10 -> 40/60 with steps [10, 25, 50, 100]: the pair is right, the size is not (two steps skipped)."""
+    steps = {**canary_rollout(), "steps": [10, 25, 50, 100]}
+    base = [infer_pool(), _service(backend("stable", 90), backend("next", 10), rollout=steps)]
+    head = [infer_pool(), _service(backend("stable", 40), backend("next", 60), rollout=steps)]
+    [service] = _diff(base, head).rollout
+    assert service.problems == ("the canary 'next' moves 10% -> 60%; the declared steps [10, 25, 50, 100] allow 25% "
+                                "(the step after 10%) or 0% (a rollback)",)
+    # The next step, and a rollback of the canary to 0, are steps.
+    for stable, nxt in ((75, 25), (100, 0)):
+        head = [infer_pool(), _service(backend("stable", stable), backend("next", nxt), rollout=steps)]
+        assert _diff(base, head).rollout[0].problems == ()

@@ -79,13 +79,17 @@ def weights(service: Resource) -> dict[str, int]:
 class RolloutView:
     baseline: str
     canary: str
+    steps: tuple[int, ...] = ()  # the canary's weights, step by step (rollout.steps)
 
 
 def rollout(service: Resource) -> RolloutView | None:
     raw = mapping(_declared(service, "rollout"))
     if not raw:
         return None
-    return RolloutView(baseline=as_str(get(raw, "baseline")), canary=as_str(get(raw, "canary")))
+    steps = get(raw, "steps")
+    return RolloutView(baseline=as_str(get(raw, "baseline")), canary=as_str(get(raw, "canary")),
+                       steps=tuple(int(s) for s in steps if isinstance(s, int | float)) if isinstance(steps, list)
+                       else ())
 
 
 # ---------------------------------------------------------------------------------------------- matrix
