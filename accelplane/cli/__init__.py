@@ -13,8 +13,10 @@ import importlib
 import io
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from typing import Any, NoReturn
 
 from accelplane.errors import EXIT_BAD_INPUT, InputError
@@ -25,6 +27,7 @@ _COMMAND_MODULES = (
     "accelplane.cli.schema",
     "accelplane.cli.matrix",
     "accelplane.cli.check",
+    "accelplane.cli.rules",
     "accelplane.cli.nodes",
     "accelplane.cli.verify",
     "accelplane.cli.diff",
@@ -51,8 +54,17 @@ class _ArgumentParser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
 
+def version() -> str:
+    """The installed distribution's version (pyproject.toml), or the tree's when run from a checkout."""
+    try:
+        return metadata.version("accelplane")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(prog="accelplane", description="Accelerator platforms from one declaration per stack.")
+    parser.add_argument("--version", action="version", version=f"accelplane {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_ArgumentParser)
     for module_name in _COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
@@ -84,6 +96,9 @@ def run() -> NoReturn:
     one) takes about a second, a third of a prod preview. All output is written and flushed by
     then, so the process ends at once.
     """
+    # A reader that stops early (`accelplane preview --stack prod | head -2`) closes the pipe: end
+    # quietly, as command-line tools do, not with a BrokenPipeError traceback.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     # A report may name a file whose name is not UTF-8 (lone surrogates after os.fsdecode): write
     # its bytes back as they were, as Python does under the C locale, not a UnicodeEncodeError.
     if isinstance(sys.stdout, io.TextIOWrapper):

@@ -166,7 +166,7 @@ def _check_waiver_rules(stack: StackConfig) -> None:
             file=str(stack.path),
             line=stack.line_of("waivers", index, "rule"),
             field=f"{PLATFORM_KEY}.waivers[{index}].rule",
-            message=f"no rule with id {waiver.rule!r} (see `accelplane check` output for ids)",
+            message=f"no rule with id {waiver.rule!r} (`accelplane rules list` lists the ids)",
         )
         for index, waiver in enumerate(stack.platform.waivers)
         if rule_by_id(waiver.rule) is None
