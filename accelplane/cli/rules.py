@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import json
 import re
 import sys
@@ -31,8 +32,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _record(rule: Any) -> dict[str, Any]:
-    import importlib
-
     module = importlib.import_module(rule.check.__module__)
     # The module's docstring opens with the id (and any old one) and says what the rule guards against.
     why = re.sub(r"^AP-[A-Z0-9]+-\d{3}( \(was [^)]*\))?:\s*", "", (module.__doc__ or "").strip())
