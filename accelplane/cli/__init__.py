@@ -16,10 +16,10 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from typing import Any, NoReturn
 
 from accelplane.errors import EXIT_BAD_INPUT, InputError
+from accelplane.tool import version
 
 # Sub-command modules, in the order `--help` lists them.
 _COMMAND_MODULES = (
@@ -52,14 +52,6 @@ class _ArgumentParser(argparse.ArgumentParser):
             self._check_value(action, value)
             return value
         return super()._get_values(action, arg_strings)
-
-
-def version() -> str:
-    """The installed distribution's version (pyproject.toml), or the tree's when run from a checkout."""
-    try:
-        return metadata.version("accelplane")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:

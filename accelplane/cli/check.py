@@ -118,11 +118,10 @@ def run(args: argparse.Namespace) -> int:
 
         report.lines = finding_lines(stack.platform, stack.line_of, resources)
     report.started, report.seconds = started, time.perf_counter() - clock
-    summary = report.summary()
     emit(
         render(report, args.format),
         args.output,
-        f"{'PASSED' if report.passed else 'FAILED'}: {summary['blocking']} blocking, {summary['findings']} findings",
+        report.verdict_line(),
     )
     return EXIT_OK if report.passed else EXIT_FINDINGS
 

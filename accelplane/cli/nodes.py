@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,9 +60,11 @@ def _run(args: argparse.Namespace) -> int:
     inventory = build_inventory(stack)  # bad input exits 2 here, before Ansible starts
     if args.limit:
         check_limit(args.limit, inventory, stack.path)
+    hosts = limited_hosts(args.limit, inventory) if args.limit else set(inventory.hosts)
     view = ProgressView(check=args.check)
     print(
-        f"accelplane nodes {args.nodes_playbook} --stack {stack.stack}: {len(inventory.hosts)} hosts"
+        f"accelplane nodes {args.nodes_playbook} --stack {stack.stack}: {len(hosts)} "
+        + ("host" if len(hosts) == 1 else "hosts") + (f" (--limit {args.limit})" if args.limit else "")
         + (" (check mode: nothing is changed)" if args.check else ""),
         flush=True,
     )
@@ -109,3 +112,32 @@ def check_limit(limit: str, inventory: NodeInventory, path: Path) -> None:
                 file=str(path),
                 field="accelplane:platform.bare_metal",
             )
+
+
+def _hosts_of(term: str, inventory: NodeInventory) -> set[str]:
+    """Hosts one --limit term names: a host or group (glob), `~regex`, `all` or `*`."""
+    if term in ("all", "*"):
+        return set(inventory.hosts)
+    if term.startswith("~"):
+        pattern = re.compile(term[1:])
+        return {host for host in inventory.hosts if pattern.search(host)}
+    found = {host for host in inventory.hosts if fnmatch.fnmatchcase(host, term)}
+    for name, group in inventory.groups.items():
+        if fnmatch.fnmatchcase(name, term) or fnmatch.fnmatchcase(name.replace("_", "-"), term):
+            found |= set(group.get("hosts", []))
+            for child in group.get("children", []):
+                found |= _hosts_of(child, inventory)
+    return found
+
+
+def limited_hosts(limit: str, inventory: NodeInventory) -> set[str]:
+    """The hosts a --limit selects, as Ansible reads the pattern: the plain terms' union, then `&term`
+    intersected, then `!term` removed."""
+    terms = [term for term in limit.replace(",", ":").split(":") if term]
+    plain = [t for t in terms if not t.startswith(("!", "&"))]
+    selected = set().union(*(_hosts_of(t, inventory) for t in plain)) if plain else set(inventory.hosts)
+    for term in (t for t in terms if t.startswith("&")):
+        selected &= _hosts_of(term[1:], inventory)
+    for term in (t for t in terms if t.startswith("!")):
+        selected -= _hosts_of(term[1:], inventory)
+    return selected

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.report.document import Item
 from accelplane.rules.sources import is_bookkeeping
+from accelplane.tool import report_header
 
 if TYPE_CHECKING:
     from accelplane.diff.bundle_lock import ArtifactChange
@@ -272,6 +273,7 @@ class PlanDiff:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **report_header(),
             "stack": self.stack,
             "base": {"ref": self.base_ref, "commit": self.base_commit},
             "head": self.head,

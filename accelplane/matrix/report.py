@@ -79,4 +79,5 @@ class MatrixReport:
         return {"verdict": self.verdict.value, "findings": [finding.to_json() for finding in self.findings]}
 
     def to_json_text(self, indent: int | None = 2) -> str:
+        # Exactly the design contract's two keys (docs/design.md): no tool header here.
         return json.dumps(self.to_json(), indent=indent)

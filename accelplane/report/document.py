@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from accelplane.tool import version
+
 SEVERITIES = ("critical", "high", "medium", "low")
+
+
+def counted(count: int, noun: str) -> str:
+    """`1 finding`, `2 findings`: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,18 @@ class Report:
     started: datetime | None = None  # when the run began (JUnit `timestamp`)
     seconds: float | None = None  # how long it took (JUnit `time`)
     rule_seconds: dict[str, float] = field(default_factory=dict)  # rule id -> its share of `seconds`
-    version: str = "0.1.0"
+    version: str = field(default_factory=version)  # the tool's (SARIF driver version)
+
+    def verdict_line(self) -> str:
+        """`PASSED: 0 blocking findings, 3 findings (...)` or, with a blocking problem that is no finding
+        (an expired waiver), `FAILED: 0 blocking findings, 1 failure: <why>`: never "FAILED: 0 blocking"
+        alone."""
+        summary = self.summary()
+        line = (f"{'PASSED' if self.passed else 'FAILED'}: {counted(summary['blocking'], 'blocking finding')}, "
+                f"{counted(summary['findings'], 'finding')}")
+        if self.failures:
+            line += f", {counted(len(self.failures), 'failure')}: " + "; ".join(self.failures)
+        return line
 
     @property
     def blocking(self) -> list[Item]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accelplane.report.document import Item, Report
+from accelplane.report.document import Item, Report, counted
 
 
 def _cell(text: str) -> str:
@@ -23,8 +23,9 @@ def render_markdown(report: Report) -> str:
     lines = [
         f"### {report.tool}: {_cell(report.subject)} — {verdict}",
         "",
-        f"{summary['resources']} resources, {summary['rules']} rules: **{summary['blocking']} blocking**, "
-        f"{summary['findings']} findings, {summary['waived']} waived"
+        f"{counted(summary['resources'], 'resource')}, {counted(summary['rules'], 'rule')}: "
+        f"**{counted(summary['blocking'], 'blocking finding')}**, {counted(summary['findings'], 'finding')}, "
+        f"{summary['waived']} waived"
         + (" (strict: advisory findings block)" if report.strict else "") + ".",
     ]
     for failure in report.failures:

@@ -30,8 +30,8 @@ def render_table(report: Report) -> str:
     summary = report.summary()
     lines.append("")
     lines.append(
-        f"{'PASSED' if report.passed else 'FAILED'}: {summary['blocking']} blocking, {summary['findings']} findings "
-        f"({summary['waived']} waived; " + ", ".join(f"{n} {s}" for s, n in summary["by_severity"].items() if n)
+        report.verdict_line()
+        + f" ({summary['waived']} waived; " + ", ".join(f"{n} {s}" for s, n in summary["by_severity"].items() if n)
         + (")" if any(summary["by_severity"].values()) else "none open)")
         + (" [strict: advisory findings block]" if report.strict else "")
     )

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from accelplane.rollout.run import Situation, format_timestamp
+from accelplane.tool import report_header
 
 
 def _share(value: float | None) -> str:
@@ -131,7 +132,7 @@ def render_markdown(found: Situation) -> str:
 
 
 def render_json(found: Situation) -> str:
-    return json.dumps(to_json(found), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps({**report_header(), **to_json(found)}, indent=2, ensure_ascii=False) + "\n"
 
 
 FORMATS = {"table": render_table, "json": render_json, "markdown": render_markdown}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypedDict
 
+from accelplane.tool import report_header
 from accelplane.verify.text import one_line
 
 
@@ -162,6 +163,7 @@ class VerifyReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **report_header(),
             "stack": self.stack,
             "platform": self.platform,
             "account": self.account,

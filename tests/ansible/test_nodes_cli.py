@@ -83,7 +83,7 @@ def test_validate_over_ssh_in_a_network_namespace(applied, make_node, tmp_path):
         netns.stop(ssh)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "accelplane nodes validate --stack labtest: 1 hosts"
+    assert lines[0] == "accelplane nodes validate --stack labtest: 1 host"
     assert any(line.endswith("== Validate the nodes against their profiles") for line in lines)
     summary = lines[lines.index("") + 1 :]
     assert summary[0].split()[:2] == ["host", "status"]

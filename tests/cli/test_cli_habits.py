@@ -54,3 +54,36 @@ def test_an_unknown_rule_is_bad_input_with_the_nearest_ids(capsys: pytest.Captur
     assert main(["rules", "show", "AP-IAM-0001"]) == 2
     err = capsys.readouterr().err
     assert "no rule 'AP-IAM-0001'; did you mean AP-IAM-001" in err and "Traceback" not in err
+
+
+def test_nodes_counts_the_hosts_the_limit_selects() -> None:
+    """`nodes apply --limit h100-01` announces 1 host, not every host of the stack."""
+    from accelplane.cli.nodes import limited_hosts
+    from accelplane.config.loader import load_stack
+    from accelplane.nodes.inventory import build_inventory
+
+    inventory = build_inventory(load_stack("lab"))
+    every = set(inventory.hosts)
+    first = sorted(every)[0]
+    assert limited_hosts(first, inventory) == {first}
+    assert limited_hosts("all", inventory) == every
+    assert limited_hosts(f"all:!{first}", inventory) == every - {first}
+    group = next(name for name, g in inventory.groups.items() if g.get("hosts"))
+    assert limited_hosts(group, inventory) == set(inventory.groups[group]["hosts"])
+    assert limited_hosts(f"all:&{group}", inventory) == set(inventory.groups[group]["hosts"])
+
+
+def test_the_verdict_line_counts_in_the_right_number_and_names_a_failure_that_is_no_finding() -> None:
+    from accelplane.report.document import Report
+
+    report = Report(tool="accelplane check", subject="stack dev", items=[], rules=[])
+    assert report.verdict_line() == "PASSED: 0 blocking findings, 0 findings"
+    report.failures.append("waiver 0 (AP-TAG-001 on acme) expired on 2026-01-01")
+    assert report.verdict_line() == ("FAILED: 0 blocking findings, 0 findings, 1 failure: waiver 0 (AP-TAG-001 on "
+                                     "acme) expired on 2026-01-01")
+
+
+def test_every_json_report_says_which_tool_and_versions_wrote_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--stack", "dev", "--format", "json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert (summary["tool"], summary["version"], summary["reportSchemaVersion"]) == ("accelplane", version(), 1)
