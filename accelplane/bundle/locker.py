@@ -97,10 +97,12 @@ def _read_index(base: str, relative: str, release: dict[str, tuple[str, int]]) -
     raise last_error
 
 
-def _at(error: InputError, field: str) -> InputError:
-    """The same problems, pinned to the declaration field whose source they are about."""
-
-    return InputError([replace(p, field=p.field or field) for p in error.problems])
+def _at(error: InputError, field: str, stack: StackConfig | None = None) -> InputError:
+    """The same problems, pinned to the declaration field whose source they are about (and, given the
+    stack, to that field's line in the stack file)."""
+    parts: list[str | int] = [int(p) if p.isdigit() else p for p in re.split(r"[.\[\]]+", field) if p]
+    where = {"file": str(stack.path), "line": stack.line_of(*parts)} if stack is not None else {}
+    return InputError([replace(p, field=p.field or field, **({} if p.file else where)) for p in error.problems])
 
 
 def lock_stack(
@@ -255,7 +257,10 @@ def _lock_charts(stack: StackConfig, lock: Lock, sources: Sources, say: Progress
         repository = sources.chart_repositories.get(need.key) or source.repository
         if repository is None:
             reference = parse_reference(f"{source.chart}:{need.version}")
-            digest, size, _ = registry.manifest(reference)
+            try:
+                digest, size, _ = registry.manifest(reference)
+            except InputError as error:
+                raise _at(error, need.needed_by.split("(")[-1].rstrip(")"), stack) from None
             lock.add(
                 Artifact(
                     Kind.chart,
@@ -273,7 +278,7 @@ def _lock_charts(stack: StackConfig, lock: Lock, sources: Sources, say: Progress
             try:
                 name, url, sha256, entry = charts.lookup(need.key, need.version, repository)
             except InputError as error:
-                raise _at(error, need.needed_by.split("(")[-1].rstrip(")")) from None
+                raise _at(error, need.needed_by.split("(")[-1].rstrip(")"), stack) from None
             lock.add(
                 Artifact(
                     Kind.chart,
@@ -317,7 +322,10 @@ def _lock_images(stack: StackConfig, lock: Lock, say: Progress) -> None:
 
     for text, where in _images(stack.platform.model_dump(mode="json"), ""):
         reference = parse_reference(text)
-        digest, size, media_type = registry.manifest(reference)
+        try:
+            digest, size, media_type = registry.manifest(reference)
+        except InputError as error:  # unreachable, refused, another digest: at the line that names the image
+            raise _at(error, where, stack) from None
         lock.add(
             Artifact(
                 Kind.image,
