@@ -30,7 +30,7 @@ only its own cloud, and `check --state` loads no provider at all.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -115,6 +115,11 @@ class CloudSupport(ABC):
         """(component type token, logical name) -> the declaration element it is built from, for the
         cloud layer's own components (findings point at that line)."""
 
+    def vocabularies(self) -> Mapping[str, Sequence[str]]:
+        """Closed vocabularies of declaration fields on this cloud (field name -> values), for the
+        JSON Schema's enums: editors complete them as people type."""
+        return {}
+
     # -- the program ---------------------------------------------------------------------------------
 
     @abstractmethod
@@ -150,6 +155,10 @@ _PACKAGES = {
     "aws": "accelplane.clouds.aws",
     "gcp": "accelplane.clouds.gcp",
 }
+
+
+def known_clouds() -> tuple[str, ...]:
+    return tuple(_PACKAGES)
 
 
 @cache

@@ -14,6 +14,7 @@ from accelplane.cloud_support import cloud_support
 from accelplane.config.kubernetes_checks import kubernetes_problems
 from accelplane.declaration import Platform
 from accelplane.matrix import accelerators
+from accelplane.suggest import did_you_mean
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -55,8 +56,8 @@ def _pools(platform: Platform) -> Iterator[Issue]:
             if pool.accelerator not in known_accelerators:
                 yield (
                     (*base, "accelerator"),
-                    f"unknown accelerator {pool.accelerator!r}; expected one of "
-                    + ", ".join(sorted(known_accelerators)),
+                    f"unknown accelerator {pool.accelerator!r}{did_you_mean(pool.accelerator, known_accelerators)} "
+                    "(`accelplane matrix show --accelerator NAME` describes one; the JSON Schema lists all)",
                 )
             if pool.software_profile is None:
                 yield (*base, "software_profile"), "an accelerator pool needs a software profile"
@@ -154,9 +155,8 @@ def _bare_metal(platform: Platform) -> Iterator[Issue]:
             hosts.setdefault(host.name, group.name)
         facts = known.get(group.accelerator)
         if facts is None:
-            yield (*base, "accelerator"), f"unknown accelerator {group.accelerator!r}; expected one of " + ", ".join(
-                sorted(known)
-            )
+            yield ((*base, "accelerator"), f"unknown accelerator {group.accelerator!r}"
+                   f"{did_you_mean(group.accelerator, known)} (the JSON Schema lists all)")
             continue
         vendor = facts.vendor.value
         required = _BARE_METAL_VERSIONS.get(vendor)

@@ -6,6 +6,7 @@ Every problem is reported at once, each with file, line and field path, as an `I
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, re
 from accelplane.declaration import Platform
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
+from accelplane.suggest import did_you_mean
 
 AWS_REGION_KEY = "aws:region"
 GCP_REGION_KEY = "gcp:region"
@@ -128,11 +130,43 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
     try:
         platform = Platform.model_validate(raw)
     except ValidationError as error:
-        raise InputError([problem(_yaml_path(e["loc"]), _explain(e)) for e in error.errors()]) from None
+        errors = error.errors()
+        shape = [problem(_yaml_path(e["loc"]), _explain(e)) for e in errors]
+        # Every independent mistake in one run: without the fields that failed (they fall back to
+        # their defaults), the rest may validate, and its cross-field problems are reported too.
+        repaired = _without_failed_fields(raw, errors)
+        if repaired is not None:
+            failed = [_yaml_path(e["loc"]) for e in errors]
+            shape += [problem(parts, message) for parts, message in cross_field_problems(repaired)
+                      if not any(list(parts[: len(f)]) == f for f in failed)]
+        raise InputError(shape) from None
     found = cross_field_problems(platform)
     if found:
         raise InputError([problem(parts, message) for parts, message in found])
     return platform
+
+
+def _without_failed_fields(raw: Any, errors: Sequence[ErrorDetails]) -> Platform | None:
+    """The declaration validated without the fields that failed, or None when that is not enough (a
+    required field is missing or failed: nothing sound to check the rest against)."""
+    if any(e["type"] == "missing" for e in errors):
+        return None
+    data = copy.deepcopy(raw)
+    for error in errors:
+        path = _yaml_path(error["loc"])
+        parent: Any = data
+        for part in path[:-1]:
+            try:
+                parent = parent[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        if not isinstance(parent, dict) or not path or path[-1] not in parent:
+            return None
+        del parent[path[-1]]
+    try:
+        return Platform.model_validate(data)
+    except ValidationError:
+        return None
 
 
 def _yaml_path(loc: Sequence[Any]) -> list[PathPart]:
@@ -150,12 +184,17 @@ def _dotted(parts: Sequence[PathPart]) -> str:
 def _explain(error: ErrorDetails) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        return f"unknown key; expected one of: {', '.join(_allowed_keys(error['loc']))}"
+        allowed = _allowed_keys(error["loc"])
+        key = str(error["loc"][-1]) if error["loc"] else ""
+        return f"unknown key{did_you_mean(key, allowed)} (expected one of: {', '.join(allowed)})"
     if kind == "missing":
         return "required field is missing"
     message = error["msg"]
     message = message.removeprefix("Value error, ")
     got = error.get("input")
+    if kind == "string_type" and isinstance(got, (int, float)) and not isinstance(got, bool):
+        return (f"{message} (got the number {got!r}: YAML reads an unquoted version as a number, 3.10 as 3.1; "
+                'quote it, e.g. "3.10")')
     if kind not in ("value_error",) and not isinstance(got, (dict, list)):
         message = f"{message} (got {got!r})"
     return message

@@ -12,7 +12,6 @@ date (`2026-01-31` unquoted) is accepted as well as the string.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from accelplane.matrix.keys import MATRIX_KEYS, VERSION_KEYS
 from accelplane.matrix.loader import accelerators, load
 from accelplane.matrix.schema import AcceleratorFacts, KernelModule
 from accelplane.matrix.versions import Version, VersionError, parse_version
+from accelplane.suggest import did_you_mean
 
 """Exactly the flat keys of the `matrix check` contract (docs/design.md)."""
 
@@ -153,13 +153,6 @@ class Stack:
         return self.accelerator.vendor.value
 
 
-def _suggest(word: str, choices: list[str] | frozenset[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(choices), n=3, cutoff=0.6)
-    if not close:  # `cuda_version` -> cuda, `nvidia_driver` -> driver
-        close = sorted((c for c in choices if len(c) > 2 and c in word), key=len, reverse=True)[:2]
-    return f"; did you mean {' or '.join(close)}?" if close else ""
-
-
 # Reports one problem: (matrix key or None, message).
 _Report = Callable[[str | None, str], None]
 
@@ -219,7 +212,7 @@ def _raw_values(stack: Mapping[Any, object], problem: _Report) -> tuple[dict[str
         if not isinstance(key, str) or key not in MATRIX_KEYS:
             problem(
                 str(key),
-                f"unknown key{_suggest(str(key), MATRIX_KEYS)} (allowed: {', '.join(sorted(MATRIX_KEYS))})",
+                f"unknown key{did_you_mean(str(key), MATRIX_KEYS)} (allowed: {', '.join(sorted(MATRIX_KEYS))})",
             )
             continue
         if key == "as_of" and isinstance(value, dt.date):
@@ -252,7 +245,7 @@ def _accelerator(raw: Mapping[str, str], problem: _Report, *, missing_reported: 
     if accelerator is None:
         problem(
             "accelerator",
-            f"unknown accelerator {raw['accelerator']!r}{_suggest(name, list(vocabulary))} "
+            f"unknown accelerator {raw['accelerator']!r}{did_you_mean(name, list(vocabulary))} "
             f"(known: {', '.join(sorted(vocabulary))})",
         )
     return accelerator

@@ -26,7 +26,8 @@ PACKAGE = ROOT / "accelplane"
 # Lowest first. A unit may import its own layer's units (without a cycle) and any lower layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("accelplane", "accelplane.node_utils", "accelplane.errors", "accelplane.input_files", "accelplane.urls",
-     "accelplane.endpoint_tags", "accelplane.accelerator_vendors", "accelplane.oci_reference", "accelplane.tool"),
+     "accelplane.endpoint_tags", "accelplane.accelerator_vendors", "accelplane.oci_reference", "accelplane.tool",
+     "accelplane.suggest"),
     ("accelplane.matrix",),
     ("accelplane.declaration",),
     ("accelplane.cloud_support",),

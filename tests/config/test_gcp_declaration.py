@@ -25,7 +25,7 @@ def _problems(path: Path) -> list[str]:
     [
         # TPU shapes: the topology must exist for the machine type.
         ("        tpu_topology: 2x2x4\n", "        tpu_topology: 3x3x3\n", "node_pools[1].tpu_topology",
-         "ct5p-hightpu-4t has no 3x3x3 slice; it offers"),
+         "ct5p-hightpu-4t has no 3x3x3 slice"),
         ("        tpu_topology: 2x2x4\n", "", "node_pools[1].tpu_topology", "required for TPU pools"),
         # A multi-host slice is atomic: a fixed number of whole slices, in one zone.
         ("        scaling: {min: 2, desired: 2, max: 2}\n", "        scaling: {min: 1, desired: 2, max: 2}\n",

@@ -7,11 +7,11 @@ and the catalog load with it; pulumi-gcp and the offline mocks inside the method
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
-from accelplane.clouds.gcp import checks, kubernetes_checks, provenance
+from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance
 
 if TYPE_CHECKING:
     import pulumi
@@ -46,6 +46,10 @@ class GcpSupport(CloudSupport):
 
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
         return provenance.declaration_paths(platform)
+
+    def vocabularies(self) -> Mapping[str, Sequence[str]]:
+        shapes = catalog.tpu_shapes()
+        return {"tpu_topology": sorted({shape.topology for shape in shapes})}
 
     def build(self, platform: Platform) -> dict[str, Any]:
         # Start-up time: pulumi-gcp's service modules load only when the program runs.

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.declaration import CapacityType, NodePool, Platform
+from accelplane.suggest import did_you_mean
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -163,8 +164,9 @@ def _tpu_pool(platform: Platform, pool: NodePool, base: tuple[str | int, ...], z
         return
     shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology)
     if shape is None:
-        yield ((*base, "tpu_topology"), f"{pool.instance_type} has no {pool.tpu_topology} slice; it offers "
-               + ", ".join(topologies))
+        yield ((*base, "tpu_topology"), f"{pool.instance_type} has no {pool.tpu_topology} slice"
+               f"{did_you_mean(pool.tpu_topology, topologies)} (it offers {len(topologies)} shapes; the JSON Schema "
+               "lists them)")
         return
     if shape.multi_host:
         scaling = pool.scaling

@@ -1,0 +1,47 @@
+"""A declaration's mistakes come back all at once, each with the nearest names a typo was meant to be,
+and a version YAML read as a number says to quote it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from accelplane.config.json_schema import stack_file_schema
+from accelplane.config.loader import load_stack_text
+from accelplane.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[2]
+DEV = (ROOT / "stacks" / "Pulumi.dev.yaml").read_text()
+
+
+def _problems(text: str) -> list[str]:
+    with pytest.raises(InputError) as raised:
+        load_stack_text(text, path="Pulumi.dev.yaml", stack="dev")
+    return [str(problem) for problem in raised.value.problems]
+
+
+def test_independent_mistakes_come_back_in_one_run_with_the_nearest_names() -> None:
+    text = DEV.replace('python: "3.11"', "python: 3.10", 1)
+    text = text.replace("accelerator: nvidia-l4\n", "accelerator: nvidia-l4x\n", 1)
+    text = text.replace("    kubernetes_version:", "    kubernetes_versoin: x\n    kubernetes_version:", 1)
+    found = "\n".join(_problems(text))
+    assert "kubernetes_versoin: unknown key; did you mean kubernetes_version" in found
+    assert 'got the number 3.1: YAML reads an unquoted version as a number, 3.10 as 3.1; quote it, e.g. "3.10"' in found
+    assert "unknown accelerator 'nvidia-l4x'; did you mean nvidia-l4" in found  # a cross-field check, same run
+
+
+def test_an_accelerator_typo_lists_the_nearest_few_not_the_vocabulary() -> None:
+    [message] = [p for p in _problems(DEV.replace("accelerator: nvidia-l4\n", "accelerator: nvidia-l40-s\n", 1))
+                 if "unknown accelerator" in p]
+    assert "did you mean nvidia-l40s" in message and "amd-mi300x" not in message
+
+
+def test_the_json_schema_closes_accelerators_and_tpu_topologies() -> None:
+    definitions = stack_file_schema()["$defs"]
+    pool = definitions["NodePool"]["properties"]
+    accelerators = pool["accelerator"]["anyOf"][0]["enum"]
+    topologies = pool["tpu_topology"]["anyOf"][0]["enum"]
+    assert {"nvidia-l4", "nvidia-hgx-h100-8gpu", "google-tpu-v5p"} <= set(accelerators)
+    assert {"2x2x4", "2x4"} <= set(topologies)
+    assert definitions["HostGroup"]["properties"]["accelerator"]["enum"] == accelerators
