@@ -8,6 +8,7 @@ findings, 2 bad input or usage (message names file, line and field; no traceback
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import io
@@ -68,17 +69,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     # again and again (about a third of a preview's time); reference counting frees the rest.
     collecting = gc.isenabled()
     gc.disable()
+    args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
         return int(args.handler(args))
     except InputError as error:
         print(str(error), file=sys.stderr)
+        if args is not None:
+            _report_input_error(args, error)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     finally:
         if collecting:  # in-process callers (tests) get their collector back
             gc.enable()
+
+
+def _report_input_error(args: argparse.Namespace, error: InputError) -> None:
+    """With `--output FILE` in a report format, the file is written even on bad input: the error is its
+    result (a CI step uploading it then shows why the run failed)."""
+    output, fmt = getattr(args, "output", None), getattr(args, "format", None)
+    if output is None or fmt is None:
+        return
+    # Start-up time: the report formats load only when a report is written.
+    from accelplane.report import FORMATS, render
+    from accelplane.report.input_error import input_error_report
+
+    if fmt not in FORMATS:
+        return
+    # The error itself was printed; an unwritable --output is the user's to see there.
+    with contextlib.suppress(OSError):
+        output.write_text(render(input_error_report(error, f"accelplane {args.command}"), fmt), encoding="utf-8")
 
 
 def run() -> NoReturn:

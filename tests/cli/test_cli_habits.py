@@ -87,3 +87,20 @@ def test_every_json_report_says_which_tool_and_versions_wrote_it(capsys: pytest.
     assert main(["check", "--stack", "dev", "--format", "json"]) == 0
     summary = json.loads(capsys.readouterr().out)["summary"]
     assert (summary["tool"], summary["version"], summary["reportSchemaVersion"]) == ("accelplane", version(), 1)
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json", "junit"])
+def test_an_output_file_is_written_on_bad_input_with_the_error_as_its_result(tmp_path: Path, fmt: str,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    stack = tmp_path / "Pulumi.dev.yaml"
+    stack.write_text((ROOT / "stacks" / "Pulumi.dev.yaml").read_text().replace("accelerator: nvidia-l4\n",
+                                                                              "accelerator: nvidia-l4x\n", 1))
+    out = tmp_path / f"report.{fmt}"
+    assert main(["check", "--stack-file", str(stack), "--format", fmt, "--output", str(out)]) == 2
+    assert "unknown accelerator 'nvidia-l4x'" in capsys.readouterr().err
+    text = out.read_text()
+    assert "unknown accelerator" in text and "accelplane.input" in text
+    if fmt == "sarif":
+        [result] = [r for r in json.loads(text)["runs"][0]["results"] if "unknown accelerator" in r["message"]["text"]]
+        assert result["level"] == "error"
+        assert result["locations"][0]["physicalLocation"]["region"]["startLine"] > 1
