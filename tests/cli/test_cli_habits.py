@@ -90,8 +90,9 @@ def test_every_json_report_says_which_tool_and_versions_wrote_it(capsys: pytest.
 
 
 @pytest.mark.parametrize("fmt", ["sarif", "json", "junit"])
-def test_an_output_file_is_written_on_bad_input_with_the_error_as_its_result(tmp_path: Path, fmt: str,
-                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_output_file_is_written_on_bad_input_with_the_error_as_its_result(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     stack = tmp_path / "Pulumi.dev.yaml"
     stack.write_text((ROOT / "stacks" / "Pulumi.dev.yaml").read_text().replace("accelerator: nvidia-l4\n",
                                                                               "accelerator: nvidia-l4x\n", 1))
