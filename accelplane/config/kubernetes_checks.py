@@ -9,16 +9,19 @@ can judge (an ALB's target groups per forward, a TPU slice's VMs) is in that clo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
 from accelplane.cloud_support import cloud_support
+from accelplane.config.training_launcher import node_count_problems
 from accelplane.declaration import (
     Backend,
     InferenceService,
     NodePool,
     Platform,
     Purpose,
+    TrainingTemplate,
     WorkloadKind,
 )
 
@@ -64,17 +67,31 @@ def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
                 yield ("kubernetes", "teams", index, "quotas", pool_name), f"{pool_name!r} is not an accelerator pool"
 
 
-def sized_training_templates(platform: Platform) -> Iterator[tuple[int, int, NodePool]]:
-    """(index, nodes, pool) of each training template that sets `nodes` on an accelerator training
-    pool: what a cloud's checks size against the pool (the checks here name a template on another pool)."""
+@dataclass(frozen=True)
+class SizedTemplate:
+    index: int
+    template: TrainingTemplate
+    pool: NodePool
+    nodes: int  # the template's own `nodes`, or its pool's maximum
+
+
+def sized_training_templates(platform: Platform, pool_nodes: Callable[[NodePool], int]) -> Iterator[SizedTemplate]:
+    """Each training template on an accelerator training pool with the nodes its job runs on: its
+    `nodes`, else `pool_nodes(pool)` (the pool's maximum in nodes, which only the cloud can count).
+    What the checks here name (a template on another pool) is skipped."""
     layer = platform.kubernetes
     pools = {pool.name: pool for pool in platform.node_pools}
     for index, template in enumerate(layer.training_templates if layer else []):
         pool = pools.get(template.node_pool)
-        if pool is not None and pool.purpose is Purpose.training and pool.accelerator is not None and (
-            template.nodes is not None
-        ):
-            yield index, template.nodes, pool
+        if pool is not None and pool.purpose is Purpose.training and pool.accelerator is not None:
+            yield SizedTemplate(index, template, pool, template.nodes or pool_nodes(pool))
+
+
+def launcher_problems(sized: SizedTemplate) -> Iterator[Issue]:
+    """A launcher node count in the command that is not the job's (see `training_launcher`)."""
+    source = "its nodes" if sized.template.nodes is not None else f"pool {sized.pool.name}'s maximum"
+    for message in node_count_problems(sized.template.command, sized.nodes, source):
+        yield ("kubernetes", "training_templates", sized.index, "command"), message
 
 
 # Kubernetes Service names are DNS-1035 labels (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/).

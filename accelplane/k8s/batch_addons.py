@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pulumi
+import yaml
 
+from accelplane.accelerator_vendors import EFA_RESOURCE
 from accelplane.k8s.pinned_release import pinned_release
 
 
@@ -27,18 +29,27 @@ class BatchAddons(pulumi.ComponentResource):
             f"{name}-kueue",
             "kueue",
             args.kueue,
-            # Kueue manages JobSets (and plain Jobs) submitted to a LocalQueue.
             {"managerConfig": {"controllerManagerConfigYaml": _KUEUE_CONFIG}},
             pulumi.ResourceOptions(parent=self, depends_on=[self.jobset]),
         )
         self.register_outputs({})
 
 
-_KUEUE_CONFIG = """apiVersion: config.kueue.x-k8s.io/v1beta1
-kind: Configuration
-manageJobsWithoutQueueName: false
-integrations:
-  frameworks:
-  - batch/job
-  - jobset.x-k8s.io/jobset
-"""
+# The ClusterQueues govern accelerators only. Kueue leaves a workload pending for ever when it requests
+# a resource no queue covers ("resource cpu unavailable in ClusterQueue"), and every pod requests CPU
+# and memory (the namespaces' LimitRange defaults them), training pods EFA interfaces too: those are
+# dropped from Kueue's accounting (https://kueue.sigs.k8s.io/docs/reference/kueue-config.v1beta1/#Resources);
+# the namespaces' ResourceQuota and the nodes still bound them.
+UNQUEUED_RESOURCE_PREFIXES = ("cpu", "memory", "ephemeral-storage", "hugepages-", EFA_RESOURCE)
+
+_KUEUE_CONFIG = yaml.safe_dump(
+    {
+        "apiVersion": "config.kueue.x-k8s.io/v1beta1",
+        "kind": "Configuration",
+        "manageJobsWithoutQueueName": False,
+        # Kueue manages JobSets (and plain Jobs) submitted to a LocalQueue.
+        "integrations": {"frameworks": ["batch/job", "jobset.x-k8s.io/jobset"]},
+        "resources": {"excludeResourcePrefixes": list(UNQUEUED_RESOURCE_PREFIXES)},
+    },
+    sort_keys=False,
+)

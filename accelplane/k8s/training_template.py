@@ -32,6 +32,7 @@ import pulumi_kubernetes as k8s
 import yaml
 
 from accelplane.accelerator_vendors import EFA_RESOURCE
+from accelplane.config.training_launcher import ACCELERATORS_PER_NODE_ENV, NODES_ENV
 from accelplane.declaration import TrainingTemplate
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import TRAINING_PRIORITY
@@ -85,7 +86,9 @@ def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[
     env: list[dict[str, Any]] = [
         {"name": "ACCELPLANE_CHECKPOINT_URI", "value": checkpoint_uri},
         {"name": "ACCELPLANE_RESUME_FROM", "value": "latest"},
-        {"name": "ACCELPLANE_NODES", "value": str(args.nodes * (args.slices or 1))},
+        # The job's size, once: a launcher reads it as `--nnodes=$(ACCELPLANE_NODES)`.
+        {"name": NODES_ENV, "value": str(args.nodes * (args.slices or 1))},
+        {"name": ACCELERATORS_PER_NODE_ENV, "value": str(args.accelerators_per_node)},
     ]
     if args.slices is not None:
         env.append({"name": "ACCELPLANE_SLICES", "value": str(args.slices)})

@@ -69,6 +69,7 @@ from accelplane.rules.kubernetes import (
     k8s_no_host_path,
     k8s_no_privileged_containers,
     k8s_one_service_account_per_workload,
+    k8s_workload_fits_quota,
 )
 from accelplane.rules.load_balancer import (
     gcp_backend_service_cloud_armor,
@@ -277,6 +278,7 @@ RULES: tuple[Rule, ...] = build_registry(
         k8s_image_by_digest.RULE,
         k8s_inference_probes.RULE,
         k8s_one_service_account_per_workload.RULE,
+        k8s_workload_fits_quota.RULE,
         # Version matrix
         matrix_profile_compatible.RULE,
         matrix_profile_conditional.RULE,

@@ -89,6 +89,19 @@ K8S_POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     K8S_CRON_JOB: ("spec", "jobTemplate", "spec", "template", "spec"),
 }
 K8S_WORKLOAD_TYPES = frozenset(K8S_POD_SPEC_PATHS)
+K8S_CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
+K8S_LIMIT_RANGE = "kubernetes:core/v1:LimitRange"
+K8S_RESOURCE_QUOTA = "kubernetes:core/v1:ResourceQuota"
+K8S_HPA = "kubernetes:autoscaling/v2:HorizontalPodAutoscaler"
+K8S_HPA_V1 = "kubernetes:autoscaling/v1:HorizontalPodAutoscaler"
+# JobSet and Kueue objects (pulumi-kubernetes CustomResources: `kubernetes:<apiVersion>:<kind>`), in the
+# API versions their current releases serve.
+K8S_JOBSET = "kubernetes:jobset.x-k8s.io/v1alpha2:JobSet"
+KUEUE_VERSIONS = ("kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2")
+KUEUE_CLUSTER_QUEUES = tuple(f"kubernetes:{v}:ClusterQueue" for v in KUEUE_VERSIONS)
+KUEUE_LOCAL_QUEUES = tuple(f"kubernetes:{v}:LocalQueue" for v in KUEUE_VERSIONS)
+KUEUE_RESOURCE_FLAVORS = tuple(f"kubernetes:{v}:ResourceFlavor" for v in KUEUE_VERSIONS)
+HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 
 # AWS resources that take `tags` (those the program creates, plus common stateful ones).
 TAGGABLE = frozenset(

@@ -4,7 +4,8 @@
 `preview --json` (the Kubernetes provider, `accelplane:k8s:*` components and everything under them,
 the load balancer controller's IAM role included) as recorded before the split into `ClusterFacts`:
 type, parent, wire-format inputs, sorted dependencies and provider (updated for weighted backends, issue
-14: per-backend objects and labels, the inference PodMonitor, the service component's props). A
+14: per-backend objects and labels, the inference PodMonitor, the service component's props; issue 28:
+the launcher reads the JobSet's node count, Kueue leaves CPU, memory and EFA to the quotas). A
 deliberate change to the EKS layer updates the snapshot in the same commit (the test prints what
 differs).
 """

@@ -311,8 +311,8 @@ def test_training_template_requests_all_accelerators_and_efa_and_resumes(prod_gr
     assert jobset["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] == "foundation-models-queue"
     assert jobset["spec"]["failurePolicy"]["maxRestarts"] == 5
     job = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]
-    pool = next(p for p in platform.node_pools if p.name == "train-h100")
-    assert job["parallelism"] == job["completions"] == pool.scaling.max
+    template = next(t for t in platform.kubernetes.training_templates if t.node_pool == "train-h100")
+    assert job["parallelism"] == job["completions"] == template.nodes == 3
     pod = job["template"]["spec"]
     [container] = pod["containers"]
     requests, limits = container["resources"]["requests"], container["resources"]["limits"]

@@ -117,16 +117,29 @@ def container(name: str = "main", **props: Any) -> dict[str, Any]:
 def deployment(name: str, *containers_: Mapping[str, Any], kind: str = t.K8S_DEPLOYMENT,
                labels: Mapping[str, str] | None = None, namespace: str = "training",
                annotations: Mapping[str, str] | None = None, object_name: str | None = None,
-               **pod: Any) -> Resource:
+               replicas: int | None = None, **pod: Any) -> Resource:
     """A workload named `name` in the graph; `object_name` (default `name`) is its metadata.name."""
     pod_spec = {"serviceAccountName": name, "containers": list(containers_ or [container()]), **pod}
     template = {"metadata": {"labels": dict(labels or {"app": name}), "annotations": dict(annotations or {})},
                 "spec": pod_spec}
     spec: dict[str, Any] = {"selector": {"matchLabels": {"app": name}}, "template": template}
+    if replicas is not None:
+        spec["replicas"] = replicas
     metadata = {"name": object_name or name, "namespace": namespace, "labels": dict(labels or {})}
     if kind == t.K8S_POD:
         return res(kind, name, {"metadata": metadata, "spec": pod_spec})
     return res(kind, name, {"metadata": metadata, "spec": spec})
+
+
+def gpu_container(gpus: int) -> dict[str, Any]:
+    amount = {"nvidia.com/gpu": str(gpus)}
+    return container(resources={"requests": amount, "limits": amount})
+
+
+def gpu_quota(namespace: str, gpus: int) -> Resource:
+    return res(t.K8S_RESOURCE_QUOTA, f"{namespace}-quota", {
+        "metadata": {"name": "accelerators", "namespace": namespace},
+        "spec": {"hard": {"requests.nvidia.com/gpu": str(gpus)}}})
 
 
 PRIVILEGED = {"securityContext": {"privileged": True}}
@@ -554,6 +567,11 @@ CASES: dict[str, Case] = {
         passing=[deployment("trainer"), deployment("server")],
         failing=[deployment("trainer"), deployment("evaluator", serviceAccountName="trainer")],
         expect="shared with", target="trainer", also=("evaluator",)),
+    "AP-K8S-008": Case(
+        passing=[gpu_quota("training", 8), deployment("trainer", gpu_container(4), replicas=2)],
+        failing=[gpu_quota("training", 8), deployment("trainer", gpu_container(4), replicas=3)],
+        expect="asks 12 nvidia.com/gpu (3 replicas) but ResourceQuota accelerators in namespace training allows 8",
+        target="trainer"),
     # ---------------------------------------------------------------- Version matrix
     "AP-VER-001": Case(
         passing=[node_group("train")],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.config.kubernetes_checks import sized_training_templates
+from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
 from accelplane.declaration import MetricsSource, Platform
 
 Issue = tuple[tuple[str | int, ...], str]
@@ -41,7 +41,8 @@ def eks_problems(platform: Platform) -> Iterator[Issue]:
         if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch and not service.expose:
             yield ((*path, "rollout", "metrics"),
                    "cloudwatch reads the endpoint's target groups: the service must be exposed")
-    for index, nodes, pool in sized_training_templates(platform):
-        if nodes > pool.scaling.max:
-            yield (("kubernetes", "training_templates", index, "nodes"), f"the pool scales to {pool.scaling.max} "
-                   f"nodes, not {nodes}")
+    for sized in sized_training_templates(platform, lambda pool: pool.scaling.max):
+        if sized.nodes > sized.pool.scaling.max:
+            yield (("kubernetes", "training_templates", sized.index, "nodes"),
+                   f"the pool scales to {sized.pool.scaling.max} nodes, not {sized.nodes}")
+        yield from launcher_problems(sized)

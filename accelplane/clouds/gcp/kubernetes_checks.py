@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.config.kubernetes_checks import sized_training_templates
+from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
 from accelplane.declaration import Backend, InferenceService, MetricsSource, NodePool, Platform, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
@@ -35,8 +35,17 @@ def gke_problems(platform: Platform) -> Iterator[Issue]:
         if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch:
             yield ((*path, "rollout", "metrics"),
                    "cloudwatch reads the ALB's metrics (AWS): use prometheus on Google Cloud")
-    for index, nodes, pool in sized_training_templates(platform):
-        yield from _template_nodes(pool, nodes, ("kubernetes", "training_templates", index, "nodes"))
+    for sized in sized_training_templates(platform, _pool_nodes):
+        if sized.template.nodes is not None:
+            at = ("kubernetes", "training_templates", sized.index, "nodes")
+            yield from _template_nodes(sized.pool, sized.nodes, at)
+        yield from launcher_problems(sized)
+
+
+def _pool_nodes(pool: NodePool) -> int:
+    """The pool's maximum in VMs: `scaling` counts slices on a multi-host TPU pool."""
+    shape = _tpu_shape(pool)
+    return pool.scaling.max * shape.vms if shape is not None and shape.multi_host else pool.scaling.max
 
 
 def _tpu_shape(pool: NodePool) -> gcp_catalog.TpuShape | None:
