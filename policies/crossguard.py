@@ -42,8 +42,8 @@ from pulumi_policy.proxy import UnknownValueError
 
 from accelplane.config.project import find_project
 from accelplane.rules.judgement import Policy, judge, load_policy_config
-from accelplane.rules.rule import Rule, Scope
 from accelplane.rules.registry import RULES
+from accelplane.rules.rule import Rule, Scope
 from accelplane.rules.view import UNKNOWN, UNKNOWN_SENTINELS, Resource
 
 PACK_NAME = "accelplane"

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.config.project import find_project
     from accelplane.diff import diff_stack, render
     from accelplane.diff.plan_diff import plan_counts
+    from accelplane.report.document import counted
     from accelplane.rules.judgement import Policy, load_policy_config
 
     if args.project_dir is not None and not is_dir(args.project_dir):
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                                     field="--output") from None
         summary = diff.summary()
         print(f"{'PASSED' if diff.passed else 'FAILED'}: {plan_counts(summary)}, "
-              f"{summary['findings_introduced']} findings introduced "
+              f"{counted(summary['findings_introduced'], 'finding')} introduced "
               f"({summary['blocking']} blocking); wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

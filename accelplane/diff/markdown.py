@@ -19,7 +19,7 @@ from accelplane.diff.plan_diff import (
     SoftwareChange,
     plan_counts,
 )
-from accelplane.diff.values import change_line, plural, pool_text, weight_text
+from accelplane.diff.values import change_lines, plural, pool_text, show, weight_text
 from accelplane.report.document import Item
 
 COMMENT_LIMIT = 60_000  # GitHub's limit is 65,536; leave room for what CI adds around it
@@ -69,6 +69,15 @@ def _render(diff: PlanDiff, level: int) -> str:
     ]
     for note in diff.notes:
         lines += ["", f"_Note: {_cell(note)}_"]
+    replaced = [r for r in diff.resources if r.replaces]
+    if replaced:
+        lines += ["", f"#### ⚠️ {plural(len(replaced), 'replacement')}", ""]
+        for resource in replaced:
+            how = ("deleted, then created anew" if resource.op == "delete-before-replace"
+                   else "created anew, then the old one deleted")
+            lines.append(f"- `{resource.symbol}` {_code(resource.name)} ({_code(resource.type)}): {how}, because "
+                         + ", ".join(_code(path) for path in resource.forced_by) + " changed"
+                         + (f". **{_cell(resource.meaning)}**" if resource.meaning else ""))
     if diff.software:
         lines += ["", "#### Software profiles", "", "| Target | Change | Matrix (new set) |", "|---|---|---|"]
         lines += [_software_row(change) for change in diff.software]
@@ -197,12 +206,17 @@ def _component(component: Component, members: list[ResourceDiff], details: bool,
         if len(paths) > _MAX_PATHS_IN_TABLE:
             shown += f", … {len(paths) - _MAX_PATHS_IN_TABLE} more"
         lines.append(f"| {resource.symbol} | {_code(resource.name)} | {_code(resource.type)} | {shown} |")
-    updated = [r for r in members if r.changes]
-    if details and updated:
-        changes = sum(len(r.changes) for r in updated)
-        lines += ["", f"<details><summary>{plural(changes, 'input change')}</summary>", "", "```"]
-        for resource in updated:
-            lines.append(f"~ {resource.name}")
-            lines.extend(f"    {change_line(change)}" for change in resource.changes)
+    detailed = [r for r in members if r.changes or r.key_inputs]
+    if details and detailed:
+        changes = sum(len(r.changes) for r in detailed)
+        created = sum(1 for r in detailed if r.key_inputs)
+        parts = [plural(changes, "input change") if changes else "",
+                 f"key inputs of {plural(created, 'new resource')}" if created else ""]
+        lines += ["", f"<details><summary>{', '.join(p for p in parts if p)}</summary>", "", "```"]
+        for resource in detailed:
+            lines.append(f"{resource.symbol} {resource.name}")
+            for change in resource.changes:
+                lines.extend(change_lines(change, "    "))
+            lines.extend(f"    {path}: {show(value)}" for path, value in resource.key_inputs)
         lines += ["```", "", "</details>"]
     return lines

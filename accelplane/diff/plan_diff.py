@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from accelplane.diff.text_changes import is_downgrade, is_multiline, line_diff, names_version
 from accelplane.report.document import Item
 from accelplane.rules.sources import is_bookkeeping
 from accelplane.tool import report_header
@@ -57,6 +58,10 @@ class InputChange:
             out["old"] = SECRET if self.secret else self.old
         if self.new is not ABSENT:
             out["new"] = SECRET if self.secret else self.new
+        if self.op == "change" and is_multiline(self.old, self.new, self.secret):
+            out["lines"] = line_diff(self.old, self.new)
+        if not self.secret and names_version(self.path) and is_downgrade(self.old, self.new):
+            out["downgrade"] = True
         return out
 
 
@@ -84,31 +89,50 @@ class Component:
         return {"urn": self.urn, "type": self.type, "name": self.name}
 
 
-_SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-"}
-OPS = ("create", "update", "replace", "delete")
+# As `pulumi preview` marks them; a replacement whose old resource goes first reads "-+".
+_SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete-before-replace": "-+", "delete": "-"}
+OPS = ("create", "update", "replace", "delete-before-replace", "delete")
+REPLACING = frozenset({"replace", "delete-before-replace"})
 
 
 @dataclass(frozen=True)
 class ResourceDiff:
-    """A resource the change creates, updates (inputs differ), replaces (an input it is declared to be
-    replaced on differs: `replaceOnChanges`) or deletes, matched by URN."""
+    """A resource the change creates, updates (inputs differ), replaces (an input its provider cannot
+    change in place, or one its component declares, differs) or deletes, matched by URN.
 
-    op: str  # create | update | replace | delete
+    `forced_by` names the changed inputs that force a replacement; `meaning` says what it costs where
+    that is more than a new id (a node pool's nodes and the jobs on them); `key_inputs` are what a
+    created resource is (its type's identifying inputs)."""
+
+    op: str  # create | update | replace | delete-before-replace | delete
     urn: str
     type: str
     name: str
     component: Component
     changes: tuple[InputChange, ...] = ()
+    forced_by: tuple[str, ...] = ()
+    meaning: str | None = None
+    key_inputs: tuple[tuple[str, Any], ...] = ()
 
     @property
     def symbol(self) -> str:
         return _SYMBOLS[self.op]
 
+    @property
+    def replaces(self) -> bool:
+        return self.op in REPLACING
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"op": self.op, "urn": self.urn, "type": self.type, "name": self.name,
                                "parent": self.component.urn}
-        if self.op in ("update", "replace"):
+        if self.op == "update" or self.replaces:
             out["changes"] = [change.to_json() for change in self.changes]
+        if self.replaces:
+            out["replace_because"] = list(self.forced_by)
+            if self.meaning:
+                out["meaning"] = self.meaning
+        if self.op == "create" and self.key_inputs:
+            out["inputs"] = dict(self.key_inputs)
         return out
 
 
@@ -118,8 +142,12 @@ class VersionChange:
     old: str | None
     new: str | None
 
+    @property
+    def downgrade(self) -> bool:
+        return is_downgrade(self.old, self.new)
+
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "old": self.old, "new": self.new}
+        return {"key": self.key, "old": self.old, "new": self.new} | ({"downgrade": True} if self.downgrade else {})
 
 
 @dataclass(frozen=True)
@@ -256,12 +284,13 @@ class PlanDiff:
         return {
             "create": len(self.of("create")),
             "update": len(self.of("update")),
-            "replace": len(self.of("replace")),
+            "replace": len(self.of("replace")) + len(self.of("delete-before-replace")),
+            "delete_before_replace": len(self.of("delete-before-replace")),
             "delete": len(self.of("delete")),
             # Providers are listed (a provider change is worth a reviewer's eye) but, as in every count of
             # resources, not counted.
             "unchanged": self.head_resources - sum(
-                1 for op in ("create", "update", "replace") for r in self.of(op) if not is_bookkeeping(r.type)),
+                1 for op in ("create", "update", *REPLACING) for r in self.of(op) if not is_bookkeeping(r.type)),
             "resources": {"base": self.base_resources, "new": self.head_resources},
             "findings_introduced": len(self.introduced),
             "findings_resolved": len(self.resolved),
@@ -292,5 +321,14 @@ class PlanDiff:
 
 
 def plan_counts(summary: dict[str, Any]) -> str:
-    """`3 to create, 1 to update, 2 to delete`, with replacements only when there are some."""
-    return ", ".join(f"{summary[op]} to {op}" for op in OPS if op != "replace" or summary[op])
+    """`3 to create, 1 to update, 2 to delete`, with replacements only when there are some (and how many
+    of them delete first)."""
+    parts = []
+    for op in ("create", "update", "replace", "delete"):
+        if op == "replace" and not summary[op]:
+            continue
+        text = f"{summary[op]} to {op}"
+        if op == "replace" and summary.get("delete_before_replace"):
+            text += f" ({summary['delete_before_replace']} deleted before the new one exists)"
+        parts.append(text)
+    return ", ".join(parts)

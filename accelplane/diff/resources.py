@@ -2,11 +2,11 @@
 
 The URN is Pulumi's identity of a resource (stack, project, parent type chain, type, name): the
 same URN in both graphs is the same resource, a URN in one graph only is a create or a delete, as
-`pulumi preview` would plan it. Whether an update is in place or a replacement depends on the
-provider's schema, which the offline engine does not have: the diff says "update" and names the
-inputs; `pulumi preview` in CI says which ones the provider replaces. Where the program itself
-declares a replacement (`replaceOnChanges`, e.g. a TPU slice's machine type: a new shape is a new
-slice), the diff says "replace".
+`pulumi preview` would plan it. Whether a change is an update in place or a replacement (and then
+whether the old resource goes first) is decided as the provider decides it (`replacement`): the
+inputs its schema marks force-new and the ones the component declares (`replaceOnChanges`). A
+created resource carries its key inputs: the ones set at creation for good (those that force a
+replacement), else its top-level values.
 
 Paths: object keys joined with `.` (`["key"]` when the key is not an identifier, e.g. a label),
 list elements as `[i]` (a list of plain values that grows or shrinks is shown whole). Inputs
@@ -23,9 +23,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, Component, InputChange, ResourceDiff
+from accelplane.diff.replacement import force_new_rules, meaning, replacement
 
 _STACK_TYPE = "pulumi:pulumi:Stack"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -50,17 +52,67 @@ def diff_graphs(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[Resour
             out.append(_resource_diff("create", resource))
             continue
         changes = resource_changes(previous, resource)
-        if changes:
-            replaces = _replaces(changes, resource.get("replaceOnChanges") or ())
-            out.append(_resource_diff("replace" if replaces else "update", resource, changes))
+        if not changes:
+            continue
+        replaced = replacement(previous, resource, changes)
+        if replaced is None:
+            out.append(_resource_diff("update", resource, changes))
+        else:
+            out.append(replace(_resource_diff(replaced.op, resource, changes), forced_by=replaced.paths,
+                               meaning=meaning(str(resource.get("type")), replaced)))
     out.extend(_resource_diff("delete", resource) for urn, resource in base_by_urn.items() if urn not in head_by_urn)
     return out
 
 
-def _replaces(changes: Sequence[InputChange], patterns: Sequence[Any]) -> bool:
-    """Whether a changed input path is one the resource is declared to be replaced on."""
-    wanted = [str(p) for p in patterns if isinstance(p, str)]
-    return any(p == "*" or c.path == p or c.path.startswith((f"{p}.", f"{p}[")) for c in changes for p in wanted)
+MAX_KEY_INPUTS = 10
+# What a reviewer of a new resource asks first, beyond what can never change (the force-new inputs).
+REVIEW_INPUTS = {
+    "aws:ec2/launchTemplate:LaunchTemplate": ("instanceType", "imageId", "placement.groupName",
+                                              "capacityReservationSpecification.capacityReservationTarget.capacityReservationId",
+                                              "blockDeviceMappings.ebs.volumeSize", "metadataOptions.httpTokens",
+                                              "metadataOptions.httpPutResponseHopLimit"),
+    "aws:eks/nodeGroup:NodeGroup": ("instanceTypes", "amiType", "releaseVersion", "capacityType",
+                                    "scalingConfig.minSize", "scalingConfig.maxSize"),
+    "aws:eks/cluster:Cluster": ("version",),
+    "gcp:container/nodePool:NodePool": ("nodeConfig.machineType", "placementPolicy.tpuTopology", "nodeCount",
+                                        "autoscaling.totalMaxNodeCount", "version"),
+    "gcp:container/cluster:Cluster": ("minMasterVersion",),
+    "kubernetes:helm.sh/v3:Release": ("chart", "version"),
+    "kubernetes:apps/v1:Deployment": ("spec.replicas", "spec.template.spec.containers.image"),
+    "kubernetes:apps/v1:DaemonSet": ("spec.template.spec.containers.image",),
+}
+
+
+def key_inputs(resource: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """What a created resource is: its inputs that cannot change later without a replacement (name,
+    network, service account...) and what a reviewer asks first of its type (machine type, topology,
+    versions), else its top-level plain values; at most `MAX_KEY_INPUTS`."""
+    inputs = resource.get("inputs") or {}
+    found: dict[str, Any] = {}
+    type_token = str(resource.get("type"))
+    wanted = [*REVIEW_INPUTS.get(type_token, ()), *(rule.path for rule in force_new_rules(type_token))]
+    for wanted_path in wanted:
+        for path, value in _values_at(inputs, wanted_path.split(".")):
+            plain_list = isinstance(value, list) and all(not isinstance(v, (Mapping, list)) for v in value)
+            if not isinstance(value, (Mapping, list)) or plain_list:  # a block shows through its leaves
+                found.setdefault(path, value)
+    if not found:
+        found = {key: value for key, value in sorted(inputs.items()) if isinstance(value, (str, int, float, bool))}
+    secret = {key for key in found if _is_secret(list[str | int](key.replace("[", ".").split(".")), frozenset())}
+    return tuple((key, "[secret]" if key in secret else value) for key, value in list(found.items())[:MAX_KEY_INPUTS])
+
+
+def _values_at(value: Any, parts: list[str], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    if not parts:
+        yield prefix, value
+        return
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _values_at(item, parts, f"{prefix}[{index}]")
+        return
+    if isinstance(value, Mapping) and parts[0] in value:
+        head = f"{prefix}.{parts[0]}" if prefix else parts[0]
+        yield from _values_at(value[parts[0]], parts[1:], head)
 
 
 def resource_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[InputChange, ...]:
@@ -116,7 +168,7 @@ def _resource_diff(op: str, resource: Mapping[str, Any], changes: tuple[InputCha
     type_token, name = urn_type_and_name(urn)
     return ResourceDiff(op=op, urn=urn, type=str(resource.get("type") or type_token),
                         name=str(resource.get("name") or name), component=component_of(resource.get("parent")),
-                        changes=changes)
+                        changes=changes, key_inputs=key_inputs(resource) if op == "create" else ())
 
 
 def _diff(old: Any, new: Any, path: list[str | int], secret_subtrees: frozenset[str]) -> Iterator[InputChange]:

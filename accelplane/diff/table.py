@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from accelplane.diff.plan_diff import PlanDiff, ServiceRollout, SoftwareChange, plan_counts
-from accelplane.diff.values import change_line, plural, pool_text, weight_text
+from accelplane.diff.plan_diff import PlanDiff, ResourceDiff, ServiceRollout, SoftwareChange, plan_counts
+from accelplane.diff.values import change_lines, plural, pool_text, show, weight_text
 from accelplane.report.document import Item
 
 _STATUS_SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
@@ -18,8 +18,7 @@ def render_table(diff: PlanDiff) -> str:
     for component, members in diff.components():
         lines.append(f"  {component.label}")
         for resource in members:
-            lines.append(f"    {resource.symbol} {resource.type}  {resource.name}")
-            lines.extend(f"          {change_line(change)}" for change in resource.changes)
+            lines.extend(_resource(resource))
 
     lines += ["", "Software profiles:"]
     if not diff.software:
@@ -56,6 +55,21 @@ def render_table(diff: PlanDiff) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _resource(resource: ResourceDiff) -> list[str]:
+    """A resource's line and what changes: a replacement names its cause and cost, a creation its
+    key inputs, a multi-line text its changed lines."""
+    title = f"    {resource.symbol} {resource.type}  {resource.name}"
+    if resource.replaces:
+        title += f"  [{resource.op.upper()}: {', '.join(resource.forced_by)}]"
+    lines = [title]
+    if resource.meaning:
+        lines.append(f"          ! {resource.meaning}")
+    for change in resource.changes:
+        lines.extend(change_lines(change, "          "))
+    lines.extend(f"          {path}: {show(value)}" for path, value in resource.key_inputs)
+    return lines
+
+
 def _software(change: SoftwareChange) -> list[str]:
     symbol = _STATUS_SYMBOL[change.status]
     if change.status == "removed":
@@ -81,7 +95,8 @@ def _software(change: SoftwareChange) -> list[str]:
         elif version.new is None:
             lines.append(f"        {version.key}: - {version.old}")
         else:
-            lines.append(f"        {version.key}: {version.old} → {version.new}")
+            flag = "  (downgrade)" if version.downgrade else ""
+            lines.append(f"        {version.key}: {version.old} → {version.new}{flag}")
     lines.extend(f"        {verdict} {rule}: {message}" for rule, verdict, message in change.verdict_findings)
     return lines
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, SECRET, BackendChange, InputChange
+from accelplane.diff.text_changes import is_downgrade, is_multiline, line_diff, names_version
 
 MAX_VALUE = 100
 
@@ -20,12 +21,27 @@ def show(value: Any, secret: bool = False, limit: int = MAX_VALUE) -> str:
 
 
 def change_line(change: InputChange) -> str:
-    """`path: old → new` (`path: + new` when added, `path: - old` when removed)."""
+    """`path: old → new` (`path: + new` when added, `path: - old` when removed; `(downgrade)` after a
+    lower version; a multi-line text says how many lines changed, its lines follow in `change_lines`)."""
     if change.op == "add":
         return f"{change.path}: + {show(change.new, change.secret)}"
     if change.op == "remove":
         return f"{change.path}: - {show(change.old, change.secret)}"
-    return f"{change.path}: {show(change.old, change.secret)} → {show(change.new, change.secret)}"
+    if is_multiline(change.old, change.new, change.secret):
+        diff = line_diff(change.old, change.new)
+        changed = sum(1 for line in diff if line[:1] in "+-")
+        return f"{change.path}: text changed ({plural(changed, 'line')} differ)"
+    text = f"{change.path}: {show(change.old, change.secret)} → {show(change.new, change.secret)}"
+    downgrade = not change.secret and names_version(change.path) and is_downgrade(change.old, change.new)
+    return text + ("  (downgrade)" if downgrade else "")
+
+
+def change_lines(change: InputChange, indent: str) -> list[str]:
+    """The change's line, then a multi-line text's line diff beneath it."""
+    lines = [indent + change_line(change)]
+    if change.op == "change" and is_multiline(change.old, change.new, change.secret):
+        lines.extend(f"{indent}    {line}" for line in line_diff(change.old, change.new))
+    return lines
 
 
 def plural(count: int, word: str) -> str:

@@ -30,6 +30,7 @@ class RecordedResource:
     property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Input paths a change of which replaces the resource (ResourceOptions.replace_on_changes).
     replace_on_changes: tuple[str, ...] = ()
+    delete_before_replace: bool = False  # ResourceOptions.delete_before_replace
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -46,6 +47,7 @@ class RecordedResource:
             "dependencies": list(self.dependencies),
             "propertyDependencies": {k: list(v) for k, v in self.property_dependencies.items()},
             "replaceOnChanges": list(self.replace_on_changes),
+            "deleteBeforeReplace": self.delete_before_replace,
         }
 
 

@@ -61,6 +61,7 @@ class _RecordingMonitor(pulumi_mocks.MockMonitor):
                     key: tuple(sorted(value.urns)) for key, value in request.propertyDependencies.items() if value.urns
                 },
                 replace_on_changes=tuple(request.replaceOnChanges),
+                delete_before_replace=bool(request.deleteBeforeReplace),
             )
         )
         return response

@@ -67,7 +67,21 @@ def test_table_shows_changed_inputs_old_to_new_by_component(scenario: Scenario) 
     assert _section(text, "  AcceleratorNodePool acme-ml-infer-l4", "  AcceleratorNodePool acme-ml-train") == """\
   AcceleratorNodePool acme-ml-infer-l4
     + aws:ec2/launchTemplate:LaunchTemplate  acme-ml-infer-l4-lt
-    + aws:eks/nodeGroup:NodeGroup  acme-ml-infer-l4-ng"""
+          blockDeviceMappings[0].ebs.volumeSize: 200
+          metadataOptions.httpTokens: "required"
+          metadataOptions.httpPutResponseHopLimit: 1
+    + aws:eks/nodeGroup:NodeGroup  acme-ml-infer-l4-ng
+          instanceTypes: ["g6.2xlarge"]
+          amiType: "AL2023_x86_64_NVIDIA"
+          releaseVersion: "1.33.5-20251120"
+          capacityType: "ON_DEMAND"
+          scalingConfig.minSize: 0
+          scalingConfig.maxSize: 4
+          clusterName: "acme-ml"
+          launchTemplate.id: "lt-23d7bee92bf56249e"
+          nodeGroupName: "infer-l4"
+          nodeRoleArn: "arn:aws:iam::123456789012:role/acme-ml-node-role-b433c96\""""
+    # (a new resource shows its key inputs: what a reviewer asks first, and what can never change)
 
 
 def test_table_software_findings_and_verdict_sections(scenario: Scenario) -> None:

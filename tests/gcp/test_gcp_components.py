@@ -318,7 +318,7 @@ def test_multi_host_tpu_slice_is_compact_on_its_reservation_and_replaced_on_a_sh
     }
     assert config["spot"] is False
     assert "guestAccelerators" not in config
-    assert gcp_prod.option(resource, "replaceOnChanges") == ["nodeConfig.machineType"]
+    assert gcp_prod.option(resource, "replaceOnChanges") == ["nodeConfig.machineType", "placementPolicy.tpuTopology"]
     assert inputs["upgradeSettings"] == {"strategy": "SURGE", "maxSurge": 0, "maxUnavailable": 1}, (
         "no spare capacity in a reservation for a surge node"
     )

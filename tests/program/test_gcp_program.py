@@ -44,7 +44,7 @@ def test_each_multi_host_slice_is_its_own_pool_of_exactly_its_vms(tpu_prod: Offl
             "key": "compute.googleapis.com/reservation-name",
             "values": ["acme-v5p-2x2x4"],
         }, pool.name
-        assert pool.replace_on_changes == ("nodeConfig.machineType",), pool.name
+        assert pool.replace_on_changes == ("nodeConfig.machineType", "placementPolicy.tpuTopology"), pool.name
 
 
 def test_a_single_host_tpu_pool_scales_node_by_node(tpu_prod: OfflineGraph) -> None:

@@ -11,11 +11,15 @@ see only their Workload Identity, shielded VMs with secure boot and integrity mo
 legacy metadata endpoints off, auto-repair on, auto-upgrade off when the version is pinned.
 
 What replaces the pool (all its nodes, and for a slice the whole slice) rather than updating it:
-- `tpu_topology` or `compact_placement` (the placement policy), the accelerator type or count, spot
-  versus on-demand, the reservation, the service account: the provider replaces the pool;
-- for multi-host TPU slices also `machine_type` (a slice's shape is machine type and topology
-  together): the component asks Pulumi to replace on that change (`replace_on_changes`), so
-  `pulumi preview` shows a replacement, not an in-place "update" that recreates every VM anyway;
+- adding or removing the placement policy (`compact_placement`), the accelerator type or count,
+  spot versus on-demand, the reservation, the service account, the metadata: the provider marks
+  them ForceNew (terraform-provider-google's node pool and node config schemas; the table
+  `accelplane diff` reads, accelplane/diff/force_new.json);
+- for TPU slices also `tpu_topology` and `machine_type` (a slice's shape is machine type and
+  topology together). The provider marks neither ForceNew and its update path sends neither, so a
+  topology change would read as an in-place update that changes nothing in GKE: the component asks
+  Pulumi to replace on both (`replace_on_changes`), so `pulumi preview` and `accelplane diff` show
+  the replacement;
 - `machine_type`, `disk_size_gb` and `disk_type` on other pools update in place but recreate
   every node (in-place since terraform-provider-google 5.10, which pulumi-gcp 10.2 builds on;
   hashicorp/terraform-provider-google#16566).
@@ -154,8 +158,8 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             "max_surge": 0 if tight else 1,
             "max_unavailable": 1 if tight else 0,
         }
-        # A slice's shape is machine type and topology together: a new machine type is a new slice.
-        replace_on = ["nodeConfig.machineType"] if args.tpu_topology is not None else []
+        # A slice's shape is machine type and topology together: a new one is a new slice.
+        replace_on = ["nodeConfig.machineType", "placementPolicy.tpuTopology"] if args.tpu_topology is not None else []
         ignore: list[str] = []
         if args.autoscaling is not None:
             ignore = ["nodeCount", "initialNodeCount"]  # the autoscaler owns the live size

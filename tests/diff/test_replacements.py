@@ -1,0 +1,148 @@
+"""A replacement reads as one in review: changing a TPU slice's topology in tpu-prod printed
+`~ placementPolicy.tpuTopology` and counted `"replace": 0` while both v5p slices would be destroyed.
+
+The graphs are the offline previews of real stack files, before and after one edit; what replaces
+comes from the component's `replaceOnChanges` and the providers' force-new table.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from accelplane.config.loader import load_stack_text
+from accelplane.diff.plan_diff import PlanDiff
+from accelplane.diff.replacement import TABLE, force_new_rules, normalized
+from accelplane.diff.resources import diff_graphs
+from accelplane.diff.table import render_table
+from accelplane.diff.text_changes import is_downgrade, names_version
+from accelplane.program import offline_graph
+from tests.support.stack_files import stack_text
+
+STACKS = ("dev", "prod", "tpu-dev", "tpu-prod", "lab", "lab-mixed")
+
+
+def _graph(text: str, stack: str) -> dict[str, Any]:
+    return json.loads(json.dumps(offline_graph(load_stack_text(text, path=f"Pulumi.{stack}.yaml", stack=stack))
+                                 .to_json()))
+
+
+def _diff(stack: str, old: str, new: str, count: int = 1) -> PlanDiff:
+    text = stack_text(stack)
+    assert text.count(old) >= count, old
+    changed = text.replace(old, new, count)
+    base, head = _graph(text, stack), _graph(changed, stack)
+    return PlanDiff(stack=stack, base_ref="HEAD", base_commit="0" * 40, base_resources=len(base["resources"]),
+                    head_resources=len(head["resources"]), resources=diff_graphs(base, head), introduced=[],
+                    resolved=[], software=[])
+
+
+@pytest.fixture(scope="module")
+def topology_change() -> PlanDiff:
+    return _diff("tpu-prod", "tpu_topology: 2x2x4", "tpu_topology: 2x4x4")
+
+
+def test_a_tpu_topology_change_deletes_and_recreates_both_slices(topology_change: PlanDiff) -> None:
+    pools = [r for r in topology_change.resources if r.type == "gcp:container/nodePool:NodePool"]
+    assert sorted(r.name for r in pools) == ["acme-tpu-train-v5p-s0-pool", "acme-tpu-train-v5p-s1-pool"]
+    for pool in pools:
+        assert pool.op == "delete-before-replace" and pool.symbol == "-+"
+        assert "placementPolicy.tpuTopology" in pool.forced_by
+        assert pool.meaning is not None and "drained" in pool.meaning and "capacity is zero" in pool.meaning
+    summary = topology_change.summary()
+    assert summary["replace"] >= 2 and summary["delete_before_replace"] >= 2
+    assert not any(r.type == "gcp:container/nodePool:NodePool" for r in topology_change.of("update"))
+
+
+def test_the_table_marks_the_replacement_and_says_what_it_costs(topology_change: PlanDiff) -> None:
+    text = render_table(topology_change)
+    line = next(line for line in text.splitlines() if "acme-tpu-train-v5p-s0-pool" in line)
+    assert line.strip().startswith("-+ gcp:container/nodePool:NodePool")
+    assert "[DELETE-BEFORE-REPLACE: " in line and "placementPolicy.tpuTopology" in line
+    assert "deleted before the new one exists" in text.splitlines()[2]
+    json_pool = next(r for r in topology_change.to_json()["components"] for r in r["resources"]
+                     if r["name"] == "acme-tpu-train-v5p-s0-pool")
+    assert json_pool["op"] == "delete-before-replace" and "placementPolicy.tpuTopology" in json_pool["replace_because"]
+
+
+def test_an_input_the_provider_cannot_change_in_place_replaces() -> None:
+    """EKS cannot change a managed node group's instance types (ForceNew in the provider's schema)."""
+    diff = _diff("prod", "instance_type: g6e.2xlarge", "instance_type: g6e.4xlarge")
+    [group] = [r for r in diff.resources if r.type == "aws:eks/nodeGroup:NodeGroup"]
+    assert group.op == "delete-before-replace"  # its name is fixed: the old group goes first
+    assert group.forced_by == ("instanceTypes[0]",) and group.meaning is not None
+
+
+def test_a_scaling_change_stays_an_update() -> None:
+    diff = _diff("prod", "scaling: {min: 0, desired: 2, max: 4}", "scaling: {min: 0, desired: 2, max: 6}")
+    groups = [r for r in diff.resources if r.type == "aws:eks/nodeGroup:NodeGroup"]
+    assert [(g.op, g.forced_by) for g in groups] == [("update", ())]
+
+
+def test_a_template_change_is_a_line_diff_of_the_configmap_it_replaces() -> None:
+    """pulumi-kubernetes replaces a ConfigMap whose data changes; its fixed name makes it delete first.
+    The table showed `"apiVersion: …name… → "apiVersion: …name…`; now the changed lines."""
+    diff = _diff("prod", "          nodes: 3\n", "          nodes: 2\n")
+    [config_map] = [r for r in diff.resources if r.type == "kubernetes:core/v1:ConfigMap"]
+    assert config_map.op == "delete-before-replace" and config_map.forced_by == ('data["jobset.yaml"]',)
+    text = render_table(diff)
+    assert 'data["jobset.yaml"]: text changed (' in text
+    assert "-         parallelism: 3" in text and "+         parallelism: 2" in text
+    assert "-                 value: '3'" in text and "+                 value: '2'" in text
+    [change] = config_map.changes
+    assert "+         parallelism: 2" in change.to_json()["lines"]
+
+
+def test_a_version_downgrade_is_flagged() -> None:
+    diff = _diff("prod", 'kubernetes_version: "1.33"', 'kubernetes_version: "1.32"')
+    [cluster] = [r for r in diff.resources if r.type == "aws:eks/cluster:Cluster"]
+    [change] = [c for c in cluster.changes if c.path == "version"]
+    assert change.to_json()["downgrade"] is True
+    assert 'version: "1.33" → "1.32"  (downgrade)' in render_table(diff)
+
+
+@pytest.mark.parametrize(("old", "new", "path", "flagged"), [
+    ("1.33", "1.32", "version", True), ("1.9", "1.10", "version", False), ("570.172.08", "550.54.15",
+     'labels["versions.accelplane.io/driver"]', True), ("10.0.2.0", "10.0.1.0", "privateIp", False),
+    ("v0.14.2", "v0.14.10", "version", False),
+])
+def test_downgrades_are_read_as_versions(old: str, new: str, path: str, flagged: bool) -> None:
+    assert (names_version(path) and is_downgrade(old, new)) is flagged
+
+
+def test_a_block_the_provider_forces_only_when_it_comes_or_goes() -> None:
+    """The plugin SDK's ForceNew on a nested block: adding or removing it replaces; a change inside
+    it is judged by its own arguments (the node config's disk size updates in place)."""
+    from accelplane.diff.plan_diff import ABSENT, InputChange
+    from accelplane.diff.replacement import replacement
+
+    old = {"type": "gcp:container/nodePool:NodePool", "inputs": {}}
+    added = replacement(old, old, [InputChange("placementPolicy", ABSENT, {"type": "COMPACT"})])
+    assert added is not None and added.paths == ("placementPolicy",)
+    assert replacement(old, old, [InputChange("nodeConfig.diskSizeGb", 200, 500)]) is None
+    count = replacement(old, old, [InputChange("nodeConfig.guestAccelerator[0].count", 4, 8)])
+    assert count is not None  # the accelerator count is ForceNew itself
+
+
+def test_paths_are_compared_as_the_table_writes_them() -> None:
+    assert normalized('labels["accelplane.io/pool"]') == "labels.accelplane.io/pool"
+    assert normalized("nodeConfig.guestAccelerator[1].type") == "nodeConfig.guestAccelerator.type"
+    assert normalized("policy<json>.Statement[0]") == "policy.Statement"
+
+
+def test_every_resource_type_the_stacks_create_is_in_the_force_new_table() -> None:
+    """A type the table does not know would silently read as "update": the table must grow with the program."""
+    table = json.loads(TABLE.read_text())
+    missing = set()
+    for stack in STACKS:
+        for resource in _graph(stack_text(stack), stack)["resources"]:
+            kind = resource["type"]
+            bridged = resource["custom"] and not kind.startswith(("pulumi:providers:", "kubernetes:"))
+            if bridged and kind not in table["types"]:
+                missing.add(kind)
+    assert missing == set()
+    # and every entry says where it was read
+    assert all(entry["source"] for entry in table["types"].values())
+    assert force_new_rules("kubernetes:core/v1:ConfigMap")  # metadata and data
