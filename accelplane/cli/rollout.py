@@ -84,7 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              help="output format (default: table; markdown for a PR comment)")
             sub.add_argument("--output", type=Path, help="write the report here instead of standard output")
             sub.add_argument("--no-live", action="store_true",
-                             help="do not read the live ALB weights (AWS), only the declared ones")
+                             help="read nothing live (no weights, no metrics): the declared weights, the next step, "
+                             "the gates' definitions and the decision history, offline")
         else:
             sub.add_argument("--apply-now", action="store_true",
                              help="also set the live ALB listener/rule weights now (ModifyListener/ModifyRule); "
@@ -106,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         changes,
         decide_abort,
         decide_advance,
+        decide_offline,
         prepare,
         situation,
     )
@@ -118,8 +120,11 @@ def _run(args: argparse.Namespace) -> int:
     )
     command = args.rollout_command
     if command == "status":
-        found = situation(stack, options, metrics=True, live=options.live)
-        found.decision = decide_advance(found, start=False)
+        # --no-live: nothing read from the cloud or Prometheus; the declaration alone, so it works offline.
+        found = situation(stack, options, metrics=options.live, live=options.live)
+        found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
+        if not options.live:
+            found.live_note = "not read (--no-live)"
         emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
         return EXIT_OK
 

@@ -38,6 +38,7 @@ from accelplane.declaration.base import (
 )
 from accelplane.declaration.endpoint import HealthCheck, InferenceEndpoint
 from accelplane.declaration.kubernetes import (
+    ROLLOUT_HISTORY_LIMIT,
     Autoscaling,
     Backend,
     InferenceService,
@@ -45,7 +46,9 @@ from accelplane.declaration.kubernetes import (
     MetricsSource,
     PrometheusMetrics,
     Rollout,
+    RolloutAction,
     RolloutGates,
+    RolloutRecord,
     Team,
     TrainingTemplate,
 )
@@ -58,6 +61,7 @@ from accelplane.declaration.workloads import BucketGrant, Secret, Waiver, Worklo
 from accelplane.matrix.schema import KernelModule
 
 __all__ = [
+    "ROLLOUT_HISTORY_LIMIT",
     "AirGap",
     "Autoscaling",
     "Backend",
@@ -95,7 +99,9 @@ __all__ = [
     "Purpose",
     "ReleaseChannel",
     "Rollout",
+    "RolloutAction",
     "RolloutGates",
+    "RolloutRecord",
     "Scaling",
     "Secret",
     "SoftwareProfile",

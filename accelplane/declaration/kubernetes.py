@@ -74,6 +74,29 @@ class PrometheusMetrics(Model):
         default="code", pattern=r"^[a-zA-Z_][a-zA-Z0-9_]*$", description="Label holding the HTTP status code."
     )
 
+# Decisions `accelplane rollout` keeps in the stack file, newest last; older ones drop off.
+ROLLOUT_HISTORY_LIMIT = 10
+
+
+class RolloutAction(StrEnum):
+    start = "start"
+    advance = "advance"
+    rollback = "rollback"
+    abort = "abort"
+
+
+class RolloutRecord(Model):
+    """One decision `accelplane rollout` wrote: when, what, the weights it set and the gates it read."""
+
+    at: Timestamp
+    action: RolloutAction = Field(description="start | advance | rollback | abort: what was written.")
+    weights: dict[Name, int] = Field(description="Backend -> weight, %, as written.")
+    gates: dict[str, float] = Field(
+        default_factory=dict, description="Gate -> the value observed over the window (none: not judged)."
+    )
+    reason: str | None = Field(default=None, max_length=400, description="Why, as the command said it.")
+
+
 class Rollout(Model):
     """Progressive delivery from the baseline backend to the canary, step by step, gated on live metrics."""
 
@@ -95,6 +118,10 @@ class Rollout(Model):
     )
     since: Timestamp | None = Field(
         default=None, description="When the current weights were written (`accelplane rollout` writes it)."
+    )
+    history: list[RolloutRecord] = Field(
+        default_factory=list, max_length=ROLLOUT_HISTORY_LIMIT,
+        description="The last decisions of `accelplane rollout advance|abort`, newest last (it writes them).",
     )
 
     @field_validator("steps")

@@ -60,6 +60,8 @@ def to_json(found: Situation) -> dict[str, Any]:
         "live": {"read": found.live is not None, "note": found.live_note},
         "backends": backends,
         "gates": [gate.to_json() for gate in found.judgement.gates] if found.judgement else [],
+        "gate_definitions": rollout.gates.model_dump(),
+        "history": [record.model_dump(mode="json", exclude_none=True) for record in rollout.history],
         "decision": None if decision is None else {
             "action": decision.action.value, "reason": decision.reason, "weights": decision.weights,
         },
@@ -91,6 +93,26 @@ def _headline(found: Situation) -> list[str]:
     ]
 
 
+def _definitions(found: Situation) -> list[str]:
+    """The gates as declared, for a status that judged none (`--no-live`)."""
+    gates = found.service.rollout.gates  # type: ignore[union-attr]
+    return [
+        f"at least {gates.min_requests} canary requests in {gates.window} for a verdict",
+        f"canary 5xx rate at most {gates.max_error_rate:.2%}",
+        f"canary p99 at most {gates.max_p99_seconds:g} s and at most {gates.max_p99_ratio:g} x the baseline's",
+    ]
+
+
+def _history(found: Situation) -> list[str]:
+    """The decisions `advance` and `abort` wrote, newest last."""
+    lines = []
+    for record in found.service.rollout.history:  # type: ignore[union-attr]
+        weights = " / ".join(f"{name} {weight}%" for name, weight in record.weights.items())
+        gates = ", ".join(f"{name} {value:g}" for name, value in record.gates.items())
+        lines.append(f"{record.at}  {record.action.value:<8}  {weights}" + (f"  ({gates})" if gates else ""))
+    return lines
+
+
 def render_table(found: Situation) -> str:
     lines = _headline(found)
     header, rows = _rows(found)
@@ -104,6 +126,11 @@ def render_table(found: Situation) -> str:
         lines.append("")
         for gate in found.judgement.gates:
             lines.append(f"  {gate.state.value:<10}  {gate.name:<15}  {gate.detail}")
+    else:
+        lines += ["", "gates (declared, not judged):", *(f"  {line}" for line in _definitions(found))]
+    history = _history(found)
+    if history:
+        lines += ["", "history (newest last):", *(f"  {line}" for line in history)]
     if found.decision:
         lines.append("")
         lines.append(f"{found.decision.action.value}: {found.decision.reason}")
@@ -126,6 +153,12 @@ def render_markdown(found: Situation) -> str:
         lines += ["", "| gate | state | detail |", "|---|---|---|"]
         lines += [f"| `{g.name}` | {_MARK.get(g.state.value, '')} {g.state.value} | {g.detail} |"
                   for g in found.judgement.gates]
+    else:
+        lines += ["", "Gates (declared, not judged):", "", *(f"- {line}" for line in _definitions(found))]
+    history = _history(found)
+    if history:
+        lines += ["", "<details><summary>History (newest last)</summary>", "", "```", *history, "```", "",
+                  "</details>"]
     if found.decision:
         lines += ["", f"**{found.decision.action.value}**: {found.decision.reason}"]
     return "\n".join(lines) + "\n"

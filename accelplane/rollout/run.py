@@ -40,6 +40,7 @@ class Action(StrEnum):
     rollback = "rollback"
     complete = "complete"
     abort = "abort"
+    offline = "not judged"  # status --no-live: no metrics read
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,32 @@ def decide_advance(found: Situation, start: bool) -> Decision:
         raise _step_error(found.stack, service, error) from None
 
 
+def decide_offline(found: Situation) -> Decision:
+    """What status says without reading anything live (`--no-live`): where the rollout stands and what
+    `advance` would need, from the declaration alone."""
+    here = found.position
+    rollout = found.service.rollout
+    assert rollout is not None
+    if here.complete or here.canary_weight == 0:
+        return decide_advance(found, start=False)  # neither needs a metric
+    bake = (f"the step bakes {_seconds(found.bake_left)} more" if found.bake_left is not None
+            else "the step has baked" if rollout.since else "no since: the bake counts as passed")
+    return Decision(Action.offline, f"advance moves the canary to {here.next_step}% once every gate holds over "
+                    f"{rollout.gates.window} of {rollout.metrics.value} metrics (not read: --no-live); {bake}")
+
+
+def record_of(found: Situation, decision: Decision) -> dict[str, object]:
+    """The decision as the stack file's `rollout.history` keeps it: when, what, the weights, the gates' values."""
+    gates = {gate.name: round(gate.observed, 6) for gate in (found.judgement.gates if found.judgement else ())
+             if gate.observed is not None}
+    record: dict[str, object] = {"at": format_timestamp(found.now), "action": decision.action.value,
+                                 "weights": dict(decision.weights or {})}
+    if gates:
+        record["gates"] = gates
+    record["reason"] = decision.reason[:400]
+    return record
+
+
 def decide_abort(found: Situation) -> Decision:
     try:
         return Decision(Action.abort, f"aborted: the baseline {found.position.baseline!r} takes every request",
@@ -212,7 +239,8 @@ def prepare(found: Situation, decision: Decision) -> Rewrite | None:
     """The checked rewrite of the stack file; None when the weights are those declared already."""
     if decision.weights is None or decision.weights == found.declared:
         return None
-    return rewrite(found.stack, found.service.name, decision.weights, format_timestamp(found.now))
+    return rewrite(found.stack, found.service.name, decision.weights, format_timestamp(found.now),
+                   record_of(found, decision))
 
 
 def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> str:

@@ -1,9 +1,11 @@
-"""Write new weights (and `since`) into a stack file, changing nothing else in it.
+"""Write new weights (and `since`, and the decision into `history`) into a stack file, changing nothing else.
 
 The file is a reviewed, hand-written declaration: its comments, key order, quoting and layout are
 kept byte for byte. ruamel.yaml's round-trip loader is used only to find where each scalar is
 written (`.lc`: line and column); the new values are spliced into the original text there, and
-`since` is inserted with the rollout mapping's own indentation when it is absent. The result is
+`since` is inserted with the rollout mapping's own indentation when it is absent. `history` is the
+tool's own block (one flow mapping per decision, newest last, the oldest dropped past
+`ROLLOUT_HISTORY_LIMIT`): it is rewritten whole, right after `since` when it is new. The result is
 then read back with the project's loader: its data must equal the old data with exactly the
 intended values changed, and it must validate as a stack. Only then is it written, atomically
 (a temporary file beside it, `os.replace`), with the original file's mode; otherwise nothing is
@@ -13,6 +15,7 @@ written and the problem is an `InputError` (exit 2).
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import stat
@@ -26,6 +29,7 @@ from ruamel.yaml.error import YAMLError
 
 from accelplane.config.loader import PLATFORM_KEY, StackConfig, load_stack_text
 from accelplane.config.yaml_source import parse_yaml
+from accelplane.declaration import ROLLOUT_HISTORY_LIMIT
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import read_bytes
 
@@ -69,8 +73,10 @@ class Rewrite:
         _replace(self.path, self.content)
 
 
-def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], since: str) -> Rewrite:
-    """The file with `weights` (backend -> %) of `service_name` and `rollout.since` written, checked.
+def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], since: str,
+            record: dict[str, Any] | None = None) -> Rewrite:
+    """The file with `weights` (backend -> %) of `service_name`, `rollout.since` and `record` appended to
+    `rollout.history` written, checked.
 
     Only the weights that differ from the file's are touched."""
     raw = read_bytes(stack.path, option="--stack-file")
@@ -106,6 +112,7 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
         edits.append((start, _scalar_end(text, start), str(new)))
         backend["weight"] = new
     quoted = f'"{since}"'
+    history = _history(service["rollout"], record)
     if "since" in rollout_node:
         # From the key, not `.lc.value`: an empty `since:` has no value token to point at.
         line, column = rollout_node.lc.key("since")
@@ -117,15 +124,24 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
             edits.append((colon + 1, colon + 1, f" {quoted}"))  # any comment keeps its own spacing
         else:
             edits.append((start, _scalar_end(text, start), quoted))
+        after_since = starts[line + 1] if line + 1 < len(starts) else len(text)
     else:
+        after_since = None
         first = next(iter(rollout_node))
         line, column = rollout_node.lc.key(first)
         if rollout_node.fa.flow_style():
-            edits.append((starts[line] + column, starts[line] + column, f"since: {quoted}, "))
+            new_history = history is not None and "history" not in rollout_node
+            block = f"history: [{', '.join(history or [])}], " if new_history else ""
+            edits.append((starts[line] + column, starts[line] + column, f"since: {quoted}, {block}"))
         else:
             # A new line before the first key, at its column: the mapping's indentation.
             ending = "\r\n" if text[starts[line]:].split("\n", 1)[0].endswith("\r") else "\n"
-            edits.append((starts[line], starts[line], " " * column + f"since: {quoted}{ending}"))
+            block = (_history_block(history, column, ending)
+                     if history is not None and "history" not in rollout_node else "")
+            edits.append((starts[line], starts[line], " " * column + f"since: {quoted}{ending}{block}"))
+    if history is not None:
+        edits.extend(_history_edits(text, starts, rollout_node, history, after_since))
+        service["rollout"]["history"] = [_plain(entry) for entry in history]
     service["rollout"]["since"] = since
 
     new_text = text
@@ -149,6 +165,82 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
                                 "the new weights would make the stack invalid; nothing written"))
         raise InputError(problems) from None
     return Rewrite(stack.path, bom + new_text.encode("utf-8"), changed)
+
+
+def _history(rollout: dict[str, Any], record: dict[str, Any] | None) -> list[str] | None:
+    """The history entries to write (flow mappings, newest last), or None when nothing is recorded."""
+    if record is None:
+        return None
+    kept = [*list(rollout.get("history") or []), record][-ROLLOUT_HISTORY_LIMIT:]
+    return [_flow(entry) for entry in kept]
+
+
+def _flow(value: Any) -> str:
+    """A YAML flow scalar or mapping on one line (strings JSON-quoted: valid YAML double-quoted)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        return repr(round(value, 6))
+    if isinstance(value, int):
+        return str(value)
+    return _key(value) if _plain_word(str(value)) else json.dumps(str(value), ensure_ascii=False)
+
+
+def _plain_word(text: str) -> bool:
+    return bool(re.fullmatch(r"[a-z][a-z0-9_]*(-[a-z0-9_]+)*", text)) and text not in _YAML_WORDS
+
+
+def _key(key: Any) -> str:
+    text = str(key)
+    return text if _plain_word(text) else json.dumps(text)
+
+
+_YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+def _plain(flow: str) -> Any:
+    return parse_yaml(flow, "history").data
+
+
+def _history_block(history: list[str], column: int, ending: str) -> str:
+    lines = [" " * column + "history:"] + [" " * (column + 2) + f"- {entry}" for entry in history]
+    return ending.join(lines) + ending
+
+
+def _history_edits(text: str, starts: list[int], rollout_node: Any, history: list[str],
+                   after_since: int | None) -> list[tuple[int, int, str]]:
+    """Replace the existing `history` (block or one-line flow) whole; or put a new one after `since`."""
+    if "history" not in rollout_node:
+        if after_since is None:
+            return []  # written with the new `since` line
+        line, column = rollout_node.lc.key("since")
+        ending = "\r\n" if text[starts[line]:].split("\n", 1)[0].endswith("\r") else "\n"
+        return [(after_since, after_since, _history_block(history, column, ending))]
+    line, column = rollout_node.lc.key("history")
+    start = starts[line]
+    if rollout_node.fa.flow_style():
+        return []  # inside a one-line flow rollout: left to the read-back check, which refuses it
+    node = rollout_node["history"]
+    if node is None or (hasattr(node, "fa") and node.fa.flow_style()):
+        colon = text.index(":", start + column)
+        end = text.find("\n", colon)
+        end = len(text) if end < 0 else end
+        value_end = end - 1 if text[end - 1 : end] == "\r" else end
+        return [(colon + 1, value_end, f" [{', '.join(history)}]")]
+    end_line = line + 1
+    while end_line < len(starts) - 1:
+        body = text[starts[end_line]:starts[end_line + 1]]
+        indent = len(body) - len(body.lstrip(" "))
+        stripped = body.strip()
+        if not stripped or indent > column or (indent == column and stripped.startswith("- ")):
+            end_line += 1
+            continue
+        break
+    end = starts[end_line] if end_line < len(starts) else len(text)
+    ending = "\r\n" if text[start:].split("\n", 1)[0].endswith("\r") else "\n"
+    return [(start, end, _history_block(history, column, ending))]
 
 
 def _replace(path: Path, content: bytes) -> None:

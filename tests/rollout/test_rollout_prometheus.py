@@ -18,10 +18,14 @@ from accelplane.config.loader import load_stack_file
 from tests.rollout.conftest import write_stack
 
 
-def _weights(path: Path, service: str) -> dict[str, int]:
+def _service(path: Path, service: str) -> Any:
     stack = load_stack_file(path)
     [found] = [s for s in stack.platform.kubernetes.inference_services if s.name == service]  # type: ignore[union-attr]
-    return {b.name: b.weight for b in found.serving_backends}
+    return found
+
+
+def _weights(path: Path, service: str) -> dict[str, int]:
+    return {b.name: b.weight for b in _service(path, service).serving_backends}
 
 
 def _since(path: Path, service: str) -> str | None:
@@ -60,6 +64,14 @@ def test_a_healthy_canary_walks_every_step_over_bake_windows(tmp_path: Path, met
     done = rollout("advance", *args)
     assert done.code == 0 and "complete:" in done.out, done.out
     assert _weights(path, service) == {"l4": 0, "l40s": 100}
+    # Each written step is in the file's history with the gate values it was judged on; holds are not.
+    history = _service(path, service).rollout.history
+    assert [(r.action.value, r.weights) for r in history] == [
+        ("advance", {"l4": 75, "l40s": 25}), ("advance", {"l4": 50, "l40s": 50}), ("advance", {"l4": 0, "l40s": 100})]
+    assert all(set(r.gates) >= {"min_requests", "max_error_rate", "max_p99_seconds"} for r in history)
+    assert history[0].gates["max_error_rate"] == 0 and history[0].gates["min_requests"] > 20
+    status = rollout("status", "--stack-file", path, "--service", service, "--no-live")
+    assert "history (newest last):" in status.out and "advance   l4 0% / l40s 100%" in status.out, status.out
     metrics.exporter.stop_driving(service)
 
 
@@ -111,7 +123,7 @@ def test_status_shows_weights_traffic_and_gates_in_every_format(tmp_path: Path, 
     assert "BACKEND" in table.out and "l40s" in table.out and "max_p99_ratio" in table.out, table.out
     assert "live weights not read" in table.out  # no AWS credentials here: shown, not fatal
 
-    as_json = rollout("status", *args, "--format", "json", "--no-live")
+    as_json = rollout("status", *args, "--format", "json")
     data = json.loads(as_json.out)
     backends = {b["name"]: b for b in data["backends"]}
     assert backends["l4"]["declared_weight"] == 95 and backends["l40s"]["declared_weight"] == 5
@@ -123,11 +135,29 @@ def test_status_shows_weights_traffic_and_gates_in_every_format(tmp_path: Path, 
     assert data["decision"]["action"] == "rollback"
 
     report = tmp_path / "status.md"
-    markdown = rollout("status", *args, "--format", "markdown", "--output", report, "--no-live")
+    markdown = rollout("status", *args, "--format", "markdown", "--output", report)
     assert markdown.code == 0 and "rollback" in markdown.err
     assert report.read_text().startswith(f"### Rollout: `{service}`") and "| `max_p99_ratio` |" in report.read_text()
     assert path.read_bytes() == before  # status writes nothing
     metrics.exporter.stop_driving(service)
+
+
+def test_status_no_live_reads_nothing_and_says_what_advance_needs(tmp_path: Path, rollout: Any) -> None:
+    """`--no-live` works offline: no Prometheus URL, no credentials; the declared weights, the next
+    step, the gates as declared and the history (it used to demand --prometheus-url, or fail on
+    CloudWatch's missing credentials)."""
+    path = write_stack(tmp_path)
+    result = rollout("status", "--stack-file", path, "--service", "server", "--no-live")
+    assert result.code == 0, result.err
+    assert "l40s     canary    5%" in result.out and "gates (declared, not judged):" in result.out, result.out
+    assert "canary 5xx rate at most" in result.out
+    assert "not judged: advance moves the canary to 25% once every gate holds" in result.out, result.out
+    data = json.loads(rollout("status", "--stack-file", path, "--service", "server", "--no-live",
+                              "--format", "json").out)
+    assert data["live"] == {"read": False, "note": "not read (--no-live)"} and data["gates"] == []
+    assert data["decision"]["action"] == "not judged" and data["rollout"]["next_step"] == 25
+    assert set(data["gate_definitions"]) == {"window", "min_requests", "max_error_rate", "max_p99_ratio",
+                                             "max_p99_seconds"}
 
 
 def test_unreachable_prometheus_is_bad_input_and_writes_nothing(tmp_path: Path, rollout: Any) -> None:
