@@ -200,6 +200,10 @@ def _explain(error: ErrorDetails) -> str:
     if kind == "string_type" and isinstance(got, (int, float)) and not isinstance(got, bool):
         return (f"{message} (got the number {got!r}: YAML reads an unquoted version as a number, 3.10 as 3.1; "
                 'quote it, e.g. "3.10")')
+    if kind == "enum" and isinstance(got, str):
+        # Every closed vocabulary names its nearest words, not just the list.
+        allowed = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
+        return f"{message} (got {got!r}{did_you_mean(got, allowed)})"
     if kind not in ("value_error",) and not isinstance(got, (dict, list)):
         message = f"{message} (got {got!r})"
     return message

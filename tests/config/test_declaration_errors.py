@@ -45,3 +45,9 @@ def test_the_json_schema_closes_accelerators_and_tpu_topologies() -> None:
     assert {"nvidia-l4", "nvidia-hgx-h100-8gpu", "google-tpu-v5p"} <= set(accelerators)
     assert {"2x2x4", "2x4"} <= set(topologies)
     assert definitions["HostGroup"]["properties"]["accelerator"]["enum"] == accelerators
+
+
+def test_every_closed_vocabulary_names_its_nearest_word() -> None:
+    """An enum (a pool's purpose, a bucket role...) says which word was meant, not only the list."""
+    [message] = [p for p in _problems(DEV.replace("purpose: training", "purpose: trainng", 1)) if "purpose" in p]
+    assert "(got 'trainng'; did you mean training?)" in message
