@@ -69,15 +69,7 @@ def _render(diff: PlanDiff, level: int) -> str:
     ]
     for note in diff.notes:
         lines += ["", f"_Note: {_cell(note)}_"]
-    replaced = [r for r in diff.resources if r.replaces]
-    if replaced:
-        lines += ["", f"#### ⚠️ {plural(len(replaced), 'replacement')}", ""]
-        for resource in replaced:
-            how = ("deleted, then created anew" if resource.op == "delete-before-replace"
-                   else "created anew, then the old one deleted")
-            lines.append(f"- `{resource.symbol}` {_code(resource.name)} ({_code(resource.type)}): {how}, because "
-                         + ", ".join(_code(path) for path in resource.forced_by) + " changed"
-                         + (f". **{_cell(resource.meaning)}**" if resource.meaning else ""))
+    lines += _replacements(diff)
     if diff.software:
         lines += ["", "#### Software profiles", "", "| Target | Change | Matrix (new set) |", "|---|---|---|"]
         lines += [_software_row(change) for change in diff.software]
@@ -180,6 +172,21 @@ def _short(path: str) -> str:
     tail = path[-(_MAX_PATH - 1):]
     cut = tail.find(".")
     return "…" + (tail[cut + 1 :] if cut > 0 else tail)
+
+
+def _replacements(diff: PlanDiff) -> list[str]:
+    """Every replacement named first, with what forces it and what it costs: the reviewer's first read."""
+    replaced = [r for r in diff.resources if r.replaces]
+    if not replaced:
+        return []
+    lines = ["", f"#### ⚠️ {plural(len(replaced), 'replacement')}", ""]
+    for resource in replaced:
+        how = ("deleted, then created anew" if resource.op == "delete-before-replace"
+               else "created anew, then the old one deleted")
+        lines.append(f"- `{resource.symbol}` {_code(resource.name)} ({_code(resource.type)}): {how}, because "
+                     + ", ".join(_code(path) for path in resource.forced_by) + " changed"
+                     + (f". **{_cell(resource.meaning)}**" if resource.meaning else ""))
+    return lines
 
 
 def _findings_table(items: list[Item], limit: int | None = None) -> list[str]:

@@ -111,8 +111,39 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
         start = starts[line] + column
         edits.append((start, _scalar_end(text, start), str(new)))
         backend["weight"] = new
-    quoted = f'"{since}"'
     history = _history(service["rollout"], record)
+    edits += _since_edits(text, starts, rollout_node, f'"{since}"', history)
+    service["rollout"]["since"] = since
+    if history is not None:
+        service["rollout"]["history"] = [_plain(entry) for entry in history]
+
+    new_text = text
+    for start, end, value in sorted(edits, reverse=True):
+        new_text = new_text[:start] + value + new_text[end:]
+    changed = sorted({new_text.count("\n", 0, start) + 1 for start, _, _ in edits})
+
+    # What was written must read back as exactly the intended change, and as a valid stack.
+    try:
+        written = parse_yaml(new_text, str(stack.path)).data
+    except InputError:
+        written = None
+    if written != expected:
+        raise _refuse(stack, "the new weights could not be written in place (an alias, a tag or an unusual "
+                             "scalar at the weight?); change them by hand")
+    try:
+        load_stack_text(new_text, path=str(stack.path), stack=stack.stack)
+    except InputError as error:
+        problems = [Problem(p.file, p.line, p.field, p.message) for p in error.problems]
+        problems.append(Problem(str(stack.path), None, None,
+                                "the new weights would make the stack invalid; nothing written"))
+        raise InputError(problems) from None
+    return Rewrite(stack.path, bom + new_text.encode("utf-8"), changed)
+
+
+def _since_edits(text: str, starts: list[int], rollout_node: Any, quoted: str,
+                 history: list[str] | None) -> list[tuple[int, int, str]]:
+    """`since` written over its old value or inserted before the first key; `history` after it."""
+    edits: list[tuple[int, int, str]] = []
     if "since" in rollout_node:
         # From the key, not `.lc.value`: an empty `since:` has no value token to point at.
         line, column = rollout_node.lc.key("since")
@@ -141,30 +172,7 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
             edits.append((starts[line], starts[line], " " * column + f"since: {quoted}{ending}{block}"))
     if history is not None:
         edits.extend(_history_edits(text, starts, rollout_node, history, after_since))
-        service["rollout"]["history"] = [_plain(entry) for entry in history]
-    service["rollout"]["since"] = since
-
-    new_text = text
-    for start, end, value in sorted(edits, reverse=True):
-        new_text = new_text[:start] + value + new_text[end:]
-    changed = sorted({new_text.count("\n", 0, start) + 1 for start, _, _ in edits})
-
-    # What was written must read back as exactly the intended change, and as a valid stack.
-    try:
-        written = parse_yaml(new_text, str(stack.path)).data
-    except InputError:
-        written = None
-    if written != expected:
-        raise _refuse(stack, "the new weights could not be written in place (an alias, a tag or an unusual "
-                             "scalar at the weight?); change them by hand")
-    try:
-        load_stack_text(new_text, path=str(stack.path), stack=stack.stack)
-    except InputError as error:
-        problems = [Problem(p.file, p.line, p.field, p.message) for p in error.problems]
-        problems.append(Problem(str(stack.path), None, None,
-                                "the new weights would make the stack invalid; nothing written"))
-        raise InputError(problems) from None
-    return Rewrite(stack.path, bom + new_text.encode("utf-8"), changed)
+    return edits
 
 
 def _history(rollout: dict[str, Any], record: dict[str, Any] | None) -> list[str] | None:
