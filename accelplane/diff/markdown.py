@@ -143,7 +143,7 @@ def _software_row(change: SoftwareChange) -> str:
         for version in change.changes:
             old = _code(version.old) if version.old is not None else "(none)"
             new = _code(version.new) if version.new is not None else "(none)"
-            parts.append(f"{_cell(version.key)} {old} → {new}")
+            parts.append(f"{_cell(version.key)} {old} → {new}" + (" **(downgrade)**" if version.downgrade else ""))
         what = "<br>".join(parts)
     verdict = f"{_VERDICT_ICON.get(change.verdict, '')} {change.verdict}".strip() if change.verdict else "—"
     return f"| {target} | {what} | {verdict} |"

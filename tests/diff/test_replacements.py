@@ -146,3 +146,16 @@ def test_every_resource_type_the_stacks_create_is_in_the_force_new_table() -> No
     # and every entry says where it was read
     assert all(entry["source"] for entry in table["types"].values())
     assert force_new_rules("kubernetes:core/v1:ConfigMap")  # metadata and data
+
+
+def test_a_software_version_going_down_is_flagged_in_every_format() -> None:
+    from accelplane.diff.markdown import render_markdown
+    from accelplane.diff.plan_diff import SoftwareChange, VersionChange
+
+    change = SoftwareChange(kind="node pool", name="train", status="changed", profile=("a", "a"),
+                            accelerator=("x", "x"), changes=(VersionChange("driver", "580.95.05", "570.172.08"),))
+    diff = PlanDiff(stack="s", base_ref="HEAD", base_commit="0" * 40, base_resources=0, head_resources=0,
+                    resources=[], introduced=[], resolved=[], software=[change])
+    assert "driver: 580.95.05 → 570.172.08  (downgrade)" in render_table(diff)
+    assert "**(downgrade)**" in render_markdown(diff)
+    assert diff.to_json()["software"][0]["changes"][0]["downgrade"] is True
