@@ -1,5 +1,7 @@
-# Set-up and entry points. Every target creates .venv on first use from the exact pins.
-PYTHON ?= python3
+# Set-up and entry points. Every target creates .venv on first use from the exact pins, with
+# python3.13, else python3.12, from PATH (tools/controller_python.sh), or the one PYTHON names.
+# ansible-core 2.21 runs on Python 3.12 or newer only: a .venv built by an older Python is rebuilt.
+PYTHON ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -7,7 +9,15 @@ STAMP := $(VENV)/.installed
 .PHONY: preview test lint bench schema clean
 
 $(STAMP): requirements.txt pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then \
+		echo "rebuilding $(VENV): it was made with Python $$($(BIN)/python -c 'import sys; print(sys.version.split()[0])')"; \
+		rm -rf $(VENV); \
+	fi
+	@if [ ! -x $(BIN)/python ]; then \
+		python="$(PYTHON)"; [ -n "$$python" ] || python=$$(tools/controller_python.sh) || exit 2; \
+		echo "creating $(VENV) with $$python"; \
+		"$$python" -m venv $(VENV) || exit 2; \
+	fi
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)

@@ -107,7 +107,9 @@ def _machine_busy() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(size: int, work: Path, lower: Path, repo: Path, accounting: NodeAccounting) -> dict[str, float]:
+def measure(
+    size: int, work: Path, lower: Path, repo: Path, accounting: NodeAccounting, *, converged: bool = True
+) -> dict[str, float]:
     started = []
     try:
         for index in range(size):
@@ -116,7 +118,7 @@ def measure(size: int, work: Path, lower: Path, repo: Path, accounting: NodeAcco
             started.append(node)
         stack = lab.write_stack(work, {"h100-train": [(node.name, node.root) for node in started]})
         figures: dict[str, float] = {}
-        for run in ("apply", "converged"):
+        for run in ("apply", "converged") if converged else ("apply",):
             cpu, node_cpu, busy, start = _cpu(), accounting.cpu(), _machine_busy(), time.perf_counter()
             with open(os.devnull, "w") as quiet:
                 result = lab.run(
@@ -161,6 +163,8 @@ def _rows(results: dict[int, dict[str, float]], sizes: list[int], run: str) -> N
     )
     for size in sizes:
         row = results[size]
+        if run not in row:
+            continue
         wall, cpu, node = row[run], row[f"{run}_cpu"], row[f"{run}_node_cpu"]
         controller = cpu - node
         estimate = _own_cpu_estimate(results, sizes[0], size, run, cpus)
@@ -210,6 +214,8 @@ def _load() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,4,16")
+    # A 64-node apply takes about a quarter of an hour on two cores; its converged re-run adds as much.
+    parser.add_argument("--converged-max", type=int, default=16, help="converged re-runs only up to this size")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("bench_nodes: needs root (overlay mounts, chroot, cgroups)", file=sys.stderr)
@@ -221,7 +227,12 @@ def main() -> int:
         accounting = NodeAccounting(Path(scratch))
         try:
             repo = build_lab(Path(scratch) / "lab")
-            results = {size: measure(size, Path(scratch) / f"n{size}", lower, repo, accounting) for size in sizes}
+            results = {
+                size: measure(
+                    size, Path(scratch) / f"n{size}", lower, repo, accounting, converged=size <= args.converged_max
+                )
+                for size in sizes
+            }
         finally:
             accounting.close()
     cpus = len(os.sched_getaffinity(0))
@@ -231,7 +242,10 @@ def main() -> int:
     _rows(results, sizes, "apply")
     _rows(results, sizes, "converged")
     largest = sizes[-1]
-    _target(results[largest], largest, cpus)
+    # The targets are set for fleets (16 nodes and more): each such size gets its two ratios, to
+    # show whether the cost per host stays flat as the fleet grows.
+    for size in [size for size in sizes if size >= 16] or [largest]:
+        _target(results[size], size, cpus)
     estimates = {cores: _own_cpu_estimate(results, sizes[0], largest, "apply", cores) for cores in (2, 4, 8)}
     print(
         f"own-CPU estimate for {largest} nodes' apply by controller cores: "

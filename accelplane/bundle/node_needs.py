@@ -256,7 +256,7 @@ def group_needs(stack: StackConfig, group_index: int, architecture: str) -> Grou
         **_group_vars_files(stack, ansible_group),
         "ansible_facts": _facts(stack, group.software_profile, architecture),
         "ansible_check_mode": False,
-        "_node_software_phase": "main",
+        "_node_software_phase": "install",
         "_node_software_apt_options": [],
     }
     walker = _Walker(needs, variables)

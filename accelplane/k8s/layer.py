@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeVar
 
 import pulumi
 
@@ -31,8 +30,6 @@ from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flav
 from accelplane.k8s.service_props import service_props
 from accelplane.k8s.training_template import TrainingJobTemplate, TrainingJobTemplateArgs
 from accelplane.k8s.workload_namespace import WorkloadNamespace, WorkloadNamespaceArgs
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -311,7 +308,7 @@ def _training(ctx: _Layer, namespaces: Mapping[str, WorkloadNamespace]) -> None:
         )
 
 
-def _unique(items: list[T]) -> list[T]:
+def _unique[T](items: list[T]) -> list[T]:
     out: list[T] = []
     for item in items:
         if item not in out:

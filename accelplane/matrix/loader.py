@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -24,8 +24,6 @@ from pydantic import BaseModel, ValidationError
 from accelplane.matrix import facts as f
 from accelplane.matrix.schema import AcceleratorFacts, Segment
 from accelplane.matrix.versions import Version, parse_version
-
-_M = TypeVar("_M", bound=BaseModel)
 
 DATA_PACKAGE = "accelplane.matrix.data"
 
@@ -51,7 +49,7 @@ def read_data_file(name: str) -> dict[str, Any]:
     return {key: value for key, value in raw.items() if not str(key).startswith("x-")}
 
 
-def validate_file(name: str, model: type[_M]) -> _M:
+def validate_file[M: BaseModel](name: str, model: type[M]) -> M:
     """Validate `data/<name>` against `model`; errors name the file and the field path."""
     raw = read_data_file(name)
     try:

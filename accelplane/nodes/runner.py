@@ -111,11 +111,6 @@ def run_playbook(
         "ANSIBLE_HOME": str(private / "ansible-home"),
         "ANSIBLE_LOCAL_TEMP": str(private / "ansible-tmp"),
         "ANSIBLE_NOCOLOR": "1",
-        # plugins/strategy/accelplane_linear.py: Ansible's linear order with every task run in the
-        # controller process (host tasks in threads), not in a forked worker each (ansible.cfg names
-        # the directory; a plain ansible-playbook run keeps Ansible's own strategy unless
-        # ANSIBLE_STRATEGY says so).
-        "ANSIBLE_STRATEGY": "accelplane_linear",
         # The controller runs this environment's Ansible, and the inventory plugin imports the
         # accelplane this process runs (an installed package or this checkout).
         "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),

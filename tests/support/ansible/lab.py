@@ -65,11 +65,34 @@ def write_stack(
     return path
 
 
+# What ansible-core prints for a feature it will remove (a third-party strategy plugin, a
+# deprecated module option or keyword). ansible-core has no setting that turns it into an error,
+# so every lab run is read for it instead: a user who sees one in a first run stops trusting the tool.
+DEPRECATION_MARKER = "[DEPRECATION WARNING]"
+
+
+def deprecations(stdout: str) -> list[str]:
+    """The deprecation warnings in Ansible's output, each with the lines that continue it."""
+    found: list[str] = []
+    for line in stdout.splitlines():
+        if DEPRECATION_MARKER in line:
+            found.append(line.strip())
+        elif found and line.startswith(" ") and not line.strip().startswith(("TASK", "PLAY")) and len(found[-1]) < 2000:
+            found[-1] += " " + line.strip()
+    return found
+
+
 def run(playbook: str, stack: Path, work: Path, **options: Any) -> RunResult:
-    """A playbook run with its own private data directory, reports and fact cache under `work`."""
+    """A playbook run with its own private data directory, reports and fact cache under `work`.
+    Fails on any deprecation warning in Ansible's output, whatever the run's result."""
+    from accelplane.nodes.runner import stdout_of
+
     index = len(list(work.glob("run-*")))
     private = work / f"run-{index:02d}-{playbook.removesuffix('.yml')}"
-    return run_playbook(playbook, stack, private_data_dir=private, fact_cache=work / "facts", **options)
+    result = run_playbook(playbook, stack, private_data_dir=private, fact_cache=work / "facts", **options)
+    warned = deprecations(stdout_of(result))
+    assert not warned, f"{playbook} printed deprecation warnings:\n" + "\n".join(warned)
+    return result
 
 
 def failure(result: RunResult) -> str:

@@ -1,0 +1,63 @@
+"""tools/controller_python.sh: the Python the Makefile and .ci/run build .venv with. python3.13,
+else python3.12, from PATH (ansible-core 2.21 needs 3.12+ on the controller); a pyenv shim that
+cannot run is passed over; with neither, a message that names what to install and exit 1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "tools" / "controller_python.sh"
+SYSTEM_PATH = "/usr/bin:/bin"
+
+
+def _fake(directory: Path, name: str, *, works: bool = True) -> None:
+    """A stand-in interpreter: answers the script's probe with its own name, or fails as a pyenv
+    shim does for a version pyenv has not selected."""
+    directory.mkdir(exist_ok=True)
+    body = f"echo /opt/fake/{name}" if works else f"echo 'pyenv: {name}: command not found' >&2; exit 127"
+    (directory / name).write_text(f"#!/bin/sh\n{body}\n")
+    (directory / name).chmod(0o755)
+
+
+def _pick(path: str) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if key != "PYENV_ROOT"}
+    return subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, env={**env, "PATH": path}, check=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_system_python_3_12_or_newer():
+    if any(Path(directory, f"python3.{minor}").exists() for directory in SYSTEM_PATH.split(":") for minor in (12, 13)):
+        pytest.skip("this machine's /usr/bin has a Python 3.12+ of its own")
+
+
+def test_python_3_13_first(tmp_path):
+    _fake(tmp_path / "bin", "python3.12")
+    _fake(tmp_path / "bin", "python3.13")
+    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}")
+    assert (picked.returncode, picked.stdout.strip()) == (0, "/opt/fake/python3.13")
+
+
+def test_python_3_12_when_3_13_is_absent_or_cannot_run(tmp_path):
+    _fake(tmp_path / "bin", "python3.12")
+    assert _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}").stdout.strip() == "/opt/fake/python3.12"
+    _fake(tmp_path / "bin", "python3.13", works=False)
+    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}")
+    assert (picked.returncode, picked.stdout.strip()) == (0, "/opt/fake/python3.12")
+
+
+def test_neither_stops_with_what_to_install(tmp_path):
+    _fake(tmp_path / "bin", "python3.13", works=False)
+    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}")
+    assert picked.returncode == 1 and picked.stdout == ""
+    assert "python3.13" in picked.stderr and "apt install python3.13" in picked.stderr
+    assert "make PYTHON=" in picked.stderr
+
+
+def test_the_makefile_and_ci_use_it():
+    assert "tools/controller_python.sh" in (ROOT / "Makefile").read_text()
+    assert "tools/controller_python.sh" in (ROOT / ".ci" / "run").read_text()
