@@ -66,6 +66,12 @@ options:
     description: Directory of apt preferences files.
     type: path
     default: /etc/apt/preferences.d
+  reboot_marker:
+    description:
+      - A file created (mode 0644) when a package was installed, moved or released, for a driver whose
+        new kernel module loads at the next boot; the node_reboot role reboots when it exists.
+      - Not written in check mode (C(packages_changed) says a reboot would be asked for).
+    type: path
 """
 
 RETURN = r"""
@@ -235,6 +241,7 @@ def main():
             "apt_options": {"type": "list", "elements": "str", "default": []},
             "hold": {"type": "bool", "default": True},
             "preferences_dir": {"type": "path", "default": "/etc/apt/preferences.d"},
+            "reboot_marker": {"type": "path"},
         },
         supports_check_mode=True,
     )
@@ -297,6 +304,8 @@ def main():
         )  # fmt: skip
     if to_hold:
         node.run(["apt-mark", "hold", *to_hold], "apt-mark hold")
+    if result["packages_changed"] and params["reboot_marker"]:
+        _write(module, params["reboot_marker"], "")
     module.exit_json(**result)
 
 
