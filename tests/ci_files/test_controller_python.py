@@ -18,15 +18,17 @@ SYSTEM_PATH = "/usr/bin:/bin"
 def _fake(directory: Path, name: str, *, works: bool = True) -> None:
     """A stand-in interpreter: answers the script's probe with its own name, or fails as a pyenv
     shim does for a version pyenv has not selected."""
-    directory.mkdir(exist_ok=True)
+    directory.mkdir(parents=True, exist_ok=True)
     body = f"echo /opt/fake/{name}" if works else f"echo 'pyenv: {name}: command not found' >&2; exit 127"
     (directory / name).write_text(f"#!/bin/sh\n{body}\n")
     (directory / name).chmod(0o755)
 
 
-def _pick(path: str) -> subprocess.CompletedProcess[str]:
+def _pick(path: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """The script with only `path` to search and a home without pyenv's install directory."""
     env = {key: value for key, value in os.environ.items() if key != "PYENV_ROOT"}
-    return subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, env={**env, "PATH": path}, check=False)
+    env.update(PATH=path, HOME=str(home))
+    return subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, env=env, check=False)
 
 
 @pytest.fixture(autouse=True)
@@ -38,21 +40,30 @@ def _no_system_python_3_12_or_newer():
 def test_python_3_13_first(tmp_path):
     _fake(tmp_path / "bin", "python3.12")
     _fake(tmp_path / "bin", "python3.13")
-    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}")
+    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}", tmp_path)
     assert (picked.returncode, picked.stdout.strip()) == (0, "/opt/fake/python3.13")
 
 
 def test_python_3_12_when_3_13_is_absent_or_cannot_run(tmp_path):
     _fake(tmp_path / "bin", "python3.12")
-    assert _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}").stdout.strip() == "/opt/fake/python3.12"
+    assert _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}", tmp_path).stdout.strip() == "/opt/fake/python3.12"
     _fake(tmp_path / "bin", "python3.13", works=False)
-    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}")
+    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}", tmp_path)
     assert (picked.returncode, picked.stdout.strip()) == (0, "/opt/fake/python3.12")
+
+
+def test_pyenv_s_install_directory_when_nothing_on_path_runs(tmp_path):
+    """A non-login shell without pyenv's shims on PATH: the newest 3.13 pyenv installed."""
+    for version in ("3.12.1", "3.13.0", "3.13.2"):
+        minor = version.rsplit(".", 1)[0]
+        _fake(tmp_path / ".pyenv" / "versions" / version / "bin", f"python{minor}")
+    picked = _pick(SYSTEM_PATH, tmp_path)
+    assert (picked.returncode, picked.stdout.strip()) == (0, str(tmp_path / ".pyenv/versions/3.13.2/bin/python3.13"))
 
 
 def test_neither_stops_with_what_to_install(tmp_path):
     _fake(tmp_path / "bin", "python3.13", works=False)
-    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}")
+    picked = _pick(f"{tmp_path / 'bin'}:{SYSTEM_PATH}", tmp_path)
     assert picked.returncode == 1 and picked.stdout == ""
     assert "python3.13" in picked.stderr and "apt install python3.13" in picked.stderr
     assert "make PYTHON=" in picked.stderr
