@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.prerequisites import missing
+
 ROOT = Path(__file__).resolve().parents[2]
 ANSIBLE = str(Path(sys.executable).parent / "ansible")
 
@@ -47,7 +49,7 @@ def _scratch_dirs() -> set[str]:
 def flat_repository(tmp_path: Path) -> str:
     """A `file:` flat repository with an empty package index and a Release file (apt-ftparchive)."""
     if shutil.which("apt-ftparchive") is None or shutil.which("apt-get") is None:
-        pytest.skip("needs apt-get and apt-ftparchive (Debian's apt-utils)")
+        missing("needs apt-get and apt-ftparchive (Debian's apt-utils)")
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "Packages").write_text("")
