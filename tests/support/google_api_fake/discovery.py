@@ -1,0 +1,105 @@
+"""The discovery documents inside google-api-python-client, read into routes: for each REST method,
+its HTTP verb, a pattern over the path below the API's service path, and its schemas."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import googleapiclient
+
+DOCUMENTS = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
+_PARAMETER = re.compile(r"\{(\+?)([A-Za-z0-9_]+)\}")
+
+
+@dataclass(frozen=True)
+class Method:
+    id: str  # e.g. container.projects.locations.clusters.get
+    name: str  # the last part: get, list, insert, setIamPolicy ...
+    http_method: str
+    template: str  # the flat path below the service path
+    pattern: re.Pattern[str]
+    parameters: tuple[str, ...]  # the path parameters, in the order the template names them
+    request: str | None  # schema names
+    response: str | None
+
+    @property
+    def literal_length(self) -> int:
+        return len(_PARAMETER.sub("", self.template))
+
+
+@dataclass(frozen=True)
+class Api:
+    name: str
+    version: str
+    service_path: str
+    schemas: dict[str, dict]
+    methods: tuple[Method, ...]
+
+    def route(self, http_method: str, path: str) -> tuple[Method, dict[str, str]] | None:
+        """The method a request is for, and its path parameters; the most literal template wins, as
+        a custom verb (`…/secrets/{id}:getIamPolicy`) is more literal than the plain resource."""
+        for method in self.methods:
+            if method.http_method != http_method:
+                continue
+            match = method.pattern.fullmatch(path)
+            if match:
+                return method, dict(zip(method.parameters, match.groups(), strict=True))
+        return None
+
+
+def _pattern(template: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    parts: list[str] = []
+    names: list[str] = []
+    position = 0
+    for match in _PARAMETER.finditer(template):
+        parts.append(re.escape(template[position : match.start()]))
+        # `{+name}` may hold slashes (a resource name); `{name}` is one segment, up to a custom verb.
+        parts.append("(.+?)" if match.group(1) else "([^/:]+)")
+        names.append(match.group(2))
+        position = match.end()
+    parts.append(re.escape(template[position:]))
+    return re.compile("".join(parts)), tuple(names)
+
+
+def _methods(resources: dict) -> list[dict]:
+    found: list[dict] = []
+    for resource in resources.values():
+        found.extend(resource.get("methods", {}).values())
+        found.extend(_methods(resource.get("resources", {})))
+    return found
+
+
+@functools.cache
+def load(name: str, version: str) -> Api:
+    path = DOCUMENTS / f"{name}.{version}.json"
+    if not path.is_file():
+        raise LookupError(f"google-api-python-client ships no discovery document {path.name}")
+    document = json.loads(path.read_text())
+    methods = []
+    for method in _methods(document.get("resources", {})):
+        template = method.get("flatPath") or method["path"]
+        pattern, parameters = _pattern(template)
+        methods.append(
+            Method(
+                id=method["id"],
+                name=method["id"].rsplit(".", 1)[-1],
+                http_method=method["httpMethod"],
+                template=template,
+                pattern=pattern,
+                parameters=parameters,
+                request=method.get("request", {}).get("$ref"),
+                response=method.get("response", {}).get("$ref"),
+            )
+        )
+    methods.sort(key=lambda method: method.literal_length, reverse=True)
+    return Api(
+        name=name,
+        version=version,
+        service_path=document.get("servicePath", ""),
+        schemas=document.get("schemas", {}),
+        methods=tuple(methods),
+    )
