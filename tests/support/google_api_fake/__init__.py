@@ -2,7 +2,7 @@
 KMS, Secret Manager, IAM, Certificate Manager, Monitoring, Resource Manager), generic over the
 discovery documents google-api-python-client ships: requests are routed by the document, request
 and response bodies are checked against the method's schemas, so the fake cannot drift from the
-real API's shape. docs/testing-gcp.md says how to use it."""
+real API's shape."""
 
 from tests.support.google_api_fake.server import GoogleApiFake
 
