@@ -22,6 +22,14 @@ def _endpoint_url(text: str) -> str:
     return text
 
 
+def _api_endpoint(text: str) -> tuple[str, str]:
+    service, sep, url = text.partition("=")
+    if not sep or not service:
+        raise argparse.ArgumentTypeError(f"expected SERVICE=URL, e.g. compute=https://compute.example.p.googleapis.com/"
+                                         f"compute/v1/ (got {text!r})")
+    return service, _endpoint_url(url)
+
+
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--endpoint-url",
@@ -31,3 +39,23 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--profile", help="the cloud's credentials profile (AWS: a named profile; default: the "
                         "standard credential chain)")
+
+
+def add_google_connection_arguments(parser: argparse.ArgumentParser) -> None:
+    """What only Google Cloud's live commands read (AWS refuses them, naming its own options)."""
+    parser.add_argument(
+        "--api-endpoint",
+        type=_api_endpoint,
+        action="append",
+        default=[],
+        metavar="SERVICE=URL",
+        help="Google Cloud: send one service's calls here (a Private Service Connect endpoint, an emulator); "
+        "repeat per service (compute, container, cloudkms, secretmanager, iam, certificatemanager, storage, "
+        "cloudresourcemanager)",
+    )
+    parser.add_argument(
+        "--impersonate-service-account",
+        metavar="EMAIL",
+        help="Google Cloud: read as this service account with short-lived tokens (default: "
+        "CLOUDSDK_AUTH_IMPERSONATE_SERVICE_ACCOUNT, else the credentials' own identity)",
+    )

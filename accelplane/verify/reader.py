@@ -29,6 +29,8 @@ from accelplane.verify.results import CheckResult, Subject
 class VerifyOptions:
     endpoint_url: str | None = None  # send every API call here (an emulator, a private endpoint)
     profile: str | None = None  # the cloud's named credentials profile
+    api_endpoints: Mapping[str, str] = field(default_factory=dict)  # service -> URL (Google Cloud)
+    impersonate_service_account: str | None = None  # read as this service account (Google Cloud)
     probes: int = 5
     timeout: float | None = None  # per probe; default: the declared health check's timeout
     probe_url: str | None = None  # default: the live load balancer's address and the health check path
@@ -76,6 +78,10 @@ class LiveSession(ABC):
     @abstractmethod
     def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
         """The live checkpoints bucket (None: not found live; drift says why) and its subject."""
+
+    def checkpoint_unsupported(self) -> str | None:
+        """Why this cloud cannot run the checkpoint drill yet (a skip, not a failure); None when it can."""
+        return None
 
     @abstractmethod
     def api_calls(self) -> dict[str, object]:

@@ -124,6 +124,9 @@ def _checkpoints(session: LiveSession, read: LiveRead, options: VerifyOptions, n
     if options.checkpoint_drill == "off":
         return [CheckResult(CheckId.checkpoint_present, Status.skipped,
                             "checkpoint drill disabled (--checkpoint-drill off)")]
+    unsupported = session.checkpoint_unsupported()
+    if unsupported:
+        return [CheckResult(CheckId.checkpoint_present, Status.skipped, unsupported)]
     store, subject = session.checkpoint_store(read, options)
     if store is None:
         return [CheckResult(CheckId.checkpoint_present, Status.failed, "no live checkpoints bucket (see drift results)",

@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,6 +32,7 @@ from botocore.parsers import ResponseParserError
 from botocore.utils import is_valid_endpoint_url, is_valid_ipv6_endpoint_url
 
 from accelplane.urls import url_problem
+from accelplane.verify.api_calls import ApiCalls
 from accelplane.verify.text import API_MESSAGE_LIMIT, html_summary, looks_like_html, one_line
 
 DEFAULT_ENDPOINTS = "AWS default endpoints"  # what a report names when no --endpoint-url was given
@@ -85,37 +85,6 @@ def describe_error(error: BaseException) -> tuple[str, str]:
     else:
         code, message = type(error).__name__, str(error)
     return one_line(code, 80), one_line(message, API_MESSAGE_LIMIT)
-
-
-class ApiCalls:
-    """Thread-safe counts of API calls by `service.Operation`."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.calls: Counter[str] = Counter()
-        self.retries: Counter[str] = Counter()
-        self.errors: Counter[str] = Counter()
-
-    def record(self, key: str, *, retries: int = 0, error: bool = False) -> None:
-        with self._lock:
-            self.calls[key] += 1
-            if retries:
-                self.retries[key] += retries
-            if error:
-                self.errors[key] += 1
-
-    @property
-    def total(self) -> int:
-        return sum(self.calls.values())
-
-    def to_json(self) -> dict[str, Any]:
-        with self._lock:
-            return {
-                "total": sum(self.calls.values()),
-                "retries": sum(self.retries.values()),
-                "errors": sum(self.errors.values()),
-                "by_operation": dict(sorted(self.calls.items())),
-            }
 
 
 def check_read_only(operation: str) -> None:

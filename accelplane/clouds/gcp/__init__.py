@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 class GcpSupport(CloudSupport):
     name = "gcp"
     not_yet = {
-        Capability.verify: "check the declaration offline with `accelplane check`",
         Capability.live_weights: "the Gateway's HTTPRoute weights are not read yet; `pulumi up` sets the declared "
         "weights",
         Capability.cloud_metrics: "use `rollout.metrics: prometheus`",
@@ -56,6 +55,12 @@ class GcpSupport(CloudSupport):
         from accelplane.clouds.gcp.composition import build_gcp
 
         return build_gcp(platform)
+
+    def live_reader(self) -> Any:
+        # Start-up time: google-api-python-client loads only for live commands.
+        from accelplane.clouds.gcp.verify.reader import GcpReader
+
+        return GcpReader()
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.

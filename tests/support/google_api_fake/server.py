@@ -67,6 +67,11 @@ class GoogleApiFake:
         """Answer `method_id` (e.g. container.projects.locations.clusters.get) with a fault."""
         self._faults[method_id] = faults.Fault(kind, permission=permission, times=times)
 
+    def put(self, api: str, version: str, path: str, resource: dict) -> None:
+        """Seed a resource no standard method creates (the project itself)."""
+        api_doc = discovery.load(api, version)
+        self.state.resources[self.state.key(api_doc, path)] = resource
+
     def handle(self, method_id: str, handler: Handler) -> None:
         """Serve a method with semantics of its own."""
         self.state.handlers[method_id] = handler

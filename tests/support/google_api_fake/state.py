@@ -156,7 +156,7 @@ def _create(state: State, api: Api, call: Call) -> dict:
     if "name" in properties and "name" not in resource:
         resource["name"] = identifier if api.name == "compute" else _resource_name(path)
     if "selfLink" in properties:
-        resource.setdefault("selfLink", f"https://fake.googleapis.com/{path}")
+        resource.setdefault("selfLink", f"https://{api.name}.googleapis.com/{api.service_path}{path}")
     if "kind" in properties and properties["kind"].get("default"):
         resource.setdefault("kind", properties["kind"]["default"])
     state.resources[key] = resource

@@ -63,7 +63,13 @@ class AwsReader(LiveReader):
 
     def option_problems(self, options: VerifyOptions) -> list[tuple[str, str]]:
         problem = options.endpoint_url and endpoint_url_problem(options.endpoint_url)
-        return [("--endpoint-url", problem)] if problem else []
+        problems = [("--endpoint-url", problem)] if problem else []
+        if options.api_endpoints:
+            problems.append(("--api-endpoint", "Google Cloud only: on AWS give --endpoint-url"))
+        if options.impersonate_service_account:
+            problems.append(("--impersonate-service-account", "Google Cloud only: on AWS give --profile (a role to "
+                             "assume)"))
+        return problems
 
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> AwsSession:
         clients = self.clients or _clients(stack, options)

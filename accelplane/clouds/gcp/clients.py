@@ -1,0 +1,235 @@
+"""google-api-python-client services for `verify` on Google Cloud: read-only, retried with
+bounded backoff, every call counted, every failure named.
+
+- **Credentials.** Application Default Credentials (`GOOGLE_APPLICATION_CREDENTIALS`, the gcloud
+  user's ADC file, a workload identity federation config, the metadata server), asked for the
+  read-only scope `cloud-platform.read-only`; `--impersonate-service-account` (or gcloud's
+  `CLOUDSDK_AUTH_IMPERSONATE_SERVICE_ACCOUNT`) reads as that account, with short-lived tokens.
+- **Endpoints.** Google's own per service, or `--api-endpoint SERVICE=URL` per service (a Private
+  Service Connect endpoint, an emulator); the usual proxy variables (httplib2 reads
+  `https_proxy`/`no_proxy`) and `--ca-bundle` for a TLS-inspecting proxy.
+- **Read-only by construction.** `read()` refuses any method that is not a `get`, `list`,
+  `aggregatedList` or `getIamPolicy`: verify never changes anything, and never reads a secret's
+  value (`secretmanager…versions.access` is not a read it makes).
+- **Retries.** 429 and 5xx answers (except an HTML page: a proxy does not go away with backoff) and
+  cut connections are retried up to `max_attempts` times with capped exponential backoff and
+  jitter; what still fails is a `GcpReadError` naming the permission, the API to enable, or what
+  answered instead of the API.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import socket
+import ssl
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from accelplane.verify.api_calls import ApiCalls
+from accelplane.verify.text import API_MESSAGE_LIMIT, html_summary, looks_like_html, one_line
+
+READ_ONLY_SCOPE = "https://www.googleapis.com/auth/cloud-platform.read-only"
+READ_METHODS = frozenset({"get", "list", "aggregatedList", "getIamPolicy"})
+DEFAULT_ENDPOINTS = "Google Cloud default endpoints"
+# The API versions verify reads, by service name (what `--api-endpoint SERVICE=URL` names).
+API_VERSIONS = {
+    "cloudresourcemanager": "v3",
+    "compute": "v1",
+    "container": "v1",
+    "cloudkms": "v1",
+    "secretmanager": "v1",
+    "iam": "v1",
+    "certificatemanager": "v1",
+    "storage": "v1",
+}
+_RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
+_CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    http.client.HTTPException,
+    ConnectionError,
+    socket.timeout,
+    ssl.SSLError,
+    OSError,
+)
+
+
+class ReadOnlyError(RuntimeError):
+    """A code path tried to call a Google API method that changes or reveals something."""
+
+
+@dataclass
+class GcpReadError(Exception):
+    """A call that failed for good: `code` is short (PERMISSION_DENIED, SERVICE_DISABLED, HTTP 500,
+    connection), `message` one bounded line that says what to do where Google says it."""
+
+    operation: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.operation}: {self.code}: {self.message}"
+
+
+def api_endpoint_problem(text: str) -> str | None:
+    """`SERVICE=URL` with a service verify reads; None when usable."""
+    service, sep, url = text.partition("=")
+    if not sep or not url.startswith(("http://", "https://")):
+        return f"expected SERVICE=URL, e.g. compute=https://compute.example.p.googleapis.com/compute/v1/ (got {text!r})"
+    if service not in API_VERSIONS:
+        return f"no service {service!r} here; verify reads {', '.join(sorted(API_VERSIONS))}"
+    return None
+
+
+def describe_http_error(status: int, content: bytes | str, content_type: str = "") -> tuple[str, str]:
+    """(code, message) of an error answer, from Google's error format where it is one."""
+    text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+    if "html" in content_type.lower() or looks_like_html(text):
+        return f"HTTP {status}", f"an HTML page ({html_summary(text)}), not the API's answer: is a proxy in the way?"
+    try:
+        error = json.loads(text)["error"]
+    except (ValueError, KeyError, TypeError):
+        return f"HTTP {status}", one_line(text or "an empty answer", API_MESSAGE_LIMIT)
+    if not isinstance(error, dict):
+        return f"HTTP {status}", one_line(error, API_MESSAGE_LIMIT)
+    info = next(
+        (
+            detail
+            for detail in error.get("details") or []
+            if isinstance(detail, dict) and str(detail.get("@type", "")).endswith("ErrorInfo")
+        ),
+        {},
+    )
+    reason = str(info.get("reason") or error.get("status") or f"HTTP {status}")
+    metadata = info.get("metadata") or {}
+    message = one_line(error.get("message", ""), API_MESSAGE_LIMIT)
+    if reason == "SERVICE_DISABLED" and metadata.get("service"):
+        service = metadata["service"]
+        message = f"the {service} API is not enabled in this project: gcloud services enable {service}"
+    elif reason == "IAM_PERMISSION_DENIED" and metadata.get("permission"):
+        message = f"missing permission {metadata['permission']}"
+    elif status == 403 and "Permission '" in message:
+        message = f"missing permission {message.split(chr(39))[1]}"
+    return one_line(reason, 80), message
+
+
+class GcpClients:
+    """One set of services per thread (httplib2 is not thread-safe), calls counted across them."""
+
+    def __init__(
+        self,
+        project: str,
+        region: str,
+        *,
+        credentials: Any = None,
+        endpoints: Mapping[str, str] | None = None,
+        impersonate: str | None = None,
+        ca_bundle: str | None = None,
+        timeout: float = 30.0,
+        max_attempts: int = 6,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.project = project
+        self.region = region
+        self.endpoints = dict(endpoints or {})
+        self.impersonate = impersonate or os.environ.get("CLOUDSDK_AUTH_IMPERSONATE_SERVICE_ACCOUNT") or None
+        self.ca_bundle = ca_bundle
+        self.timeout = timeout
+        self.max_attempts = max(1, max_attempts)
+        self.sleep = sleep
+        self.calls = ApiCalls()
+        self._credentials = credentials
+        self._services: dict[str, Any] = {}
+
+    @property
+    def endpoint(self) -> str:
+        """Where the calls go, for reports."""
+        if not self.endpoints:
+            return DEFAULT_ENDPOINTS
+        return ", ".join(f"{service}={url}" for service, url in sorted(self.endpoints.items()))
+
+    def credentials(self) -> Any:
+        """ADC with the read-only scope (raises google.auth's DefaultCredentialsError without any)."""
+        if self._credentials is None:
+            import google.auth
+
+            credentials, _ = google.auth.default(scopes=[READ_ONLY_SCOPE])
+            if self.impersonate:
+                from google.auth import impersonated_credentials
+
+                credentials = impersonated_credentials.Credentials(
+                    source_credentials=credentials,
+                    target_principal=self.impersonate,
+                    target_scopes=[READ_ONLY_SCOPE],
+                )
+            self._credentials = credentials
+        return self._credentials
+
+    def service(self, name: str) -> Any:
+        if name not in self._services:
+            import google_auth_httplib2
+            import httplib2
+            from googleapiclient import discovery
+
+            transport = httplib2.Http(timeout=self.timeout, ca_certs=self.ca_bundle)
+            options = {"api_endpoint": self.endpoints[name]} if name in self.endpoints else None
+            self._services[name] = discovery.build(
+                name,
+                API_VERSIONS[name],
+                http=google_auth_httplib2.AuthorizedHttp(self.credentials(), http=transport),
+                client_options=options,
+                static_discovery=True,
+                cache_discovery=False,
+            )
+        return self._services[name]
+
+    def read(self, request: Any) -> dict:
+        """Execute one read (a googleapiclient HttpRequest), retried; its JSON answer."""
+        from google.auth.exceptions import GoogleAuthError
+        from googleapiclient.errors import HttpError
+
+        method_id = str(getattr(request, "methodId", "") or "")
+        short = method_id.rsplit(".", 1)[-1]
+        if short not in READ_METHODS:
+            raise ReadOnlyError(f"accelplane verify is read-only: refusing to call {method_id}")
+        operation = method_id.split(".", 1)[0] + "." + ".".join(method_id.split(".")[-2:])
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                answer = request.execute(num_retries=0)
+                self.calls.record(operation, retries=attempt - 1)
+                return answer if isinstance(answer, dict) else {}
+            except HttpError as error:
+                status = int(error.resp.status)
+                content_type = str(error.resp.get("content-type", ""))
+                code, message = describe_http_error(status, error.content, content_type)
+                # An HTML page is a proxy or portal answering: backoff does not make it go away.
+                html = "html" in content_type.lower() or looks_like_html(error.content or b"")
+                retry = status in _RETRIED_STATUS and not html
+                failure = GcpReadError(operation, code, message)
+            except _CONNECTION_ERRORS as error:
+                reason = one_line(error, API_MESSAGE_LIMIT) or type(error).__name__
+                retry, failure = True, GcpReadError(operation, "connection", f"no complete answer: {reason}")
+            except GoogleAuthError as error:  # the token could not be had or refreshed
+                retry, failure = False, GcpReadError(operation, "credentials", one_line(error, API_MESSAGE_LIMIT))
+            except ValueError as error:  # a body that is not JSON: something else answered
+                retry, failure = False, GcpReadError(operation, "not the API", one_line(error, API_MESSAGE_LIMIT))
+            if not retry or attempt == self.max_attempts:
+                self.calls.record(operation, retries=attempt - 1, error=True)
+                if retry:
+                    failure.message += f" (after {attempt} attempts)"
+                raise failure
+            self.sleep(min(8.0, 0.25 * 2 ** (attempt - 1)) * (0.5 + random.random() / 2))
+        raise AssertionError("unreachable")
+
+    def pages(self, collection: Any, field: str, **params: Any) -> list[dict]:
+        """Every item of a list method, following nextPageToken."""
+        items: list[dict] = []
+        request = collection.list(**params)
+        while request is not None:
+            answer = self.read(request)
+            items.extend(answer.get(field) or [])
+            request = collection.list_next(request, answer) if answer.get("nextPageToken") else None
+        return items

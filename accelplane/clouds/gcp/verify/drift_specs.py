@@ -1,0 +1,90 @@
+"""What `accelplane verify`'s drift engine compares on Google Cloud, per declared type.
+
+`read` is every input the type's shape table reads (`shapes.FIELDS`); `ignore` what is not a
+setting of the live resource (the project, pulumi-gcp's own `deletionProtection`, create-only
+sizes: a cluster's `initialNodeCount` and the default pool it removes, a node pool's node count,
+which the autoscaler or GKE's repair owns); `exact` the maps where an extra live key is drift
+(node labels: a label added by hand steers the scheduler); `defaults` Google's value for what the
+program leaves unset (a firewall rule disabled by hand, source tags that widen who may connect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from accelplane.clouds.gcp.verify.shapes import (
+    CLUSTER,
+    FIREWALL,
+    GLOBAL_ADDRESS,
+    NETWORK,
+    NODE_POOL,
+    ROUTER,
+    ROUTER_NAT,
+    SECURITY_POLICY,
+    SSL_POLICY,
+    SUBNETWORK,
+    wire_keys,
+)
+from accelplane.rules.view import Resource
+from accelplane.verify.drift import ABSENT, DriftMapping, Spec, spec
+
+_IDENTITY = ("project",)
+
+SPECS: dict[str, Spec] = {
+    NETWORK: spec(wire_keys(NETWORK), ignore=(*_IDENTITY, "deleteDefaultRoutesOnCreate")),
+    SUBNETWORK: spec(wire_keys(SUBNETWORK), ignore=_IDENTITY, defaults={"privateIpGoogleAccess": False}),
+    FIREWALL: spec(
+        wire_keys(FIREWALL),
+        ignore=_IDENTITY,
+        defaults={
+            "disabled": False,
+            "sourceTags": ABSENT,
+            "sourceServiceAccounts": ABSENT,
+            "targetTags": ABSENT,
+            "targetServiceAccounts": ABSENT,
+        },
+    ),
+    ROUTER: spec(wire_keys(ROUTER), ignore=_IDENTITY),
+    ROUTER_NAT: spec(wire_keys(ROUTER_NAT), ignore=(*_IDENTITY, "region", "router")),
+    CLUSTER: spec(
+        wire_keys(CLUSTER),
+        ignore=(*_IDENTITY, "deletionProtection", "initialNodeCount", "removeDefaultNodePool", "nodeConfig"),
+        defaults={"enableLegacyAbac": False},
+    ),
+    NODE_POOL: spec(
+        wire_keys(NODE_POOL),
+        ignore=(*_IDENTITY, "cluster", "location", "nodeCount", "initialNodeCount"),
+        exact=("nodeConfig.labels",),
+        defaults={"nodeConfig.spot": False},
+    ),
+    GLOBAL_ADDRESS: spec(wire_keys(GLOBAL_ADDRESS), ignore=_IDENTITY),
+    SSL_POLICY: spec(wire_keys(SSL_POLICY), ignore=_IDENTITY),
+    SECURITY_POLICY: spec(wire_keys(SECURITY_POLICY), ignore=_IDENTITY),
+}
+
+
+class GcpDrift(DriftMapping):
+    cloud_label = "Google Cloud"
+    global_kind = "global"
+    specs = SPECS
+
+    def describe_unexpected(self, live: Resource, props: Mapping[str, Any]) -> str:
+        if live.type == FIREWALL:
+            rules = props.get("allows") or props.get("denies") or []
+            verb = "allows" if props.get("allows") else "denies"
+            ports = ", ".join(
+                f"{rule.get('protocol')}:{','.join(rule.get('ports') or ['all'])}"
+                for rule in rules
+                if isinstance(rule, dict)
+            )
+            sources = props.get("sourceRanges") or props.get("destinationRanges") or []
+            direction = props.get("direction", "INGRESS")
+            return f"{live.name}: {direction} {verb} {ports or 'all'} from {', '.join(sources) or 'any'}"
+        if live.type == NODE_POOL:
+            config = props.get("nodeConfig") or {}
+            return f"{live.name}: {config.get('machineType', '?')} in {live.id}"
+        return f"{live.name} ({live.id})"
+
+
+DRIFT = GcpDrift()

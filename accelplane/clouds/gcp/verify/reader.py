@@ -1,0 +1,158 @@
+"""`accelplane verify` on Google Cloud: a read-only session for the stack's project and region.
+
+1. the services (`GcpClients`: Application Default Credentials with the read-only scope, optional
+   impersonation, `--api-endpoint SERVICE=URL` per service, `--ca-bundle`);
+2. the project (`cloudresourcemanager.projects.get`): no credentials, a token that cannot be had,
+   an endpoint that cannot be reached or that is not the API (an HTML page from a proxy), or
+   credentials that cannot see the project are input problems (exit 2, naming what to fix);
+3. the live view (`live_view`): the declared resources read and matched, in the declared shape.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint_problem
+from accelplane.clouds.gcp.verify.drift_specs import DRIFT
+from accelplane.clouds.gcp.verify.live_view import GcpViewBuilder
+from accelplane.clouds.gcp.verify.shapes import CLUSTER, GLOBAL_ADDRESS, NODE_POOL
+from accelplane.config.loader import StackConfig
+from accelplane.engine.graph import OfflineGraph
+from accelplane.errors import InputError
+from accelplane.verify.checkpoint import CheckpointStore
+from accelplane.verify.declared import DeclaredPlatform, declared_platform
+from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
+from accelplane.verify.results import CheckId, CheckResult, Status, Subject
+
+_HERE = "accelplane verify"
+BUCKET = "gcp:storage/bucket:Bucket"
+NO_CREDENTIALS = (
+    "no Google Cloud credentials: run `gcloud auth application-default login`, or set "
+    "GOOGLE_APPLICATION_CREDENTIALS to a service account key or a workload identity federation "
+    "config (CI: google-github-actions/auth)"
+)
+
+
+class GcpReader(LiveReader):
+    def __init__(self, clients: GcpClients | None = None) -> None:
+        self.clients = clients  # tests hand in clients with their own credentials
+
+    def option_problems(self, options: VerifyOptions) -> list[tuple[str, str]]:
+        problems = [
+            (option, f"not used on Google Cloud: {instead}")
+            for option, value, instead in (
+                ("--endpoint-url", options.endpoint_url, "give --api-endpoint SERVICE=URL per service"),
+                ("--profile", options.profile, "credentials come from Application Default Credentials"),
+            )
+            if value
+        ]
+        for service, url in options.api_endpoints.items():
+            problem = api_endpoint_problem(f"{service}={url}")
+            if problem:
+                problems.append(("--api-endpoint", problem))
+        return problems
+
+    def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> GcpSession:
+        assert stack.platform.gcp is not None  # required on Google Cloud by the declaration checks
+        project = stack.platform.gcp.project
+        clients = self.clients or GcpClients(
+            project,
+            stack.platform.region,
+            endpoints=options.api_endpoints,
+            impersonate=options.impersonate_service_account,
+            ca_bundle=options.ca_bundle,
+            max_attempts=options.max_attempts,
+        )
+        _check_project(clients)
+        declared = _declared(stack, graph)
+        return GcpSession(clients, stack, declared)
+
+
+def _declared(stack: StackConfig, graph: OfflineGraph) -> DeclaredPlatform:
+    from accelplane.clouds.gcp.mocks import GcpLikeMocks
+
+    assert stack.platform.gcp is not None
+    mocks = GcpLikeMocks(project=stack.platform.gcp.project, region=stack.platform.region)
+    return declared_platform(stack, graph, mocks, stack.platform.gcp.project)
+
+
+def _check_project(clients: GcpClients) -> None:
+    """The first call: credentials, endpoint and the project, each failure an input problem."""
+    import google.auth.exceptions
+
+    where = "--api-endpoint" if "cloudresourcemanager" in clients.endpoints else "Google Cloud endpoint"
+    try:
+        projects = clients.service("cloudresourcemanager").projects()
+        clients.read(projects.get(name=f"projects/{clients.project}"))
+    except google.auth.exceptions.DefaultCredentialsError:
+        raise InputError.single(NO_CREDENTIALS, file=_HERE, field="credentials") from None
+    except GcpReadError as error:
+        if error.code == "credentials":
+            raise InputError.single(f"cannot get a Google access token: {error.message}", file=_HERE,
+                                    field="credentials") from None
+        if error.code in ("connection", "not the API") or error.code.startswith("HTTP"):
+            raise InputError.single(f"cannot read project {clients.project} at {clients.endpoint}: {error.message}",
+                                    file=_HERE, field=where) from None
+        raise InputError.single(
+            f"the credentials cannot read project {clients.project}: {error.code}: {error.message}",
+            file=_HERE,
+            field="credentials",
+        ) from None
+
+
+class GcpSession(LiveSession):
+    drift = DRIFT
+
+    def __init__(self, clients: GcpClients, stack: StackConfig, declared: DeclaredPlatform) -> None:
+        self.clients = clients
+        self.stack = stack
+        self.declared = declared
+        self.account = clients.project
+        self.region = clients.region
+        self.endpoint = clients.endpoint
+
+    def read(self) -> LiveRead:
+        builder = GcpViewBuilder(self.clients, self.declared)
+        view = builder.build()
+        errors = [
+            CheckResult(CheckId.read_error, Status.failed, f"{error.operation} failed: {error.code}: {error.message}")
+            for error in builder.errors
+        ]
+        return LiveRead(self.declared, view, errors)
+
+    def state_results(self, read: LiveRead, now: datetime) -> list[CheckResult]:
+        """A cluster or node pool GKE does not report RUNNING (provisioning, repairing, in error)."""
+        results = []
+        for urn, raw in sorted(read.view.raw.items()):
+            live = read.view.matched[urn]
+            check = {CLUSTER: CheckId.cluster_status, NODE_POOL: CheckId.node_group_status}.get(live.type)
+            if check is None:
+                continue
+            status = raw.get("status", "STATUS_UNSPECIFIED")
+            where: Subject = {"type": live.type, "name": live.name, "urn": urn}
+            if status == "RUNNING":
+                results.append(CheckResult(check, Status.passed, "RUNNING", **where))
+            else:
+                detail = raw.get("statusMessage") or ""
+                results.append(CheckResult(check, Status.failed, f"{status}" + (f": {detail}" if detail else ""),
+                                           **where))
+        return results
+
+    def probe_target(self, read: LiveRead, listener_port: int, health_path: str) -> ProbeTarget:
+        address = next((r for r in read.view.matched.values() if r.type == GLOBAL_ADDRESS), None)
+        subject: Subject = {"type": address.type, "name": address.name, "urn": address.urn} if address else {}
+        ip = address.props.get("address") if address else None
+        if not ip:
+            return ProbeTarget(None, subject, "no live global address to probe (see drift results)")
+        port = "" if listener_port == 443 else f":{listener_port}"
+        return ProbeTarget(f"https://{ip}{port}{health_path}", subject)
+
+    def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
+        return None, {"type": BUCKET}
+
+    def checkpoint_unsupported(self) -> str | None:
+        return "the checkpoint drill on Cloud Storage is not built yet"
+
+    def api_calls(self) -> dict[str, object]:
+        return self.clients.calls.to_json()
+

@@ -1,0 +1,318 @@
+"""How a Google API resource reads in the declared (pulumi-gcp wire) shape, per verified type.
+
+Each verified type has a table of `Field`s: the input's dotted path in the wire format, the
+field's dotted path in the API resource, and how a value converts (a self link to the relative
+name the declaration uses, a list of objects whose keys Google spells otherwise, a 64-bit count
+Google sends as a string). `to_wire` reads a live resource into the declared shape for the drift
+engine; `to_api` is the same table the other way (what `pulumi up` would have sent), so the two
+directions cannot disagree. `API_SET` is what the API sets on its own when an input is given
+(Compute's `logConfig.enable`, GKE's `autoscaling.enabled`): part of an API resource built from
+the declaration, never compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+COMPUTE_URL = "https://www.googleapis.com/compute/v1/"
+
+NETWORK = "gcp:compute/network:Network"
+SUBNETWORK = "gcp:compute/subnetwork:Subnetwork"
+FIREWALL = "gcp:compute/firewall:Firewall"
+ROUTER = "gcp:compute/router:Router"
+ROUTER_NAT = "gcp:compute/routerNat:RouterNat"
+CLUSTER = "gcp:container/cluster:Cluster"
+NODE_POOL = "gcp:container/nodePool:NodePool"
+GLOBAL_ADDRESS = "gcp:compute/globalAddress:GlobalAddress"
+SSL_POLICY = "gcp:compute/sSLPolicy:SSLPolicy"
+SECURITY_POLICY = "gcp:compute/securityPolicy:SecurityPolicy"
+
+
+def relative(value: Any) -> Any:
+    """A self link as the relative resource name the declaration uses (`projects/…`)."""
+    if isinstance(value, str) and "/projects/" in value:
+        return value[value.index("/projects/") + 1 :]
+    return value
+
+
+def self_link(value: Any) -> Any:
+    return COMPUTE_URL + value if isinstance(value, str) and value.startswith("projects/") else value
+
+
+def last_segment(value: Any) -> Any:
+    return value.rstrip("/").rsplit("/", 1)[-1] if isinstance(value, str) else value
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Field:
+    wire: str
+    api: str
+    to_wire: Callable[[Any], Any] = _same
+    to_api: Callable[[Any], Any] = _same
+    items: tuple[Field, ...] = ()  # a list of objects, converted item by item
+
+
+def _get(document: Mapping[str, Any], path: str) -> Any:
+    value: Any = document
+    for part in path.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _set(document: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    for part in parents:
+        document = document.setdefault(part, {})
+    document[last] = value
+
+
+def _convert(document: Mapping[str, Any], fields: tuple[Field, ...], *, wire: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for spec in fields:
+        source, target = (spec.api, spec.wire) if wire else (spec.wire, spec.api)
+        value = _get(document, source)
+        if value is None:
+            continue
+        if spec.items and isinstance(value, list):
+            value = [_convert(item, spec.items, wire=wire) if isinstance(item, Mapping) else item for item in value]
+        _set(out, target, spec.to_wire(value) if wire else spec.to_api(value))
+    return out
+
+
+def to_wire(type_token: str, api_resource: Mapping[str, Any]) -> dict[str, Any]:
+    """The live resource in the declared shape. Where the API's own switch is off (flow logs
+    disabled, authorized networks off, autoscaling off), the input it belongs to reads as absent:
+    settings left behind a disabled switch are not in force."""
+    document = _convert(api_resource, FIELDS[type_token], wire=True)
+    for trigger, path, value in API_SET.get(type_token, ()):
+        if _get(api_resource, path) != value:
+            document.pop(trigger, None)
+    return document
+
+
+def to_api(type_token: str, wire_inputs: Mapping[str, Any]) -> dict[str, Any]:
+    document = _convert(wire_inputs, FIELDS[type_token], wire=False)
+    for trigger, path, value in API_SET.get(type_token, ()):
+        if _get(wire_inputs, trigger) is not None:
+            _set(document, path, value)
+    return document
+
+
+def wire_keys(type_token: str) -> frozenset[str]:
+    """The top-level inputs the table reads: the drift spec's `read`."""
+    return frozenset(spec.wire.split(".", 1)[0] for spec in FIELDS[type_token])
+
+
+_int = int
+_str = str
+_RULE_ITEMS = (Field("protocol", "IPProtocol"), Field("ports", "ports"))
+_NETWORK_REF = Field("network", "network", relative, self_link)
+
+FIELDS: dict[str, tuple[Field, ...]] = {
+    NETWORK: (
+        Field("name", "name"),
+        Field("autoCreateSubnetworks", "autoCreateSubnetworks"),
+        Field("description", "description"),
+        Field("routingMode", "routingConfig.routingMode"),
+        Field("mtu", "mtu"),
+    ),
+    SUBNETWORK: (
+        Field("name", "name"),
+        Field("ipCidrRange", "ipCidrRange"),
+        _NETWORK_REF,
+        Field("region", "region", last_segment, lambda region: f"{COMPUTE_URL}projects/-/regions/{region}"),
+        Field("privateIpGoogleAccess", "privateIpGoogleAccess"),
+        Field(
+            "secondaryIpRanges",
+            "secondaryIpRanges",
+            items=(Field("rangeName", "rangeName"), Field("ipCidrRange", "ipCidrRange")),
+        ),
+        Field("logConfig.aggregationInterval", "logConfig.aggregationInterval"),
+        Field("logConfig.flowSampling", "logConfig.flowSampling"),
+        Field("logConfig.metadata", "logConfig.metadata"),
+        Field("purpose", "purpose"),
+        Field("stackType", "stackType"),
+    ),
+    FIREWALL: (
+        Field("name", "name"),
+        _NETWORK_REF,
+        Field("description", "description"),
+        Field("direction", "direction"),
+        Field("priority", "priority"),
+        Field("allows", "allowed", items=_RULE_ITEMS),
+        Field("denies", "denied", items=_RULE_ITEMS),
+        Field("sourceRanges", "sourceRanges"),
+        Field("destinationRanges", "destinationRanges"),
+        Field("sourceTags", "sourceTags"),
+        Field("targetTags", "targetTags"),
+        Field("sourceServiceAccounts", "sourceServiceAccounts"),
+        Field("targetServiceAccounts", "targetServiceAccounts"),
+        Field("disabled", "disabled"),
+        Field("logConfig.metadata", "logConfig.metadata"),
+    ),
+    ROUTER: (
+        Field("name", "name"),
+        _NETWORK_REF,
+        Field("region", "region", last_segment, lambda region: f"{COMPUTE_URL}projects/-/regions/{region}"),
+    ),
+    ROUTER_NAT: (
+        Field("name", "name"),
+        Field("natIpAllocateOption", "natIpAllocateOption"),
+        Field("sourceSubnetworkIpRangesToNat", "sourceSubnetworkIpRangesToNat"),
+        Field(
+            "subnetworks",
+            "subnetworks",
+            items=(Field("name", "name", relative, self_link), Field("sourceIpRangesToNats", "sourceIpRangesToNat")),
+        ),
+        Field("natIps", "natIps"),
+        Field("logConfig.enable", "logConfig.enable"),
+        Field("logConfig.filter", "logConfig.filter"),
+        Field("minPortsPerVm", "minPortsPerVm"),
+        Field("enableEndpointIndependentMapping", "enableEndpointIndependentMapping"),
+    ),
+    CLUSTER: (
+        Field("name", "name"),
+        Field("location", "location"),
+        Field("addonsConfig", "addonsConfig"),
+        Field("controlPlaneEndpointsConfig", "controlPlaneEndpointsConfig"),
+        Field("databaseEncryption.keyName", "databaseEncryption.keyName"),
+        Field("databaseEncryption.state", "databaseEncryption.state"),
+        Field("datapathProvider", "networkConfig.datapathProvider"),
+        Field("enableLegacyAbac", "legacyAbac.enabled"),
+        Field("enableShieldedNodes", "shieldedNodes.enabled"),
+        Field("gatewayApiConfig.channel", "networkConfig.gatewayApiConfig.channel"),
+        Field("ipAllocationPolicy.clusterSecondaryRangeName", "ipAllocationPolicy.clusterSecondaryRangeName"),
+        Field("ipAllocationPolicy.servicesSecondaryRangeName", "ipAllocationPolicy.servicesSecondaryRangeName"),
+        Field(
+            "networkingMode",
+            "ipAllocationPolicy.useIpAliases",
+            lambda alias: "VPC_NATIVE" if alias else "ROUTES",
+            lambda mode: mode == "VPC_NATIVE",
+        ),
+        Field("loggingConfig.enableComponents", "loggingConfig.componentConfig.enableComponents"),
+        Field("monitoringConfig.enableComponents", "monitoringConfig.componentConfig.enableComponents"),
+        Field("monitoringConfig.managedPrometheus.enabled", "monitoringConfig.managedPrometheusConfig.enabled"),
+        Field(
+            "masterAuth.clientCertificateConfig.issueClientCertificate",
+            "masterAuth.clientCertificateConfig.issueClientCertificate",
+        ),
+        Field("masterAuthorizedNetworksConfig.cidrBlocks", "masterAuthorizedNetworksConfig.cidrBlocks"),
+        Field(
+            "masterAuthorizedNetworksConfig.gcpPublicCidrsAccessEnabled",
+            "masterAuthorizedNetworksConfig.gcpPublicCidrsAccessEnabled",
+        ),
+        Field(
+            "masterAuthorizedNetworksConfig.privateEndpointEnforcementEnabled",
+            "masterAuthorizedNetworksConfig.privateEndpointEnforcementEnabled",
+        ),
+        # The version the control plane runs: the declared minimum is what it must be on.
+        Field("minMasterVersion", "currentMasterVersion"),
+        Field("network", "networkConfig.network", relative, relative),
+        Field("subnetwork", "networkConfig.subnetwork", relative, relative),
+        Field("privateClusterConfig.enablePrivateNodes", "privateClusterConfig.enablePrivateNodes"),
+        Field("privateClusterConfig.enablePrivateEndpoint", "privateClusterConfig.enablePrivateEndpoint"),
+        Field("privateClusterConfig.masterIpv4CidrBlock", "privateClusterConfig.masterIpv4CidrBlock"),
+        Field("networkPolicy.enabled", "networkPolicy.enabled"),
+        Field("networkPolicy.provider", "networkPolicy.provider"),
+        Field("releaseChannel.channel", "releaseChannel.channel"),
+        Field("resourceLabels", "resourceLabels"),
+        Field("workloadIdentityConfig.workloadPool", "workloadIdentityConfig.workloadPool"),
+    ),
+    NODE_POOL: (
+        Field("name", "name"),
+        Field("version", "version"),
+        Field("nodeCount", "initialNodeCount"),
+        Field("nodeLocations", "locations"),
+        Field("management", "management"),
+        Field("autoscaling.minNodeCount", "autoscaling.minNodeCount"),
+        Field("autoscaling.maxNodeCount", "autoscaling.maxNodeCount"),
+        Field("autoscaling.totalMinNodeCount", "autoscaling.totalMinNodeCount"),
+        Field("autoscaling.totalMaxNodeCount", "autoscaling.totalMaxNodeCount"),
+        Field("autoscaling.locationPolicy", "autoscaling.locationPolicy"),
+        Field("placementPolicy", "placementPolicy"),
+        Field("upgradeSettings", "upgradeSettings"),
+        Field("nodeConfig.machineType", "config.machineType"),
+        Field("nodeConfig.diskSizeGb", "config.diskSizeGb"),
+        Field("nodeConfig.diskType", "config.diskType"),
+        Field("nodeConfig.labels", "config.labels"),
+        Field("nodeConfig.resourceLabels", "config.resourceLabels"),
+        Field("nodeConfig.taints", "config.taints"),
+        Field("nodeConfig.metadata", "config.metadata"),
+        Field("nodeConfig.oauthScopes", "config.oauthScopes"),
+        Field("nodeConfig.serviceAccount", "config.serviceAccount"),
+        Field("nodeConfig.spot", "config.spot"),
+        Field("nodeConfig.reservationAffinity", "config.reservationAffinity"),
+        Field("nodeConfig.shieldedInstanceConfig", "config.shieldedInstanceConfig"),
+        Field("nodeConfig.workloadMetadataConfig", "config.workloadMetadataConfig"),
+        Field(
+            "nodeConfig.guestAccelerators",
+            "config.accelerators",
+            items=(
+                Field("type", "acceleratorType"),
+                Field("count", "acceleratorCount", _int, _str),  # int64: a string on the wire
+                Field("gpuDriverInstallationConfig", "gpuDriverInstallationConfig"),
+            ),
+        ),
+    ),
+}
+
+FIELDS.update(
+    {
+        GLOBAL_ADDRESS: (
+            Field("name", "name"),
+            Field("address", "address"),
+            Field("addressType", "addressType"),
+            Field("description", "description"),
+            Field("ipVersion", "ipVersion"),
+            Field("labels", "labels"),
+            Field("purpose", "purpose"),
+        ),
+        SSL_POLICY: (
+            Field("name", "name"),
+            Field("description", "description"),
+            Field("minTlsVersion", "minTlsVersion"),
+            Field("profile", "profile"),
+            Field("customFeatures", "customFeatures"),
+        ),
+        SECURITY_POLICY: (
+            Field("name", "name"),
+            Field("description", "description"),
+            Field("labels", "labels"),
+            Field("type", "type"),
+            Field(
+                "rules",
+                "rules",
+                items=(
+                    Field("action", "action"),
+                    Field("description", "description"),
+                    Field("priority", "priority"),
+                    Field("preview", "preview"),
+                    Field("match", "match"),
+                ),
+            ),
+        ),
+    }
+)
+
+# Inputs that are no setting of the live resource (create-time choices about a default node pool the
+# cluster removes, pulumi-gcp's own deletion protection): the live view carries the declared value,
+# so the policy rules judge the same resource live as offline. Drift ignores them.
+CARRIED: dict[str, tuple[str, ...]] = {
+    CLUSTER: ("nodeConfig", "removeDefaultNodePool", "initialNodeCount", "deletionProtection"),
+    NODE_POOL: ("cluster",),
+}
+
+API_SET: dict[str, tuple[tuple[str, str, Any], ...]] = {
+    SUBNETWORK: (("logConfig", "logConfig.enable", True),),
+    FIREWALL: (("logConfig", "logConfig.enable", True),),
+    CLUSTER: (("masterAuthorizedNetworksConfig", "masterAuthorizedNetworksConfig.enabled", True),),
+    NODE_POOL: (("autoscaling", "autoscaling.enabled", True),),
+}

@@ -1,0 +1,165 @@
+"""Create a declared Google Cloud platform in the Google API fake with plain google-api-python-client
+calls, the way `pulumi up` would leave it: each resource verify reads, in dependency order, with
+the body `shapes.to_api` gives for its declared inputs (the fake checks it against the API's
+request schema), Pulumi autonaming (`<logical name>-<7 hex>`, a different suffix from the offline
+mocks', so matching is tested for real) and every mock name in an input replaced by the live one.
+
+What Google does on its own after a create is done on the fake's state, each in one place here:
+a cluster and its node pools become RUNNING with the versions asked for; a global address gets
+its IP. The project itself is seeded (`cloudresourcemanager.projects.get` answers it).
+
+A drift case is then a plain client call on `Deployment.client(...)`, e.g.
+
+    compute = deployment.client("compute")
+    compute.firewalls().insert(project=deployment.project, body={...}).execute()
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from accelplane.clouds.gcp.clients import API_VERSIONS, GcpClients
+from accelplane.clouds.gcp.verify import shapes
+from accelplane.clouds.gcp.verify.reader import GcpReader, _declared
+from accelplane.config.loader import StackConfig, load_stack
+from accelplane.engine.graph import OfflineGraph
+from accelplane.program import offline_graph
+from accelplane.rules.view import Resource
+from accelplane.verify.declared import DeclaredPlatform
+from accelplane.verify.reader import VerifyOptions
+from accelplane.verify.results import VerifyReport
+from accelplane.verify.run import verify
+from tests.support.google_api_fake import GoogleApiFake, gke
+
+LIVE_ADDRESS = "34.120.0.10"
+
+
+@functools.cache
+def _stack(name: str) -> tuple[StackConfig, OfflineGraph]:
+    stack = load_stack(name)
+    return stack, offline_graph(stack)
+
+
+@dataclass
+class Deployment:
+    fake: GoogleApiFake
+    stack: StackConfig
+    graph: OfflineGraph
+    declared: DeclaredPlatform
+    live_names: dict[str, str] = field(default_factory=dict)  # declared (mock) name -> live name
+
+    @property
+    def project(self) -> str:
+        assert self.stack.platform.gcp is not None
+        return self.stack.platform.gcp.project
+
+    @property
+    def region(self) -> str:
+        return self.stack.platform.region
+
+    def client(self, service: str) -> Any:
+        return self.fake.client(service, API_VERSIONS[service])
+
+    def live_name(self, logical: str) -> str:
+        """The live name of the declared resource with this logical name."""
+        resource = next(r for r in self.declared.resources if r.name == logical)
+        name = resource.props.get("name") or resource.outputs.get("name")
+        return self.live_names.get(str(name), str(name))
+
+    def clients(self, **overrides: Any) -> GcpClients:
+        from google.auth.credentials import AnonymousCredentials
+
+        options: dict[str, Any] = {
+            "credentials": AnonymousCredentials(),
+            "endpoints": {service: self.fake.endpoint(service, version) for service, version in API_VERSIONS.items()},
+            "sleep": lambda _seconds: None,
+            "max_attempts": 3,
+        }
+        options.update(overrides)
+        return GcpClients(self.project, self.region, **options)
+
+    def verify(self, **options: Any) -> VerifyReport:
+        clients = options.pop("clients", None) or self.clients()
+        settings = {"probes": 0, "checkpoint_drill": "off", **options}
+        return verify(self.stack, VerifyOptions(**settings), reader=GcpReader(clients), graph=self.graph)
+
+
+def deploy(fake: GoogleApiFake, stack_name: str) -> Deployment:
+    stack, graph = _stack(stack_name)
+    gke.install(fake)
+    deployment = Deployment(fake, stack, graph, _declared(stack, graph))
+    fake.put("cloudresourcemanager", "v3", f"v3/projects/{deployment.project}",
+             {"name": "projects/314159265358", "projectId": deployment.project, "state": "ACTIVE"})
+    for resource in deployment.declared.resources:
+        if resource.type in shapes.FIELDS and "name" not in resource.props and resource.outputs.get("name"):
+            mock = str(resource.outputs["name"])
+            suffix = hashlib.sha256(f"live/{resource.name}".encode()).hexdigest()[:7]
+            deployment.live_names[mock] = f"{resource.name}-{suffix}"
+    _network(deployment)
+    _endpoint(deployment)
+    _cluster(deployment)
+    return deployment
+
+
+def _body(deployment: Deployment, resource: Resource) -> dict[str, Any]:
+    body = shapes.to_api(resource.type, resource.props)
+    body["name"] = deployment.live_name(resource.name)
+    text = json.dumps(body)
+    for mock, live in deployment.live_names.items():
+        text = text.replace(mock, live)
+    return json.loads(text)
+
+
+def _network(deployment: Deployment) -> None:
+    compute, project, region = deployment.client("compute"), deployment.project, deployment.region
+    of_type = deployment.declared.of_type
+    for resource in of_type(shapes.NETWORK):
+        compute.networks().insert(project=project, body=_body(deployment, resource)).execute()
+    for resource in of_type(shapes.SUBNETWORK):
+        compute.subnetworks().insert(project=project, region=region, body=_body(deployment, resource)).execute()
+    for resource in of_type(shapes.FIREWALL):
+        compute.firewalls().insert(project=project, body=_body(deployment, resource)).execute()
+    for resource in of_type(shapes.ROUTER):
+        router = _body(deployment, resource)
+        mock_name = str(resource.outputs.get("name"))
+        router["nats"] = [
+            {key: value for key, value in _body(deployment, nat).items() if key not in ("region", "router")}
+            for nat in of_type(shapes.ROUTER_NAT)
+            if nat.props.get("router") == mock_name
+        ]
+        compute.routers().insert(project=project, region=region, body=router).execute()
+
+
+def _endpoint(deployment: Deployment) -> None:
+    compute, project = deployment.client("compute"), deployment.project
+    for type_token, collection in (
+        (shapes.GLOBAL_ADDRESS, compute.globalAddresses),
+        (shapes.SSL_POLICY, compute.sslPolicies),
+        (shapes.SECURITY_POLICY, compute.securityPolicies),
+    ):
+        for resource in deployment.declared.of_type(type_token):
+            body = _body(deployment, resource)
+            if type_token == shapes.GLOBAL_ADDRESS:
+                body["address"] = LIVE_ADDRESS  # Google assigns the address
+            collection().insert(project=project, body=body).execute()
+
+
+def _cluster(deployment: Deployment) -> None:
+    clusters = deployment.client("container").projects().locations().clusters()
+    for resource in deployment.declared.of_type(shapes.CLUSTER):
+        location = resource.props.get("location") or deployment.region
+        parent = f"projects/{deployment.project}/locations/{location}"
+        cluster = _body(deployment, resource)
+        clusters.create(parent=parent, body={"cluster": cluster}).execute()
+        live = deployment.fake.state.resources[f"container/v1/v1/{parent}/clusters/{cluster['name']}"]
+        live.update(status="RUNNING", location=location)  # GKE finishes provisioning
+    for resource in deployment.declared.of_type(shapes.NODE_POOL):
+        parent = str(resource.props["cluster"])
+        pool = _body(deployment, resource)
+        clusters.nodePools().create(parent=parent, body={"nodePool": pool}).execute()
+        live = deployment.fake.state.resources[f"container/v1/v1/{parent}/nodePools/{pool['name']}"]
+        live.update(status="RUNNING")
