@@ -51,6 +51,7 @@ class Deployment:
     graph: OfflineGraph
     declared: DeclaredPlatform
     live_names: dict[str, str] = field(default_factory=dict)  # declared (mock) name -> live name
+    _clients: dict[str, Any] = field(default_factory=dict)
 
     @property
     def project(self) -> str:
@@ -62,7 +63,9 @@ class Deployment:
         return self.stack.platform.region
 
     def client(self, service: str) -> Any:
-        return self.fake.client(service, API_VERSIONS[service])
+        if service not in self._clients:
+            self._clients[service] = self.fake.client(service, API_VERSIONS[service])
+        return self._clients[service]
 
     def live_name(self, logical: str) -> str:
         """The live name of the declared resource with this logical name."""
