@@ -86,6 +86,8 @@ def verify(
         region=session.region,
         endpoint=session.endpoint,
         resources=sum(1 for resource in declared.resources if resource.type in session.drift.specs),
+        unreadable=sum(1 for resource in declared.resources
+                       if resource.type in session.drift.specs and resource.urn in view.unreadable),
         coverage=dict(view.read),
     )
 

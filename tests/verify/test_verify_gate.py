@@ -363,7 +363,7 @@ def test_only_global_iam_resources_live_is_still_not_deployed_here(dev_declared:
 
 
 _COUNTS = re.compile(
-    r"^(\d+) checks? \(\d+ declared AWS resources? read\): \**(\d+) failed\**, (\d+) warnings?, (\d+) skipped, "
+    r"^(\d+) checks? \(\d+ declared resources? read\): \**(\d+) failed\**, (\d+) warnings?, (\d+) skipped, "
     r"(\d+) passed\.?$",
     re.MULTILINE,
 )

@@ -41,10 +41,16 @@ def test_verify_reads_a_stack_file_from_anywhere(tmp_path: Path, capsys: pytest.
     assert f"error: {path}:3: accelplane:platform.nmae: unknown key" in capsys.readouterr().err
 
 
-def test_verify_on_a_google_cloud_stack_says_it_is_not_supported_there_yet(
+def test_verify_on_a_google_cloud_stack_refuses_the_aws_connection_options(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["verify", "--stack", "tpu-dev"]) == 2
+    assert main(["verify", "--stack", "tpu-dev", "--endpoint-url", "http://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
-    assert "Pulumi.tpu-dev.yaml:8: cloud: live verification (`accelplane verify`) is not supported on gcp yet" in err
-    assert "accelplane check" in err and "Traceback" not in err
+    assert "--endpoint-url: not used on Google Cloud: give --api-endpoint SERVICE=URL per service" in err
+    assert "Traceback" not in err
+
+
+def test_verify_on_aws_refuses_the_google_connection_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["verify", "--stack", "dev", "--impersonate-service-account", "x@p.iam.gserviceaccount.com"])
+    assert code == 2
+    assert "--impersonate-service-account: Google Cloud only" in capsys.readouterr().err

@@ -81,6 +81,12 @@ class GoogleApiFake:
     def answer(self, http_method: str, raw_path: str, raw_body: bytes) -> tuple[int, str, bytes] | None:
         """The answer to one request; None to cut the connection."""
         split = urlsplit(raw_path)
+        if http_method == "POST" and split.path == "/token":
+            # Google's OAuth 2.0 token endpoint, for credentials whose token_uri points here (a
+            # service account key signs a JWT; the fake does not check the signature).
+            self.calls.append("oauth2.token")
+            token = {"access_token": "ya29.fake-token", "expires_in": 3600, "token_type": "Bearer"}
+            return 200, "application/json", json.dumps(token).encode()
         parts = split.path.lstrip("/").split("/", 2)
         if len(parts) < 3:
             return faults.status(404, f"no API at {split.path}")

@@ -1,0 +1,137 @@
+"""What verify does when Google Cloud does not answer as asked: every fault is named, a partial
+read is never clean, and what stops the run before anything is read is an input problem (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from accelplane.clouds.gcp.clients import API_VERSIONS, GcpReadError, ReadOnlyError
+from accelplane.errors import InputError
+from accelplane.verify.results import CheckId, Status
+
+ROOT = Path(__file__).resolve().parents[2]
+FIREWALLS = "compute.firewalls.list"
+CLUSTERS = "container.projects.locations.clusters.list"
+
+
+def _read_errors(report) -> list[str]:
+    return [r.message for r in report.results if r.check == CheckId.read_error and r.status is Status.failed]
+
+
+def test_a_denied_call_names_the_permission_and_the_run_is_not_clean(tpu_prod, fake):
+    fake.fault(FIREWALLS, "denied", permission="compute.firewalls.list")
+    report = tpu_prod.verify()
+    assert any("missing permission compute.firewalls.list" in message for message in _read_errors(report))
+    unread = [r for r in report.results if r.check == CheckId.read_error and r.type == "gcp:compute/firewall:Firewall"]
+    assert len(unread) == 2  # both declared firewall rules: not verified, never passed
+    assert report.failed and report.verified_percent < 100
+    assert "verified" in report.coverage_line() and f"({report.verified_percent}%)" in report.coverage_line()
+
+
+def test_an_api_not_enabled_says_how_to_enable_it(tpu_prod, fake):
+    fake.fault(CLUSTERS, "disabled")
+    report = tpu_prod.verify()
+    assert any("gcloud services enable container.googleapis.com" in message for message in _read_errors(report))
+    assert report.failed
+
+
+def test_an_html_page_is_named_and_not_retried(tpu_prod, fake):
+    fake.fault(FIREWALLS, "html")
+    report = tpu_prod.verify()
+    assert any("an HTML page" in message and "<" not in message for message in _read_errors(report))
+    assert fake.calls.count(FIREWALLS) == 1
+
+
+def test_rate_limiting_is_retried_and_a_brief_one_passes(tpu_prod, fake):
+    fake.fault(FIREWALLS, "rate_limited", times=2)
+    report = tpu_prod.verify()
+    assert not report.failed
+    assert report.api_calls["retries"] == 2
+
+
+def test_rate_limiting_that_outlasts_the_retries_is_a_read_error(tpu_prod, fake):
+    fake.fault(FIREWALLS, "rate_limited")
+    report = tpu_prod.verify()
+    assert any("RATE_LIMIT_EXCEEDED" in message and "after 3 attempts" in message for message in _read_errors(report))
+    assert fake.calls.count(FIREWALLS) == 3 and report.failed
+
+
+def test_a_cut_connection_is_retried_then_named(tpu_prod, fake):
+    fake.fault(FIREWALLS, "cut")
+    report = tpu_prod.verify()
+    assert any("connection" in message and "after 3 attempts" in message for message in _read_errors(report))
+    # httplib2 itself tries a reset connection once more within each of verify's attempts.
+    assert fake.calls.count(FIREWALLS) >= 3 and report.failed
+
+
+def test_credentials_that_cannot_see_the_project_stop_before_reading(tpu_prod, fake):
+    fake.fault("cloudresourcemanager.projects.get", "denied", permission="resourcemanager.projects.get")
+    with pytest.raises(InputError) as stopped:
+        tpu_prod.verify()
+    assert "resourcemanager.projects.get" in str(stopped.value)
+    assert fake.calls == [*fake.calls[: fake.calls.index("cloudresourcemanager.projects.get") + 1]]
+
+
+def test_only_reads(tpu_prod, fake):
+    clients = tpu_prod.clients()
+    firewalls = clients.service("compute").firewalls()
+    with pytest.raises(ReadOnlyError):
+        clients.read(firewalls.delete(project=tpu_prod.project, firewall="x"))
+    before = len(fake.calls)
+    tpu_prod.verify(clients=clients)
+    assert all(call.rsplit(".", 1)[-1] in ("get", "list") for call in fake.calls[before:])
+
+
+def _cli(tpu_prod, fake, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
+    endpoints = [f"--api-endpoint={name}={fake.endpoint(name, version)}" for name, version in API_VERSIONS.items()]
+    return subprocess.run(
+        [sys.executable, "-m", "accelplane", "verify", "--stack", "tpu-prod", "--probes", "0",
+         "--checkpoint-drill", "off", *endpoints, *extra],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+def _clean_env(tmp_path: Path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("GOOGLE_", "CLOUDSDK_"))}
+    env.update(HOME=str(tmp_path), CLOUDSDK_CONFIG=str(tmp_path / "gcloud"), NO_GCE_CHECK="True",
+               GCE_METADATA_HOST="127.0.0.1:9", GCE_METADATA_IP="127.0.0.1:9")
+    return env
+
+
+def test_cli_without_credentials_exits_2_with_what_to_do(tpu_prod, fake, tmp_path):
+    result = _cli(tpu_prod, fake, _clean_env(tmp_path))
+    assert result.returncode == 2, result.stderr
+    assert "no Google Cloud credentials" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_with_a_service_account_key_reads_through_the_token_endpoint(tpu_prod, fake, tmp_path):
+    """The real google-auth path: a key file whose token_uri is the fake's OAuth endpoint."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    key_file = tmp_path / "key.json"
+    key_file.write_text(json.dumps({
+        "type": "service_account", "project_id": tpu_prod.project, "private_key_id": "1",
+        "private_key": pem, "client_email": f"verify@{tpu_prod.project}.iam.gserviceaccount.com",
+        "client_id": "1", "token_uri": f"{fake.url}/token",
+    }))
+    env = {**_clean_env(tmp_path), "GOOGLE_APPLICATION_CREDENTIALS": str(key_file)}
+    fake.fault(FIREWALLS, "denied", permission="compute.firewalls.list")
+    result = _cli(tpu_prod, fake, env, "--format", "json")
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["verified_percent"] < 100 and report["account"] == tpu_prod.project
+    assert "oauth2.token" in fake.calls
+    assert "PRIVATE KEY" not in result.stdout + result.stderr
+
+
+def test_a_read_error_says_which_call():
+    assert str(GcpReadError("compute.firewalls.list", "PERMISSION_DENIED", "x")).startswith("compute.firewalls.list")
