@@ -1,4 +1,5 @@
-"""Benchmark `accelplane verify` against a moto server holding the prod platform with 50 node pools.
+"""Benchmark `accelplane verify` against a moto server holding the prod platform with 50 node pools,
+and on Google Cloud: tpu-prod against the Google API fake (tests/support/google_api_fake).
 
 The prod declaration's four pools are repeated (renamed) to 50; the platform is created in a
 `ThreadedMotoServer` on 127.0.0.1 the way `pulumi up` would create it (tests/verify/moto_platform.py),
@@ -12,6 +13,9 @@ attributes, an EKS access entry's policies). What AWS creates untagged (the EKS 
 group) is read by reference in two calls whatever its number, after the other reads. moto
 answers in microseconds where AWS takes tens of milliseconds, so wall time here is a lower bound:
 against AWS, multiply the per-resource calls by ~30-80 ms divided by the concurrency.
+
+The Google Cloud read is one list call per collection (node pools come with their cluster): nine
+calls for tpu-prod whatever its number of pools, made one after the other.
 
     .venv/bin/python bench/bench_verify.py
 """
@@ -48,6 +52,8 @@ from accelplane.clouds.aws.verify.reader import AwsReader  # noqa: E402
 from accelplane.config.loader import StackConfig, load_stack  # noqa: E402
 from accelplane.program import offline_graph  # noqa: E402
 from accelplane.verify.run import VerifyOptions, verify  # noqa: E402
+from tests.support.gcp_platform import deploy  # noqa: E402
+from tests.support.google_api_fake import GoogleApiFake  # noqa: E402
 from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport  # noqa: E402
 
 
@@ -126,5 +132,23 @@ def main() -> None:
         server.stop()
 
 
+def google_cloud() -> None:
+    started = time.perf_counter()
+    with GoogleApiFake() as fake:
+        deployment = deploy(fake, "tpu-prod")
+        build_s = time.perf_counter() - started
+        pools = len(deployment.stack.platform.node_pools)
+        print(f"\ntpu-prod on the Google API fake, {pools} node pools: built in {build_s:.1f} s")
+        deployment.verify()  # warm-up: discovery documents, models
+        report = deployment.verify()
+        calls = report.api_calls
+        print(
+            f"verify: {report.wall_seconds:.2f} s wall, {calls['total']} API calls ({calls['retries']} retries, "
+            f"{calls['errors']} errors); {report.where()}; {report.summary_line()}; "
+            f"verified {report.verified_percent}% of {report.resources} declared resources of the types read"
+        )
+
+
 if __name__ == "__main__":
     main()
+    google_cloud()

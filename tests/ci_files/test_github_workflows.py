@@ -70,7 +70,19 @@ def test_every_action_is_pinned_by_full_sha_with_its_release_in_a_comment() -> N
     assert set(pins) == {
         "actions/checkout", "actions/setup-python", "github/codeql-action/upload-sarif",
         "marocchino/sticky-pull-request-comment", "aws-actions/configure-aws-credentials", "pulumi/actions",
+        "google-github-actions/auth",
     }
+
+
+def test_google_cloud_jobs_use_workload_identity_federation_not_key_files() -> None:
+    """Short-lived credentials from GitHub's OIDC token, as on AWS: no `credentials_json` anywhere."""
+    for path in WORKFLOWS:
+        workflow = _load(path)
+        for step in _uses(workflow, "google-github-actions/auth"):
+            assert set(step["with"]) == {"workload_identity_provider", "service_account"}, path.name
+    deploy = _load(ROOT / ".github/workflows/deploy.yml")
+    assert deploy["jobs"]["tpu-prod"]["permissions"]["id-token"] == "write"
+    assert "credentials_json" not in "".join(path.read_text() for path in WORKFLOWS)
 
 
 def _accelplane_commands(script: str) -> list[list[str]]:

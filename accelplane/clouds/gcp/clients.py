@@ -30,6 +30,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import google.auth
+import google_auth_httplib2
+import httplib2
+from google.auth import impersonated_credentials
+from google.auth.exceptions import GoogleAuthError
+from googleapiclient import discovery
+from googleapiclient.errors import HttpError
+
 from accelplane.verify.api_calls import ApiCalls
 from accelplane.verify.text import API_MESSAGE_LIMIT, html_summary, looks_like_html, one_line
 
@@ -46,6 +54,19 @@ API_VERSIONS = {
     "iam": "v1",
     "certificatemanager": "v1",
     "storage": "v1",
+}
+# The IAM permission each read needs (Google's "IAM permissions reference"): named in a denied
+# read's message where Google's answer does not, and the source of docs/gcp/verify-role.yaml.
+PERMISSIONS = {
+    "cloudresourcemanager.projects.get": "resourcemanager.projects.get",
+    "compute.firewalls.list": "compute.firewalls.list",
+    "compute.globalAddresses.list": "compute.globalAddresses.list",
+    "compute.networks.list": "compute.networks.list",
+    "compute.routers.list": "compute.routers.list",
+    "compute.securityPolicies.list": "compute.securityPolicies.list",
+    "compute.sslPolicies.list": "compute.sslPolicies.list",
+    "compute.subnetworks.list": "compute.subnetworks.list",
+    "container.projects.locations.clusters.list": "container.clusters.list",
 }
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
@@ -154,12 +175,8 @@ class GcpClients:
     def credentials(self) -> Any:
         """ADC with the read-only scope (raises google.auth's DefaultCredentialsError without any)."""
         if self._credentials is None:
-            import google.auth
-
             credentials, _ = google.auth.default(scopes=[READ_ONLY_SCOPE])
             if self.impersonate:
-                from google.auth import impersonated_credentials
-
                 credentials = impersonated_credentials.Credentials(
                     source_credentials=credentials,
                     target_principal=self.impersonate,
@@ -170,10 +187,6 @@ class GcpClients:
 
     def service(self, name: str) -> Any:
         if name not in self._services:
-            import google_auth_httplib2
-            import httplib2
-            from googleapiclient import discovery
-
             transport = httplib2.Http(timeout=self.timeout, ca_certs=self.ca_bundle)
             options = {"api_endpoint": self.endpoints[name]} if name in self.endpoints else None
             self._services[name] = discovery.build(
@@ -188,9 +201,6 @@ class GcpClients:
 
     def read(self, request: Any) -> dict:
         """Execute one read (a googleapiclient HttpRequest), retried; its JSON answer."""
-        from google.auth.exceptions import GoogleAuthError
-        from googleapiclient.errors import HttpError
-
         method_id = str(getattr(request, "methodId", "") or "")
         short = method_id.rsplit(".", 1)[-1]
         if short not in READ_METHODS:
@@ -208,6 +218,8 @@ class GcpClients:
                 # An HTML page is a proxy or portal answering: backoff does not make it go away.
                 html = "html" in content_type.lower() or looks_like_html(error.content or b"")
                 retry = status in _RETRIED_STATUS and not html
+                if status == 403 and code != "SERVICE_DISABLED" and "missing permission" not in message:
+                    message += f" (verify needs {PERMISSIONS.get(method_id, 'a read permission')} here)"
                 failure = GcpReadError(operation, code, message)
             except _CONNECTION_ERRORS as error:
                 reason = one_line(error, API_MESSAGE_LIMIT) or type(error).__name__

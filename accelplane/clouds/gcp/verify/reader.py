@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import google.auth.exceptions
+
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint_problem
+from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
 from accelplane.clouds.gcp.verify.live_view import GcpViewBuilder
 from accelplane.clouds.gcp.verify.shapes import CLUSTER, GLOBAL_ADDRESS, NODE_POOL
@@ -69,8 +72,6 @@ class GcpReader(LiveReader):
 
 
 def _declared(stack: StackConfig, graph: OfflineGraph) -> DeclaredPlatform:
-    from accelplane.clouds.gcp.mocks import GcpLikeMocks
-
     assert stack.platform.gcp is not None
     mocks = GcpLikeMocks(project=stack.platform.gcp.project, region=stack.platform.region)
     return declared_platform(stack, graph, mocks, stack.platform.gcp.project)
@@ -78,8 +79,6 @@ def _declared(stack: StackConfig, graph: OfflineGraph) -> DeclaredPlatform:
 
 def _check_project(clients: GcpClients) -> None:
     """The first call: credentials, endpoint and the project, each failure an input problem."""
-    import google.auth.exceptions
-
     where = "--api-endpoint" if "cloudresourcemanager" in clients.endpoints else "Google Cloud endpoint"
     try:
         projects = clients.service("cloudresourcemanager").projects()
