@@ -46,6 +46,7 @@ class CheckId(StrEnum):
     read_error = "verify.read-error"  # an API call failed (access denied, ...): not verified is not passed
     cluster_status = "live.cluster-status"
     node_group_status = "live.node-group-status"
+    project_iam = "live.project-iam"  # Google Cloud: project grants of other principals, information only
     launch_template_version = "live.launch-template-version"
     target_health = "live.target-health"
     kms_key_state = "live.kms-key-state"

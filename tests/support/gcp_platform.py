@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.clouds.gcp.clients import API_VERSIONS, GcpClients
+from accelplane.clouds.gcp.mocks import FAKE_PROJECT_NUMBER
 from accelplane.clouds.gcp.verify import shapes
 from accelplane.clouds.gcp.verify.reader import GcpReader, _declared
 from accelplane.config.loader import StackConfig, load_stack
@@ -36,6 +37,8 @@ from accelplane.verify.run import verify
 from tests.support.google_api_fake import GoogleApiFake, gke
 
 LIVE_ADDRESS = "34.120.0.10"
+LIVE_PROJECT_NUMBER = "314159265358"
+ORGANISATION_GRANT = ("roles/owner", "group:cloud-admins@example.com")  # the organisation's, not the stack's
 
 
 @functools.cache
@@ -95,8 +98,13 @@ def deploy(fake: GoogleApiFake, stack_name: str) -> Deployment:
     stack, graph = _stack(stack_name)
     gke.install(fake)
     deployment = Deployment(fake, stack, graph, _declared(stack, graph))
-    fake.put("cloudresourcemanager", "v3", f"v3/projects/{deployment.project}",
-             {"name": "projects/314159265358", "projectId": deployment.project, "state": "ACTIVE"})
+    fake.put(
+        "cloudresourcemanager",
+        "v3",
+        f"v3/projects/{deployment.project}",
+        {"name": f"projects/{LIVE_PROJECT_NUMBER}", "projectId": deployment.project, "state": "ACTIVE"},
+    )
+    deployment.live_names[FAKE_PROJECT_NUMBER] = LIVE_PROJECT_NUMBER
     for resource in deployment.declared.resources:
         if resource.type in shapes.FIELDS and "name" not in resource.props and resource.outputs.get("name"):
             mock = str(resource.outputs["name"])
@@ -105,16 +113,93 @@ def deploy(fake: GoogleApiFake, stack_name: str) -> Deployment:
     _network(deployment)
     _endpoint(deployment)
     _cluster(deployment)
+    _kms(deployment)
+    _secrets(deployment)
+    _identities(deployment)
     return deployment
 
 
-def _body(deployment: Deployment, resource: Resource) -> dict[str, Any]:
-    body = shapes.to_api(resource.type, resource.props)
-    body["name"] = deployment.live_name(resource.name)
-    text = json.dumps(body)
+def _live(deployment: Deployment, value: Any) -> Any:
+    """`value` with every mock name (autonamed names, the project number) replaced by the live one."""
+    text = json.dumps(value)
     for mock, live in deployment.live_names.items():
         text = text.replace(mock, live)
     return json.loads(text)
+
+
+def _body(deployment: Deployment, resource: Resource, *, named: bool = True) -> dict[str, Any]:
+    body = shapes.to_api(resource.type, resource.props)
+    if named:
+        body["name"] = deployment.live_name(resource.name)
+    return _live(deployment, body)
+
+
+def _policy(deployment: Deployment, grants: list[tuple[str, str]]) -> dict[str, Any]:
+    roles: dict[str, list[str]] = {}
+    for role, member in grants:
+        roles.setdefault(role, []).append(member)
+    bindings = [{"role": role, "members": members} for role, members in sorted(roles.items())]
+    return {"policy": _live(deployment, {"bindings": bindings})}
+
+
+def _kms(deployment: Deployment) -> None:
+    rings = deployment.client("cloudkms").projects().locations().keyRings()
+    for resource in deployment.declared.of_type(shapes.KEY_RING):
+        parent = f"projects/{deployment.project}/locations/{resource.props['location']}"
+        rings.create(parent=parent, keyRingId=resource.props["name"], body={}).execute()
+    for resource in deployment.declared.of_type(shapes.CRYPTO_KEY):
+        body = _body(deployment, resource, named=False)
+        rings.cryptoKeys().create(
+            parent=resource.props["keyRing"], cryptoKeyId=resource.props["name"], body=body
+        ).execute()
+        key = f"{resource.props['keyRing']}/cryptoKeys/{resource.props['name']}"
+        grants = [
+            (binding.props["role"], member)
+            for binding in deployment.declared.of_type(shapes.KEY_BINDING)
+            if binding.props["cryptoKeyId"] == key
+            for member in binding.props["members"]
+        ]
+        if grants:
+            rings.cryptoKeys().setIamPolicy(resource=key, body=_policy(deployment, grants)).execute()
+
+
+def _secrets(deployment: Deployment) -> None:
+    secrets = deployment.client("secretmanager").projects().secrets()
+    for resource in deployment.declared.of_type(shapes.SECRET):
+        secret_id = resource.props["secretId"]
+        secrets.create(
+            parent=f"projects/{deployment.project}", secretId=secret_id, body=_body(deployment, resource, named=False)
+        ).execute()
+        name = f"projects/{deployment.project}/secrets/{secret_id}"
+        grants = [
+            (member.props["role"], member.props["member"])
+            for member in deployment.declared.of_type(shapes.SECRET_MEMBER)
+            if member.props["secretId"] == name
+        ]
+        if grants:
+            secrets.setIamPolicy(resource=name, body=_policy(deployment, grants)).execute()
+
+
+def _identities(deployment: Deployment) -> None:
+    accounts = deployment.client("iam").projects().serviceAccounts()
+    for resource in deployment.declared.of_type(shapes.SERVICE_ACCOUNT):
+        account = _body(deployment, resource, named=False)
+        accounts.create(
+            name=f"projects/{deployment.project}",
+            body={"accountId": resource.props["accountId"], "serviceAccount": account},
+        ).execute()
+        live = deployment.fake.state.resources[
+            f"iam/v1/v1/projects/{deployment.project}/serviceAccounts/{resource.props['accountId']}"
+        ]
+        email = f"{resource.props['accountId']}@{deployment.project}.iam.gserviceaccount.com"
+        live.update(email=email, name=f"projects/{deployment.project}/serviceAccounts/{email}")  # IAM names it
+    grants = [
+        (member.props["role"], member.props["member"]) for member in deployment.declared.of_type(shapes.PROJECT_MEMBER)
+    ]
+    projects = deployment.client("cloudresourcemanager").projects()
+    projects.setIamPolicy(
+        resource=f"projects/{deployment.project}", body=_policy(deployment, [*grants, ORGANISATION_GRANT])
+    ).execute()
 
 
 def _network(deployment: Deployment) -> None:

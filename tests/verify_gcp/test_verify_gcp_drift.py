@@ -51,9 +51,12 @@ def _extra_subnetwork(d: Deployment) -> None:
 
 
 def _patch_subnetwork(body: dict) -> Callable[[Deployment], None]:
-    return lambda d: _compute(d).subnetworks().patch(
-        project=d.project, region=d.region, subnetwork=d.live_name("acme-tpu-network-nodes"), body=body
-    ).execute()
+    return lambda d: (
+        _compute(d)
+        .subnetworks()
+        .patch(project=d.project, region=d.region, subnetwork=d.live_name("acme-tpu-network-nodes"), body=body)
+        .execute()
+    )
 
 
 def _router(d: Deployment) -> dict:
@@ -73,8 +76,14 @@ def _nat_logs_all(nats: list[dict]) -> list[dict]:
 
 
 def _extra_nat(nats: list[dict]) -> list[dict]:
-    return [*nats, {"name": "debug-nat", "natIpAllocateOption": "AUTO_ONLY",
-                    "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"}]
+    return [
+        *nats,
+        {
+            "name": "debug-nat",
+            "natIpAllocateOption": "AUTO_ONLY",
+            "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES",
+        },
+    ]
 
 
 def _update_cluster(update: dict) -> Callable[[Deployment], None]:
@@ -119,98 +128,452 @@ def _default_allows(rules: list[dict]) -> list[dict]:
     return [{**rule, "action": "allow"} if rule["priority"] == 2147483647 else rule for rule in rules]
 
 
+KEYS = "projects/acme-ml-tpu-prod/locations/us-central1/keyRings/acme-tpu"
+SECRET = "projects/acme-ml-tpu-prod/secrets/acme-tpu-secrets-hf-token"
+NODES = "serviceAccount:acme-tpu-nodes@acme-ml-tpu-prod.iam.gserviceaccount.com"
+
+
+def _keys(d: Deployment):
+    return d.client("cloudkms").projects().locations().keyRings().cryptoKeys()
+
+
+def _grant(
+    get_service: Callable[[Deployment], object],
+    resource: str,
+    role: str,
+    member: str | None,
+    *,
+    drop: str | None = None,
+) -> Callable[[Deployment], None]:
+    """Read-modify-write of an IAM policy, as `gcloud … add-iam-policy-binding` does."""
+
+    def apply(d: Deployment) -> None:
+        service = get_service(d)
+        policy = service.getIamPolicy(resource=resource).execute()
+        bindings = policy.setdefault("bindings", [])
+        if member is not None:
+            binding = next((b for b in bindings if b["role"] == role), None)
+            if binding is None:
+                bindings.append({"role": role, "members": [member]})
+            else:
+                binding["members"].append(member)
+        if drop is not None:
+            for binding in bindings:
+                binding["members"] = [m for m in binding["members"] if m != drop]
+            policy["bindings"] = [b for b in bindings if b["members"]]
+        service.setIamPolicy(resource=resource, body={"policy": policy}).execute()
+
+    return apply
+
+
+def _secrets(d: Deployment):
+    return d.client("secretmanager").projects().secrets()
+
+
+def _project(d: Deployment):
+    projects = d.client("cloudresourcemanager").projects()
+
+    class _Project:  # the v3 methods take the policy request in a body
+        def getIamPolicy(self, resource):  # noqa: N802 - Google's method name
+            return projects.getIamPolicy(resource=resource, body={})
+
+        def setIamPolicy(self, resource, body):  # noqa: N802 - Google's method name
+            return projects.setIamPolicy(resource=resource, body=body)
+
+    return _Project()
+
+
+def _extra_key(d: Deployment) -> None:
+    _keys(d).create(parent=KEYS, cryptoKeyId="debug", body={"purpose": "ENCRYPT_DECRYPT"}).execute()
+
+
+def _patch_key(body: dict, mask: str) -> Callable[[Deployment], None]:
+    return lambda d: _keys(d).patch(name=f"{KEYS}/cryptoKeys/secrets", updateMask=mask, body=body).execute()
+
+
+def _accounts(d: Deployment):
+    return d.client("iam").projects().serviceAccounts()
+
+
+def _patch_account(body: dict) -> Callable[[Deployment], None]:
+    name = "projects/acme-ml-tpu-prod/serviceAccounts/acme-tpu-nodes"
+    return lambda d: _accounts(d).patch(name=name, body={"serviceAccount": body}).execute()
+
+
 CHANGED, UNEXPECTED, MISSING = CheckId.drift_changed, CheckId.drift_unexpected, CheckId.drift_missing
 # (drift class, the change, the check it must fail, the logical name or live name, the input path)
 CASES: list[tuple[str, Callable[[Deployment], None], CheckId, str, str]] = [
     ("extra ingress firewall rule", _extra_firewall, UNEXPECTED, "allow-ssh-debug", ""),
-    ("firewall source range widened", _patch_firewall("acme-tpu-network-allow-lb", {"sourceRanges": ["0.0.0.0/0"]}),
-     CHANGED, "acme-tpu-network-allow-lb", "sourceRanges"),
-    ("firewall port range widened",
-     _patch_firewall("acme-tpu-network-allow-lb", {"allowed": [{"IPProtocol": "tcp", "ports": ["8000-9000"]}]}),
-     CHANGED, "acme-tpu-network-allow-lb", "allows"),
-    ("firewall deny rule narrowed",
-     _patch_firewall("acme-tpu-network-deny-ssh-rdp", {"denied": [{"IPProtocol": "tcp", "ports": ["3389"]}]}),
-     CHANGED, "acme-tpu-network-deny-ssh-rdp", "denies"),
-    ("firewall disabled", _patch_firewall("acme-tpu-network-deny-ssh-rdp", {"disabled": True}),
-     CHANGED, "acme-tpu-network-deny-ssh-rdp", "disabled"),
-    ("firewall priority changed", _patch_firewall("acme-tpu-network-deny-ssh-rdp", {"priority": 65000}),
-     CHANGED, "acme-tpu-network-deny-ssh-rdp", "priority"),
-    ("firewall source tags added", _patch_firewall("acme-tpu-network-allow-lb", {"sourceTags": ["debug"]}),
-     CHANGED, "acme-tpu-network-allow-lb", "sourceTags"),
-    ("firewall rule deleted",
-     lambda d: _compute(d).firewalls().delete(**_firewall(d, "acme-tpu-network-deny-ssh-rdp")).execute(),
-     MISSING, "acme-tpu-network-deny-ssh-rdp", ""),
-    ("network routing mode", lambda d: _compute(d).networks().patch(
-        project=d.project, network=d.live_name("acme-tpu-network-vpc"),
-        body={"routingConfig": {"routingMode": "GLOBAL"}}).execute(), CHANGED, "acme-tpu-network-vpc", "routingMode"),
+    (
+        "firewall source range widened",
+        _patch_firewall("acme-tpu-network-allow-lb", {"sourceRanges": ["0.0.0.0/0"]}),
+        CHANGED,
+        "acme-tpu-network-allow-lb",
+        "sourceRanges",
+    ),
+    (
+        "firewall port range widened",
+        _patch_firewall("acme-tpu-network-allow-lb", {"allowed": [{"IPProtocol": "tcp", "ports": ["8000-9000"]}]}),
+        CHANGED,
+        "acme-tpu-network-allow-lb",
+        "allows",
+    ),
+    (
+        "firewall deny rule narrowed",
+        _patch_firewall("acme-tpu-network-deny-ssh-rdp", {"denied": [{"IPProtocol": "tcp", "ports": ["3389"]}]}),
+        CHANGED,
+        "acme-tpu-network-deny-ssh-rdp",
+        "denies",
+    ),
+    (
+        "firewall disabled",
+        _patch_firewall("acme-tpu-network-deny-ssh-rdp", {"disabled": True}),
+        CHANGED,
+        "acme-tpu-network-deny-ssh-rdp",
+        "disabled",
+    ),
+    (
+        "firewall priority changed",
+        _patch_firewall("acme-tpu-network-deny-ssh-rdp", {"priority": 65000}),
+        CHANGED,
+        "acme-tpu-network-deny-ssh-rdp",
+        "priority",
+    ),
+    (
+        "firewall source tags added",
+        _patch_firewall("acme-tpu-network-allow-lb", {"sourceTags": ["debug"]}),
+        CHANGED,
+        "acme-tpu-network-allow-lb",
+        "sourceTags",
+    ),
+    (
+        "firewall rule deleted",
+        lambda d: _compute(d).firewalls().delete(**_firewall(d, "acme-tpu-network-deny-ssh-rdp")).execute(),
+        MISSING,
+        "acme-tpu-network-deny-ssh-rdp",
+        "",
+    ),
+    (
+        "network routing mode",
+        lambda d: (
+            _compute(d)
+            .networks()
+            .patch(
+                project=d.project,
+                network=d.live_name("acme-tpu-network-vpc"),
+                body={"routingConfig": {"routingMode": "GLOBAL"}},
+            )
+            .execute()
+        ),
+        CHANGED,
+        "acme-tpu-network-vpc",
+        "routingMode",
+    ),
     ("subnetwork nobody declared", _extra_subnetwork, UNEXPECTED, "scratch", ""),
-    ("secondary range changed", _patch_subnetwork(
-        {"secondaryIpRanges": [{"rangeName": "pods", "ipCidrRange": "10.32.0.0/14"},
-                               {"rangeName": "services", "ipCidrRange": "10.40.0.0/20"}]}),
-     CHANGED, "acme-tpu-network-nodes", "secondaryIpRanges"),
-    ("private Google access off", _patch_subnetwork({"privateIpGoogleAccess": False}),
-     CHANGED, "acme-tpu-network-nodes", "privateIpGoogleAccess"),
-    ("flow logs off", _patch_subnetwork({"logConfig": {"enable": False}}), CHANGED, "acme-tpu-network-nodes",
-     "logConfig"),
+    (
+        "secondary range changed",
+        _patch_subnetwork(
+            {
+                "secondaryIpRanges": [
+                    {"rangeName": "pods", "ipCidrRange": "10.32.0.0/14"},
+                    {"rangeName": "services", "ipCidrRange": "10.40.0.0/20"},
+                ]
+            }
+        ),
+        CHANGED,
+        "acme-tpu-network-nodes",
+        "secondaryIpRanges",
+    ),
+    (
+        "private Google access off",
+        _patch_subnetwork({"privateIpGoogleAccess": False}),
+        CHANGED,
+        "acme-tpu-network-nodes",
+        "privateIpGoogleAccess",
+    ),
+    (
+        "flow logs off",
+        _patch_subnetwork({"logConfig": {"enable": False}}),
+        CHANGED,
+        "acme-tpu-network-nodes",
+        "logConfig",
+    ),
     ("NAT logging changed", _nats(_nat_logs_all), CHANGED, "acme-tpu-network-nat", "logConfig.filter"),
     ("NAT nobody declared", _nats(_extra_nat), UNEXPECTED, "debug-nat", ""),
-    ("authorized networks widened", _update_cluster({"desiredMasterAuthorizedNetworksConfig": {
-        "enabled": True, "cidrBlocks": [{"cidrBlock": "0.0.0.0/0", "displayName": "anywhere"}],
-        "privateEndpointEnforcementEnabled": True}}), CHANGED, "acme-tpu-gke-cluster",
-     "masterAuthorizedNetworksConfig.cidrBlocks"),
-    ("authorized networks off", _update_cluster({"desiredMasterAuthorizedNetworksConfig": {"enabled": False}}),
-     CHANGED, "acme-tpu-gke-cluster", "masterAuthorizedNetworksConfig"),
-    ("release channel", _update_cluster({"desiredReleaseChannel": {"channel": "RAPID"}}), CHANGED,
-     "acme-tpu-gke-cluster", "releaseChannel.channel"),
-    ("control plane version", _update_cluster({"desiredMasterVersion": "1.34.1-gke.1000000"}), CHANGED,
-     "acme-tpu-gke-cluster", "minMasterVersion"),
-    ("private nodes off", _update_cluster({"desiredPrivateClusterConfig": {"enablePrivateNodes": False}}), CHANGED,
-     "acme-tpu-gke-cluster", "privateClusterConfig.enablePrivateNodes"),
-    ("workload identity off", _update_cluster({"desiredWorkloadIdentityConfig": {}}), CHANGED,
-     "acme-tpu-gke-cluster", "workloadIdentityConfig"),
-    ("shielded nodes off", _update_cluster({"desiredShieldedNodes": {"enabled": False}}), CHANGED,
-     "acme-tpu-gke-cluster", "enableShieldedNodes"),
-    ("dataplane v1", _update_cluster({"desiredDatapathProvider": "LEGACY_DATAPATH"}), CHANGED,
-     "acme-tpu-gke-cluster", "datapathProvider"),
-    ("logging components cut", _update_cluster({"desiredLoggingConfig": {"componentConfig": {
-        "enableComponents": ["SYSTEM_COMPONENTS"]}}}), CHANGED, "acme-tpu-gke-cluster",
-     "loggingConfig.enableComponents"),
-    ("legacy ABAC on", lambda d: _clusters(d).setLegacyAbac(name=CLUSTER, body={"enabled": True}).execute(),
-     CHANGED, "acme-tpu-gke-cluster", "enableLegacyAbac"),
-    ("cluster labels", lambda d: _clusters(d).setResourceLabels(
-        name=CLUSTER, body={"resourceLabels": {"owner": "someone-else"}}).execute(), CHANGED,
-     "acme-tpu-gke-cluster", "resourceLabels"),
+    (
+        "authorized networks widened",
+        _update_cluster(
+            {
+                "desiredMasterAuthorizedNetworksConfig": {
+                    "enabled": True,
+                    "cidrBlocks": [{"cidrBlock": "0.0.0.0/0", "displayName": "anywhere"}],
+                    "privateEndpointEnforcementEnabled": True,
+                }
+            }
+        ),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "masterAuthorizedNetworksConfig.cidrBlocks",
+    ),
+    (
+        "authorized networks off",
+        _update_cluster({"desiredMasterAuthorizedNetworksConfig": {"enabled": False}}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "masterAuthorizedNetworksConfig",
+    ),
+    (
+        "release channel",
+        _update_cluster({"desiredReleaseChannel": {"channel": "RAPID"}}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "releaseChannel.channel",
+    ),
+    (
+        "control plane version",
+        _update_cluster({"desiredMasterVersion": "1.34.1-gke.1000000"}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "minMasterVersion",
+    ),
+    (
+        "private nodes off",
+        _update_cluster({"desiredPrivateClusterConfig": {"enablePrivateNodes": False}}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "privateClusterConfig.enablePrivateNodes",
+    ),
+    (
+        "workload identity off",
+        _update_cluster({"desiredWorkloadIdentityConfig": {}}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "workloadIdentityConfig",
+    ),
+    (
+        "shielded nodes off",
+        _update_cluster({"desiredShieldedNodes": {"enabled": False}}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "enableShieldedNodes",
+    ),
+    (
+        "dataplane v1",
+        _update_cluster({"desiredDatapathProvider": "LEGACY_DATAPATH"}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "datapathProvider",
+    ),
+    (
+        "logging components cut",
+        _update_cluster({"desiredLoggingConfig": {"componentConfig": {"enableComponents": ["SYSTEM_COMPONENTS"]}}}),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "loggingConfig.enableComponents",
+    ),
+    (
+        "legacy ABAC on",
+        lambda d: _clusters(d).setLegacyAbac(name=CLUSTER, body={"enabled": True}).execute(),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "enableLegacyAbac",
+    ),
+    (
+        "cluster labels",
+        lambda d: (
+            _clusters(d).setResourceLabels(name=CLUSTER, body={"resourceLabels": {"owner": "someone-else"}}).execute()
+        ),
+        CHANGED,
+        "acme-tpu-gke-cluster",
+        "resourceLabels",
+    ),
     ("node pool nobody declared", _extra_pool, UNEXPECTED, "debug", ""),
-    ("node pool deleted", lambda d: _clusters(d).nodePools().delete(name=_pool("train-h100")).execute(), MISSING,
-     "acme-tpu-train-h100-pool", ""),
-    ("autoscaling maximum raised", lambda d: _clusters(d).nodePools().setAutoscaling(
-        name=_pool("infer-v5e"), body={"autoscaling": {"enabled": True, "totalMinNodeCount": 1,
-                                                       "totalMaxNodeCount": 20}}).execute(),
-     CHANGED, "acme-tpu-infer-v5e-pool", "autoscaling.totalMaxNodeCount"),
-    ("auto-upgrade turned on", lambda d: _clusters(d).nodePools().setManagement(
-        name=_pool("train-v5p-s0"), body={"management": {"autoRepair": True, "autoUpgrade": True}}).execute(),
-     CHANGED, "acme-tpu-train-v5p-s0-pool", "management.autoUpgrade"),
-    ("node label added", _update_pool("system", {"labels": {"labels": {
-        "accelplane.io/accelerator": "none", "accelplane.io/efa": "false", "accelplane.io/pool": "system",
-        "accelplane.io/purpose": "general", "debug": "true"}}}), CHANGED, "acme-tpu-system-pool",
-     "nodeConfig.labels"),
-    ("taint added", _update_pool("infer-h100", {"taints": {"taints": [
-        {"key": "debug", "value": "true", "effect": "NO_SCHEDULE"}]}}), CHANGED, "acme-tpu-infer-h100-pool",
-     "nodeConfig.taints"),
-    ("node version", _update_pool("system", {"nodeVersion": "1.32.9-gke.1072000"}), CHANGED,
-     "acme-tpu-system-pool", "version"),
-    ("node locations", _update_pool("system", {"locations": ["us-central1-a"]}), CHANGED, "acme-tpu-system-pool",
-     "nodeLocations"),
-    ("machine type", _update_pool("system", {"machineType": "n2-standard-32"}), CHANGED, "acme-tpu-system-pool",
-     "nodeConfig.machineType"),
+    (
+        "node pool deleted",
+        lambda d: _clusters(d).nodePools().delete(name=_pool("train-h100")).execute(),
+        MISSING,
+        "acme-tpu-train-h100-pool",
+        "",
+    ),
+    (
+        "autoscaling maximum raised",
+        lambda d: (
+            _clusters(d)
+            .nodePools()
+            .setAutoscaling(
+                name=_pool("infer-v5e"),
+                body={"autoscaling": {"enabled": True, "totalMinNodeCount": 1, "totalMaxNodeCount": 20}},
+            )
+            .execute()
+        ),
+        CHANGED,
+        "acme-tpu-infer-v5e-pool",
+        "autoscaling.totalMaxNodeCount",
+    ),
+    (
+        "auto-upgrade turned on",
+        lambda d: (
+            _clusters(d)
+            .nodePools()
+            .setManagement(name=_pool("train-v5p-s0"), body={"management": {"autoRepair": True, "autoUpgrade": True}})
+            .execute()
+        ),
+        CHANGED,
+        "acme-tpu-train-v5p-s0-pool",
+        "management.autoUpgrade",
+    ),
+    (
+        "node label added",
+        _update_pool(
+            "system",
+            {
+                "labels": {
+                    "labels": {
+                        "accelplane.io/accelerator": "none",
+                        "accelplane.io/efa": "false",
+                        "accelplane.io/pool": "system",
+                        "accelplane.io/purpose": "general",
+                        "debug": "true",
+                    }
+                }
+            },
+        ),
+        CHANGED,
+        "acme-tpu-system-pool",
+        "nodeConfig.labels",
+    ),
+    (
+        "taint added",
+        _update_pool(
+            "infer-h100", {"taints": {"taints": [{"key": "debug", "value": "true", "effect": "NO_SCHEDULE"}]}}
+        ),
+        CHANGED,
+        "acme-tpu-infer-h100-pool",
+        "nodeConfig.taints",
+    ),
+    (
+        "node version",
+        _update_pool("system", {"nodeVersion": "1.32.9-gke.1072000"}),
+        CHANGED,
+        "acme-tpu-system-pool",
+        "version",
+    ),
+    (
+        "node locations",
+        _update_pool("system", {"locations": ["us-central1-a"]}),
+        CHANGED,
+        "acme-tpu-system-pool",
+        "nodeLocations",
+    ),
+    (
+        "machine type",
+        _update_pool("system", {"machineType": "n2-standard-32"}),
+        CHANGED,
+        "acme-tpu-system-pool",
+        "nodeConfig.machineType",
+    ),
     ("TLS minimum lowered", _ssl, CHANGED, "acme-tpu-inference-ssl", "minTlsVersion"),
     ("Cloud Armor allow-list widened", _armor(_widen_allow_list), CHANGED, "acme-tpu-inference-armor", "rules"),
     ("Cloud Armor default rule allows", _armor(_default_allows), CHANGED, "acme-tpu-inference-armor", "rules"),
+    (
+        "key rotation lengthened",
+        _patch_key({"rotationPeriod": "31536000s"}, "rotationPeriod"),
+        CHANGED,
+        "acme-tpu-secrets-key",
+        "rotationPeriod",
+    ),
+    (
+        "key protection level",
+        _patch_key(
+            {"versionTemplate": {"algorithm": "GOOGLE_SYMMETRIC_ENCRYPTION", "protectionLevel": "HSM"}},
+            "versionTemplate",
+        ),
+        CHANGED,
+        "acme-tpu-secrets-key",
+        "versionTemplate",
+    ),
+    (
+        "key labels",
+        _patch_key({"labels": {"owner": "someone-else"}}, "labels"),
+        CHANGED,
+        "acme-tpu-secrets-key",
+        "labels",
+    ),
+    ("a key nobody declared in the ring", _extra_key, UNEXPECTED, f"{KEYS}/cryptoKeys/debug", ""),
+    (
+        "extra member of a key binding",
+        _grant(
+            _keys, f"{KEYS}/cryptoKeys/data", "roles/cloudkms.cryptoKeyEncrypterDecrypter", "user:someone@example.com"
+        ),
+        CHANGED,
+        "acme-tpu-data-encrypter-decrypter",
+        "members",
+    ),
+    (
+        "another role on a key",
+        _grant(_keys, f"{KEYS}/cryptoKeys/gke", "roles/cloudkms.admin", "user:someone@example.com"),
+        UNEXPECTED,
+        "roles/cloudkms.admin user:someone@example.com",
+        "",
+    ),
+    (
+        "secret labels",
+        lambda d: _secrets(d).patch(name=SECRET, updateMask="labels", body={"labels": {"owner": "x"}}).execute(),
+        CHANGED,
+        "acme-tpu-secrets-hf-token",
+        "labels",
+    ),
+    (
+        "extra accessor on a secret",
+        _grant(_secrets, SECRET, "roles/secretmanager.secretAccessor", "user:someone@example.com"),
+        UNEXPECTED,
+        "roles/secretmanager.secretAccessor user:someone@example.com",
+        "",
+    ),
+    (
+        "declared accessor removed",
+        _grant(
+            _secrets,
+            SECRET,
+            "",
+            None,
+            drop=(
+                "principal://iam.googleapis.com/projects/314159265358/locations/global/workloadIdentityPools/"
+                "acme-ml-tpu-prod.svc.id.goog/subject/ns/training/sa/pretrain"
+            ),
+        ),
+        MISSING,
+        "acme-tpu-pretrain-secret-hf-token",
+        "",
+    ),
+    ("service account disabled", _patch_account({"disabled": True}), CHANGED, "acme-tpu-nodes-account", "disabled"),
+    (
+        "service account description",
+        _patch_account({"description": "changed"}),
+        CHANGED,
+        "acme-tpu-nodes-account",
+        "description",
+    ),
+    (
+        "node service account made editor",
+        _grant(_project, "projects/acme-ml-tpu-prod", "roles/editor", NODES),
+        UNEXPECTED,
+        f"roles/editor {NODES}",
+        "",
+    ),
+    (
+        "declared project role removed",
+        _grant(_project, "projects/acme-ml-tpu-prod", "", None, drop=NODES),
+        MISSING,
+        "acme-tpu-nodes-node-role",
+        "",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("change", "check", "name", "path"), [case[1:] for case in CASES],
-                         ids=[case[0] for case in CASES])
+@pytest.mark.parametrize(
+    ("change", "check", "name", "path"), [case[1:] for case in CASES], ids=[case[0] for case in CASES]
+)
 def test_drift_class_is_reported(tpu_prod, change, check, name, path):
     change(tpu_prod)
     report = tpu_prod.verify()
@@ -227,3 +590,11 @@ def test_drift_class_is_reported(tpu_prod, change, check, name, path):
 
 def test_at_least_thirty_drift_classes():
     assert len(CASES) >= 30
+
+
+def test_project_grants_of_other_principals_are_information_only(tpu_prod):
+    _grant(_project, "projects/acme-ml-tpu-prod", "roles/viewer", "user:auditor@example.com")(tpu_prod)
+    report = tpu_prod.verify()
+    assert not report.failed
+    info = [r for r in report.results if r.check == CheckId.project_iam]
+    assert info and info[0].status is Status.passed and "roles/viewer" in info[0].message

@@ -93,16 +93,38 @@ def test_only_reads(tpu_prod, fake):
 def _cli(tpu_prod, fake, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
     endpoints = [f"--api-endpoint={name}={fake.endpoint(name, version)}" for name, version in API_VERSIONS.items()]
     return subprocess.run(
-        [sys.executable, "-m", "accelplane", "verify", "--stack", "tpu-prod", "--probes", "0",
-         "--checkpoint-drill", "off", *endpoints, *extra],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            "-m",
+            "accelplane",
+            "verify",
+            "--stack",
+            "tpu-prod",
+            "--probes",
+            "0",
+            "--checkpoint-drill",
+            "off",
+            *endpoints,
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 
 def _clean_env(tmp_path: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("GOOGLE_", "CLOUDSDK_"))}
-    env.update(HOME=str(tmp_path), CLOUDSDK_CONFIG=str(tmp_path / "gcloud"), NO_GCE_CHECK="True",
-               GCE_METADATA_HOST="127.0.0.1:9", GCE_METADATA_IP="127.0.0.1:9")
+    env.update(
+        HOME=str(tmp_path),
+        CLOUDSDK_CONFIG=str(tmp_path / "gcloud"),
+        NO_GCE_CHECK="True",
+        GCE_METADATA_HOST="127.0.0.1:9",
+        GCE_METADATA_IP="127.0.0.1:9",
+    )
     return env
 
 
@@ -115,14 +137,23 @@ def test_cli_without_credentials_exits_2_with_what_to_do(tpu_prod, fake, tmp_pat
 def test_cli_with_a_service_account_key_reads_through_the_token_endpoint(tpu_prod, fake, tmp_path):
     """The real google-auth path: a key file whose token_uri is the fake's OAuth endpoint."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
     key_file = tmp_path / "key.json"
-    key_file.write_text(json.dumps({
-        "type": "service_account", "project_id": tpu_prod.project, "private_key_id": "1",
-        "private_key": pem, "client_email": f"verify@{tpu_prod.project}.iam.gserviceaccount.com",
-        "client_id": "1", "token_uri": f"{fake.url}/token",
-    }))
+    key_file.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": tpu_prod.project,
+                "private_key_id": "1",
+                "private_key": pem,
+                "client_email": f"verify@{tpu_prod.project}.iam.gserviceaccount.com",
+                "client_id": "1",
+                "token_uri": f"{fake.url}/token",
+            }
+        )
+    )
     env = {**_clean_env(tmp_path), "GOOGLE_APPLICATION_CREDENTIALS": str(key_file)}
     fake.fault(FIREWALLS, "denied", permission="compute.firewalls.list")
     result = _cli(tpu_prod, fake, env, "--format", "json")

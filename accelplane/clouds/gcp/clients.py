@@ -67,6 +67,13 @@ PERMISSIONS = {
     "compute.sslPolicies.list": "compute.sslPolicies.list",
     "compute.subnetworks.list": "compute.subnetworks.list",
     "container.projects.locations.clusters.list": "container.clusters.list",
+    "cloudkms.projects.locations.keyRings.list": "cloudkms.keyRings.list",
+    "cloudkms.projects.locations.keyRings.cryptoKeys.list": "cloudkms.cryptoKeys.list",
+    "cloudkms.projects.locations.keyRings.cryptoKeys.getIamPolicy": "cloudkms.cryptoKeys.getIamPolicy",
+    "cloudresourcemanager.projects.getIamPolicy": "resourcemanager.projects.getIamPolicy",
+    "iam.projects.serviceAccounts.list": "iam.serviceAccounts.list",
+    "secretmanager.projects.secrets.list": "secretmanager.secrets.list",
+    "secretmanager.projects.secrets.getIamPolicy": "secretmanager.secrets.getIamPolicy",
 }
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
@@ -162,6 +169,7 @@ class GcpClients:
         self.max_attempts = max(1, max_attempts)
         self.sleep = sleep
         self.calls = ApiCalls()
+        self.project_number: str | None = None  # from the first call (projects.get)
         self._credentials = credentials
         self._services: dict[str, Any] = {}
 

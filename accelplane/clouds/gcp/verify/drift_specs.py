@@ -15,13 +15,20 @@ from typing import Any
 
 from accelplane.clouds.gcp.verify.shapes import (
     CLUSTER,
+    CRYPTO_KEY,
     FIREWALL,
     GLOBAL_ADDRESS,
+    KEY_BINDING,
+    KEY_RING,
     NETWORK,
     NODE_POOL,
+    PROJECT_MEMBER,
     ROUTER,
     ROUTER_NAT,
+    SECRET,
+    SECRET_MEMBER,
     SECURITY_POLICY,
+    SERVICE_ACCOUNT,
     SSL_POLICY,
     SUBNETWORK,
     wire_keys,
@@ -58,6 +65,15 @@ SPECS: dict[str, Spec] = {
         exact=("nodeConfig.labels",),
         defaults={"nodeConfig.spot": False},
     ),
+    KEY_RING: spec(wire_keys(KEY_RING), ignore=_IDENTITY),
+    CRYPTO_KEY: spec(wire_keys(CRYPTO_KEY), ignore=(*_IDENTITY, "skipInitialVersionCreation", "importOnly")),
+    KEY_BINDING: spec(wire_keys(KEY_BINDING), ignore=_IDENTITY),
+    SECRET: spec(wire_keys(SECRET), ignore=(*_IDENTITY, "deletionProtection")),
+    SECRET_MEMBER: spec(wire_keys(SECRET_MEMBER), ignore=_IDENTITY),
+    SERVICE_ACCOUNT: spec(
+        wire_keys(SERVICE_ACCOUNT), ignore=(*_IDENTITY, "createIgnoreAlreadyExists"), defaults={"disabled": False}
+    ),
+    PROJECT_MEMBER: spec(wire_keys(PROJECT_MEMBER), ignore=_IDENTITY),
     GLOBAL_ADDRESS: spec(wire_keys(GLOBAL_ADDRESS), ignore=_IDENTITY),
     SSL_POLICY: spec(wire_keys(SSL_POLICY), ignore=_IDENTITY),
     SECURITY_POLICY: spec(wire_keys(SECURITY_POLICY), ignore=_IDENTITY),
@@ -81,6 +97,8 @@ class GcpDrift(DriftMapping):
             sources = props.get("sourceRanges") or props.get("destinationRanges") or []
             direction = props.get("direction", "INGRESS")
             return f"{live.name}: {direction} {verb} {ports or 'all'} from {', '.join(sources) or 'any'}"
+        if live.type in (KEY_BINDING, SECRET_MEMBER, PROJECT_MEMBER):
+            return f"{props.get('role')} for {props.get('member') or props.get('members')}"
         if live.type == NODE_POOL:
             config = props.get("nodeConfig") or {}
             return f"{live.name}: {config.get('machineType', '?')} in {live.id}"

@@ -18,6 +18,7 @@ from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.verify import shapes
+from accelplane.clouds.gcp.verify.live_security import SecurityReader
 from accelplane.clouds.gcp.verify.shapes import (
     CLUSTER,
     FIREWALL,
@@ -54,6 +55,7 @@ class GcpViewBuilder:
         self.region = declared.platform.region
         self.view = LiveView(symbols=declared.symbols())
         self.errors: list[GcpReadError] = []
+        self.security = SecurityReader(self)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -75,6 +77,7 @@ class GcpViewBuilder:
         if self.declared.of_type(CLUSTER):
             self._clusters()
         self._endpoint()
+        self.security.read()
         for resource in self.declared.resources:
             if (resource.type.startswith("gcp:") and resource.type not in VERIFIED_TYPES) or resource.type.startswith(
                 "kubernetes:"

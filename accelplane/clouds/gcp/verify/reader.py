@@ -82,16 +82,19 @@ def _check_project(clients: GcpClients) -> None:
     where = "--api-endpoint" if "cloudresourcemanager" in clients.endpoints else "Google Cloud endpoint"
     try:
         projects = clients.service("cloudresourcemanager").projects()
-        clients.read(projects.get(name=f"projects/{clients.project}"))
+        answer = clients.read(projects.get(name=f"projects/{clients.project}"))
+        clients.project_number = str(answer.get("name", "")).removeprefix("projects/") or None
     except google.auth.exceptions.DefaultCredentialsError:
         raise InputError.single(NO_CREDENTIALS, file=_HERE, field="credentials") from None
     except GcpReadError as error:
         if error.code == "credentials":
-            raise InputError.single(f"cannot get a Google access token: {error.message}", file=_HERE,
-                                    field="credentials") from None
+            raise InputError.single(
+                f"cannot get a Google access token: {error.message}", file=_HERE, field="credentials"
+            ) from None
         if error.code in ("connection", "not the API") or error.code.startswith("HTTP"):
-            raise InputError.single(f"cannot read project {clients.project} at {clients.endpoint}: {error.message}",
-                                    file=_HERE, field=where) from None
+            raise InputError.single(
+                f"cannot read project {clients.project} at {clients.endpoint}: {error.message}", file=_HERE, field=where
+            ) from None
         raise InputError.single(
             f"the credentials cannot read project {clients.project}: {error.code}: {error.message}",
             file=_HERE,
@@ -109,10 +112,12 @@ class GcpSession(LiveSession):
         self.account = clients.project
         self.region = clients.region
         self.endpoint = clients.endpoint
+        self.other_project_grants: list[tuple[str, str]] = []
 
     def read(self) -> LiveRead:
         builder = GcpViewBuilder(self.clients, self.declared)
         view = builder.build()
+        self.other_project_grants = builder.security.other_project_grants
         errors = [
             CheckResult(CheckId.read_error, Status.failed, f"{error.operation} failed: {error.code}: {error.message}")
             for error in builder.errors
@@ -133,8 +138,21 @@ class GcpSession(LiveSession):
                 results.append(CheckResult(check, Status.passed, "RUNNING", **where))
             else:
                 detail = raw.get("statusMessage") or ""
-                results.append(CheckResult(check, Status.failed, f"{status}" + (f": {detail}" if detail else ""),
-                                           **where))
+                results.append(
+                    CheckResult(check, Status.failed, f"{status}" + (f": {detail}" if detail else ""), **where)
+                )
+        if self.other_project_grants:
+            roles = sorted({role for role, _ in self.other_project_grants})
+            shown = ", ".join(roles[:8]) + (" …" if len(roles) > 8 else "")
+            results.append(
+                CheckResult(
+                    CheckId.project_iam,
+                    Status.passed,
+                    f"{len(self.other_project_grants)} project grants to principals the stack does not create "
+                    f"belong to the organisation, not judged here: {shown}",
+                    type="gcp:projects/iAMMember:IAMMember",
+                )
+            )
         return results
 
     def probe_target(self, read: LiveRead, listener_port: int, health_path: str) -> ProbeTarget:
@@ -154,4 +172,3 @@ class GcpSession(LiveSession):
 
     def api_calls(self) -> dict[str, object]:
         return self.clients.calls.to_json()
-

@@ -28,6 +28,13 @@ NODE_POOL = "gcp:container/nodePool:NodePool"
 GLOBAL_ADDRESS = "gcp:compute/globalAddress:GlobalAddress"
 SSL_POLICY = "gcp:compute/sSLPolicy:SSLPolicy"
 SECURITY_POLICY = "gcp:compute/securityPolicy:SecurityPolicy"
+KEY_RING = "gcp:kms/keyRing:KeyRing"
+CRYPTO_KEY = "gcp:kms/cryptoKey:CryptoKey"
+KEY_BINDING = "gcp:kms/cryptoKeyIAMBinding:CryptoKeyIAMBinding"
+SECRET = "gcp:secretmanager/secret:Secret"
+SECRET_MEMBER = "gcp:secretmanager/secretIamMember:SecretIamMember"
+SERVICE_ACCOUNT = "gcp:serviceaccount/account:Account"
+PROJECT_MEMBER = "gcp:projects/iAMMember:IAMMember"
 
 
 def relative(value: Any) -> Any:
@@ -47,6 +54,31 @@ def last_segment(value: Any) -> Any:
 
 def _same(value: Any) -> Any:
     return value
+
+
+class _Drop:
+    """What `to_api` gives for an input the API does not take in the body (the create call's id)."""
+
+
+DROP: Any = _Drop()
+
+
+def _drop(_value: Any) -> Any:
+    return DROP
+
+
+def parent_of(value: Any) -> Any:
+    """`projects/p/locations/l/keyRings/r/cryptoKeys/k` -> `projects/p/locations/l/keyRings/r`."""
+    return value.rsplit("/", 2)[0] if isinstance(value, str) and value.count("/") >= 2 else value
+
+
+def location_of(value: Any) -> Any:
+    parts = value.split("/") if isinstance(value, str) else []
+    return parts[3] if len(parts) > 3 and parts[2] == "locations" else None
+
+
+def account_id(email: Any) -> Any:
+    return email.split("@", 1)[0] if isinstance(email, str) else email
 
 
 @dataclass(frozen=True)
@@ -83,7 +115,9 @@ def _convert(document: Mapping[str, Any], fields: tuple[Field, ...], *, wire: bo
             continue
         if spec.items and isinstance(value, list):
             value = [_convert(item, spec.items, wire=wire) if isinstance(item, Mapping) else item for item in value]
-        _set(out, target, spec.to_wire(value) if wire else spec.to_api(value))
+        value = spec.to_wire(value) if wire else spec.to_api(value)
+        if value is not None and value is not DROP:
+            _set(out, target, value)
     return out
 
 
@@ -299,6 +333,38 @@ FIELDS.update(
                 ),
             ),
         ),
+    }
+)
+
+FIELDS.update(
+    {
+        KEY_RING: (Field("name", "name", last_segment, _drop), Field("location", "name", location_of, _drop)),
+        CRYPTO_KEY: (
+            Field("name", "name", last_segment, _drop),
+            Field("keyRing", "name", parent_of, _drop),
+            Field("labels", "labels"),
+            Field("purpose", "purpose"),
+            Field("rotationPeriod", "rotationPeriod"),
+            Field("versionTemplate", "versionTemplate"),
+            Field("destroyScheduledDuration", "destroyScheduledDuration"),
+        ),
+        SECRET: (
+            Field("secretId", "name", last_segment, _drop),
+            Field("labels", "labels"),
+            Field("annotations", "annotations"),
+            Field("replication", "replication"),
+            Field("versionDestroyTtl", "versionDestroyTtl"),
+        ),
+        SERVICE_ACCOUNT: (
+            Field("accountId", "email", account_id, _drop),
+            Field("description", "description"),
+            Field("displayName", "displayName"),
+            Field("disabled", "disabled"),
+        ),
+        # IAM grants: read from the resource's IAM policy, one live resource per declared grant.
+        KEY_BINDING: (Field("cryptoKeyId", "cryptoKeyId"), Field("role", "role"), Field("members", "members")),
+        SECRET_MEMBER: (Field("secretId", "secretId"), Field("role", "role"), Field("member", "member")),
+        PROJECT_MEMBER: (Field("role", "role"), Field("member", "member")),
     }
 )
 
