@@ -87,7 +87,7 @@ def test_only_reads(tpu_prod, fake):
         clients.read(firewalls.delete(project=tpu_prod.project, firewall="x"))
     before = len(fake.calls)
     tpu_prod.verify(clients=clients)
-    assert all(call.rsplit(".", 1)[-1] in ("get", "list") for call in fake.calls[before:])
+    assert all(call.rsplit(".", 1)[-1] in ("get", "list", "getIamPolicy") for call in fake.calls[before:])
 
 
 def _cli(tpu_prod, fake, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
