@@ -153,24 +153,9 @@ class SecurityReader:
 
     def _members(self, type_token: str, key: str, target: str, policy: dict) -> None:
         """Additive grants (one member each): live when the policy holds it; the rest unexpected."""
-        live_pairs = [(b.get("role"), m) for b in policy.get("bindings") or [] for m in b.get("members") or []]
-        declared = self._declared_grants(type_token, key, target)
-        taken: set[int] = set()
-        for resource in declared:
-            for index, (role, member) in enumerate(live_pairs):
-                if (
-                    index not in taken
-                    and role == resource.props.get("role")
-                    and self._same(resource.props.get("member"), member)
-                ):
-                    taken.add(index)
-                    self.b._live(
-                        resource,
-                        type_token,
-                        f"{target}/{role}/{member}",
-                        {key: target, "role": role, "member": member, "name": f"{role} {member}"},
-                    )
-                    break
+        live_pairs = _pairs(policy)
+        taken = self._match_grants(self._declared_grants(type_token, key, target), type_token, live_pairs, target,
+                                   {key: target})
         self._extra_grants(
             type_token, key, target, [pair for index, pair in enumerate(live_pairs) if index not in taken]
         )
@@ -197,6 +182,20 @@ class SecurityReader:
             for member in binding.get("members") or []
         ]
         self._extra_grants(type_token, key, target, extra)
+
+    def _match_grants(self, declared: list[Resource], type_token: str, pairs: list[tuple[Any, Any]], target: str,
+                      props: dict[str, Any]) -> set[int]:
+        """Each declared one-member grant matched to a live (role, member) pair; the pairs taken."""
+        taken: set[int] = set()
+        for resource in declared:
+            for index, (role, member) in enumerate(pairs):
+                if index not in taken and role == resource.props.get("role") and self._same(
+                        resource.props.get("member"), member):
+                    taken.add(index)
+                    self.b._live(resource, type_token, f"{target}/{role}/{member}",
+                                 {**props, "role": role, "member": member, "name": f"{role} {member}"})
+                    break
+        return taken
 
     def _extra_grants(self, type_token: str, key: str, target: str, pairs: Iterable[tuple[Any, Any]]) -> None:
         for role, member in pairs:
@@ -228,23 +227,8 @@ class SecurityReader:
         )
         if policy is None:
             return
-        pairs = [(b.get("role"), m) for b in policy.get("bindings") or [] for m in b.get("members") or []]
-        taken: set[int] = set()
-        for resource in self.b.declared.of_type(PROJECT_MEMBER):
-            for index, (role, member) in enumerate(pairs):
-                if (
-                    index not in taken
-                    and role == resource.props.get("role")
-                    and self._same(resource.props.get("member"), member)
-                ):
-                    taken.add(index)
-                    self.b._live(
-                        resource,
-                        PROJECT_MEMBER,
-                        f"{self.project}/{role}/{member}",
-                        {"role": role, "member": member, "name": f"{role} {member}"},
-                    )
-                    break
+        pairs = _pairs(policy)
+        taken = self._match_grants(self.b.declared.of_type(PROJECT_MEMBER), PROJECT_MEMBER, pairs, self.project, {})
         ours = {f"serviceAccount:{email}" for email in emails}
         for index, (role, member) in enumerate(pairs):
             if index in taken:
@@ -257,3 +241,8 @@ class SecurityReader:
                 )
             else:
                 self.other_project_grants.append((str(role), str(member)))
+
+
+def _pairs(policy: dict) -> list[tuple[Any, Any]]:
+    """(role, member) for every member of every binding of an IAM policy."""
+    return [(b.get("role"), m) for b in policy.get("bindings") or [] for m in b.get("members") or []]
