@@ -34,6 +34,7 @@ from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.reader import VerifyOptions
 from accelplane.verify.results import VerifyReport
 from accelplane.verify.run import verify
+from tests.support.gcs_emulator import GcsEmulator
 from tests.support.google_api_fake import GoogleApiFake, gke
 
 LIVE_ADDRESS = "34.120.0.10"
@@ -50,6 +51,7 @@ def _stack(name: str) -> tuple[StackConfig, OfflineGraph]:
 @dataclass
 class Deployment:
     fake: GoogleApiFake
+    gcs: GcsEmulator  # Cloud Storage: the real emulator, not the fake
     stack: StackConfig
     graph: OfflineGraph
     declared: DeclaredPlatform
@@ -67,7 +69,9 @@ class Deployment:
 
     def client(self, service: str) -> Any:
         if service not in self._clients:
-            self._clients[service] = self.fake.client(service, API_VERSIONS[service])
+            self._clients[service] = (
+                self.gcs.client() if service == "storage" else self.fake.client(service, API_VERSIONS[service])
+            )
         return self._clients[service]
 
     def live_name(self, logical: str) -> str:
@@ -81,7 +85,10 @@ class Deployment:
 
         options: dict[str, Any] = {
             "credentials": AnonymousCredentials(),
-            "endpoints": {service: self.fake.endpoint(service, version) for service, version in API_VERSIONS.items()},
+            "endpoints": {
+                **{service: self.fake.endpoint(service, version) for service, version in API_VERSIONS.items()},
+                "storage": self.gcs.url,
+            },
             "sleep": lambda _seconds: None,
             "max_attempts": 3,
         }
@@ -94,10 +101,10 @@ class Deployment:
         return verify(self.stack, VerifyOptions(**settings), reader=GcpReader(clients), graph=self.graph)
 
 
-def deploy(fake: GoogleApiFake, stack_name: str) -> Deployment:
+def deploy(fake: GoogleApiFake, gcs: GcsEmulator, stack_name: str) -> Deployment:
     stack, graph = _stack(stack_name)
     gke.install(fake)
-    deployment = Deployment(fake, stack, graph, _declared(stack, graph))
+    deployment = Deployment(fake, gcs, stack, graph, _declared(stack, graph))
     fake.put(
         "cloudresourcemanager",
         "v3",
@@ -116,6 +123,7 @@ def deploy(fake: GoogleApiFake, stack_name: str) -> Deployment:
     _kms(deployment)
     _secrets(deployment)
     _identities(deployment)
+    _storage(deployment)
     return deployment
 
 
@@ -178,6 +186,29 @@ def _secrets(deployment: Deployment) -> None:
         ]
         if grants:
             secrets.setIamPolicy(resource=name, body=_policy(deployment, grants)).execute()
+
+
+def _storage(deployment: Deployment) -> None:
+    """Buckets as Cloud Storage keeps them (the emulator's insert takes the name only: the settings
+    follow in a patch, as `gcloud storage buckets update` would), then each bucket's grants."""
+    buckets = deployment.client("storage").buckets()
+    for resource in deployment.declared.of_type(shapes.BUCKET):
+        body = _body(deployment, resource)
+        buckets.insert(project=deployment.project, body={"name": body["name"]}).execute()
+        buckets.patch(bucket=body["name"], body=body).execute()
+        grants: dict[tuple[str, str], dict[str, Any]] = {}
+        for member in deployment.declared.of_type(shapes.BUCKET_MEMBER):
+            if _live(deployment, member.props["bucket"]) != body["name"]:
+                continue
+            condition = _live(deployment, member.props.get("condition"))
+            key = (member.props["role"], json.dumps(condition, sort_keys=True))
+            binding = grants.setdefault(key, {"role": member.props["role"], "members": []})
+            binding["members"].append(_live(deployment, member.props["member"]))
+            if condition:
+                binding["condition"] = condition
+        if grants:
+            policy = {"version": 3, "bindings": list(grants.values())}
+            buckets.setIamPolicy(bucket=body["name"], body=policy).execute()
 
 
 def _identities(deployment: Deployment) -> None:

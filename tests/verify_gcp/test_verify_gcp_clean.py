@@ -14,12 +14,16 @@ def _failed(report):
 
 
 @pytest.mark.parametrize("stack", ["tpu-prod", "tpu-dev"])
-def test_untouched_platform_verifies_clean(fake, stack):
-    deployment = deploy(fake, stack)
+def test_untouched_platform_verifies_clean(fake, gcs, stack):
+    deployment = deploy(fake, gcs, stack)
     before = len(fake.calls)
-    report = deployment.verify()
+    clients = deployment.clients()
+    report = deployment.verify(clients=clients)
     assert _failed(report) == []
     matched = [r for r in report.results if r.check == CheckId.drift_matched]
     assert len(matched) == report.resources >= 20
     assert report.verified_percent == 100.0
     assert all(call.rsplit(".", 1)[-1] in ("get", "list", "getIamPolicy") for call in fake.calls[before:])
+    assert {"storage.buckets.list", "storage.buckets.getIamPolicy"} <= clients.methods
+    buckets = [r for r in matched if r.type == "gcp:storage/bucket:Bucket"]
+    assert len(buckets) == len(deployment.declared.of_type("gcp:storage/bucket:Bucket")) > 0

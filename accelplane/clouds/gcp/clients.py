@@ -74,6 +74,8 @@ PERMISSIONS = {
     "iam.projects.serviceAccounts.list": "iam.serviceAccounts.list",
     "secretmanager.projects.secrets.list": "secretmanager.secrets.list",
     "secretmanager.projects.secrets.getIamPolicy": "secretmanager.secrets.getIamPolicy",
+    "storage.buckets.list": "storage.buckets.list",
+    "storage.buckets.getIamPolicy": "storage.buckets.getIamPolicy",
 }
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
@@ -169,6 +171,7 @@ class GcpClients:
         self.max_attempts = max(1, max_attempts)
         self.sleep = sleep
         self.calls = ApiCalls()
+        self.methods: set[str] = set()  # API method ids called (the permissions a run needs)
         self.project_number: str | None = None  # from the first call (projects.get)
         self._credentials = credentials
         self._services: dict[str, Any] = {}
@@ -214,6 +217,7 @@ class GcpClients:
         if short not in READ_METHODS:
             raise ReadOnlyError(f"accelplane verify is read-only: refusing to call {method_id}")
         operation = method_id.split(".", 1)[0] + "." + ".".join(method_id.split(".")[-2:])
+        self.methods.add(method_id)
         for attempt in range(1, self.max_attempts + 1):
             try:
                 answer = request.execute(num_retries=0)

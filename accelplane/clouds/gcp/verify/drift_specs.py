@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from accelplane.clouds.gcp.verify.shapes import (
+    BUCKET,
+    BUCKET_MEMBER,
     CLUSTER,
     CRYPTO_KEY,
     FIREWALL,
@@ -77,6 +79,14 @@ SPECS: dict[str, Spec] = {
     GLOBAL_ADDRESS: spec(wire_keys(GLOBAL_ADDRESS), ignore=_IDENTITY),
     SSL_POLICY: spec(wire_keys(SSL_POLICY), ignore=_IDENTITY),
     SECURITY_POLICY: spec(wire_keys(SECURITY_POLICY), ignore=_IDENTITY),
+    # A retention policy or a condition nobody declared is drift: the one blocks deleting and
+    # rewriting checkpoints, the other's absence widens a prefix-limited grant to the bucket.
+    BUCKET: spec(
+        wire_keys(BUCKET),
+        ignore=(*_IDENTITY, "forceDestroy"),
+        defaults={"retentionPolicy": ABSENT, "versioning.enabled": False},
+    ),
+    BUCKET_MEMBER: spec(wire_keys(BUCKET_MEMBER), ignore=_IDENTITY, defaults={"condition": ABSENT}),
 }
 
 
@@ -97,7 +107,7 @@ class GcpDrift(DriftMapping):
             sources = props.get("sourceRanges") or props.get("destinationRanges") or []
             direction = props.get("direction", "INGRESS")
             return f"{live.name}: {direction} {verb} {ports or 'all'} from {', '.join(sources) or 'any'}"
-        if live.type in (KEY_BINDING, SECRET_MEMBER, PROJECT_MEMBER):
+        if live.type in (KEY_BINDING, SECRET_MEMBER, PROJECT_MEMBER, BUCKET_MEMBER):
             return f"{props.get('role')} for {props.get('member') or props.get('members')}"
         if live.type == NODE_POOL:
             config = props.get("nodeConfig") or {}

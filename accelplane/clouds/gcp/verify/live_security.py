@@ -11,10 +11,9 @@ declared is drift), the organisation's grants to others are counted as informati
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import Any
 
-from accelplane.clouds.gcp.clients import GcpClients
 from accelplane.clouds.gcp.mocks import FAKE_PROJECT_NUMBER
 from accelplane.clouds.gcp.verify import shapes
 from accelplane.clouds.gcp.verify.shapes import (
@@ -26,23 +25,9 @@ from accelplane.clouds.gcp.verify.shapes import (
     SECRET_MEMBER,
     SERVICE_ACCOUNT,
 )
+from accelplane.clouds.gcp.verify.view_builder import ViewBuilder
 from accelplane.rules.view import Resource
-from accelplane.verify.declared import DeclaredPlatform
-from accelplane.verify.live import LiveView, Unexpected
-
-
-class ViewBuilder(Protocol):
-    """What the security reader uses of the view builder (live_view.GcpViewBuilder), named here so
-    that the builder may import this module without this module importing it back."""
-
-    clients: GcpClients
-    project: str
-    declared: DeclaredPlatform
-    view: LiveView
-
-    def _read(self, types: Iterable[str], read: Callable[[], Any]) -> Any: ...
-
-    def _live(self, declared: Resource | None, type_token: str, live_id: str, item: dict) -> Resource: ...
+from accelplane.verify.live import Unexpected
 
 PROJECT_NUMBER_SYMBOL = "<project-number>"
 AGENT_SYMBOL = "<project-number.service-agent>"

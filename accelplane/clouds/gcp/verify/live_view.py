@@ -19,6 +19,7 @@ from typing import Any
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.verify import shapes
 from accelplane.clouds.gcp.verify.live_security import SecurityReader
+from accelplane.clouds.gcp.verify.live_storage import StorageReader
 from accelplane.clouds.gcp.verify.shapes import (
     CLUSTER,
     FIREWALL,
@@ -56,6 +57,7 @@ class GcpViewBuilder:
         self.view = LiveView(symbols=declared.symbols())
         self.errors: list[GcpReadError] = []
         self.security = SecurityReader(self)
+        self.storage = StorageReader(self)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -78,6 +80,7 @@ class GcpViewBuilder:
             self._clusters()
         self._endpoint()
         self.security.read()
+        self.storage.read()
         for resource in self.declared.resources:
             if (resource.type.startswith("gcp:") and resource.type not in VERIFIED_TYPES) or resource.type.startswith(
                 "kubernetes:"

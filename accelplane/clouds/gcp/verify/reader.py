@@ -18,7 +18,7 @@ from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
 from accelplane.clouds.gcp.verify.live_view import GcpViewBuilder
-from accelplane.clouds.gcp.verify.shapes import CLUSTER, GLOBAL_ADDRESS, NODE_POOL
+from accelplane.clouds.gcp.verify.shapes import BUCKET, CLUSTER, GLOBAL_ADDRESS, NODE_POOL
 from accelplane.config.loader import StackConfig
 from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
@@ -28,7 +28,7 @@ from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTar
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 _HERE = "accelplane verify"
-BUCKET = "gcp:storage/bucket:Bucket"
+
 NO_CREDENTIALS = (
     "no Google Cloud credentials: run `gcloud auth application-default login`, or set "
     "GOOGLE_APPLICATION_CREDENTIALS to a service account key or a workload identity federation "

@@ -35,6 +35,8 @@ SECRET = "gcp:secretmanager/secret:Secret"
 SECRET_MEMBER = "gcp:secretmanager/secretIamMember:SecretIamMember"
 SERVICE_ACCOUNT = "gcp:serviceaccount/account:Account"
 PROJECT_MEMBER = "gcp:projects/iAMMember:IAMMember"
+BUCKET = "gcp:storage/bucket:Bucket"
+BUCKET_MEMBER = "gcp:storage/bucketIAMMember:BucketIAMMember"
 
 
 def relative(value: Any) -> Any:
@@ -365,6 +367,52 @@ FIELDS.update(
         KEY_BINDING: (Field("cryptoKeyId", "cryptoKeyId"), Field("role", "role"), Field("members", "members")),
         SECRET_MEMBER: (Field("secretId", "secretId"), Field("role", "role"), Field("member", "member")),
         PROJECT_MEMBER: (Field("role", "role"), Field("member", "member")),
+    }
+)
+
+# pulumi-gcp's `withState` is the JSON API's `isLive`: LIVE true, ARCHIVED false, ANY unset.
+_WITH_STATE = {"LIVE": True, "ARCHIVED": False}
+_LIFECYCLE_ITEMS = (
+    Field("action.type", "action.type"),
+    Field("action.storageClass", "action.storageClass"),
+    Field("condition.age", "condition.age"),
+    Field("condition.createdBefore", "condition.createdBefore"),
+    Field(
+        "condition.withState",
+        "condition.isLive",
+        lambda live: "LIVE" if live else "ARCHIVED",
+        lambda state: _WITH_STATE.get(state),
+    ),
+    Field("condition.numNewerVersions", "condition.numNewerVersions"),
+    Field("condition.daysSinceNoncurrentTime", "condition.daysSinceNoncurrentTime"),
+    Field("condition.matchesPrefixes", "condition.matchesPrefix"),
+    Field("condition.matchesSuffixes", "condition.matchesSuffix"),
+    Field("condition.matchesStorageClasses", "condition.matchesStorageClass"),
+)
+
+FIELDS.update(
+    {
+        BUCKET: (
+            Field("name", "name"),
+            # Cloud Storage answers locations in capitals (US-CENTRAL1); declarations write them small.
+            Field("location", "location", lambda v: v.lower() if isinstance(v, str) else v,
+                  lambda v: v.upper() if isinstance(v, str) else v),
+            Field("storageClass", "storageClass"),
+            Field("uniformBucketLevelAccess", "iamConfiguration.uniformBucketLevelAccess.enabled"),
+            Field("publicAccessPrevention", "iamConfiguration.publicAccessPrevention"),
+            Field("encryption.defaultKmsKeyName", "encryption.defaultKmsKeyName"),
+            Field("versioning.enabled", "versioning.enabled"),
+            Field("labels", "labels"),
+            Field("lifecycleRules", "lifecycle.rule", items=_LIFECYCLE_ITEMS),
+            Field("retentionPolicy.retentionPeriod", "retentionPolicy.retentionPeriod", _str, _str),  # int64
+            Field("retentionPolicy.isLocked", "retentionPolicy.isLocked"),
+        ),
+        BUCKET_MEMBER: (
+            Field("bucket", "bucket"),
+            Field("role", "role"),
+            Field("member", "member"),
+            Field("condition", "condition"),
+        ),
     }
 )
 
