@@ -25,6 +25,7 @@ from accelplane.cloud_support import Capability
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
 from accelplane.report import FORMATS
+from accelplane.verify.checkpoint import DRILL_MODES
 
 
 def _positive_int(text: str) -> int:
@@ -105,10 +106,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--checkpoint-drill",
-        choices=("download", "checksum", "off"),
+        choices=DRILL_MODES,
         default="download",
-        help="how to check checkpoint integrity: stream and hash every file (default), trust S3's "
-        "stored SHA-256 where present, or skip the drill",
+        help="how to check checkpoint integrity: stream and hash every file (default), trust the store's "
+        "stored SHA-256 where present, also write, restore and delete a scratch checkpoint (restore: "
+        "needs write access to the workload's prefix; Cloud Storage), or skip the drill",
     )
     parser.add_argument("--concurrency", type=_positive_int, default=8, help="parallel API calls (default 8)")
     parser.set_defaults(handler=run)

@@ -20,6 +20,9 @@ checkpoint. Checks:
   also proves that these credentials can read the objects and decrypt them with the data key. With
   `checksum`, the store's own full-object SHA-256 is compared where it keeps one (the cloud's
   `CheckpointStore` says how), without moving data; a file without one is downloaded.
+- `checkpoint.restore` (`--checkpoint-drill restore`): after the download drill, a write, read-back,
+  restore and clean-up round-trip under a scratch prefix (`restore_drill`), where the cloud's store
+  can write.
 
 The drill is the same on every cloud; the bucket is read through the cloud's `CheckpointStore`.
 """
@@ -34,10 +37,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from accelplane.verify.restore_drill import is_drill_object
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 MANIFEST = "manifest.json"
-DRILL_MODES = ("download", "checksum", "off")
+DRILL_MODES = ("download", "checksum", "restore", "off")
 _DURATION = re.compile(r"(\d+)\s*([smhdw])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
@@ -121,6 +125,7 @@ def checkpoint_drill(
         code, message = store.describe(error)
         return [CheckResult(CheckId.checkpoint_present, Status.failed,
                             f"{label}cannot list {store.url(prefix)}: {code}: {message}", **where)]
+    objects = [o for o in objects if not is_drill_object(o.key)]  # a restore drill's scratch, never a checkpoint
     manifests = [o for o in objects if o.key.endswith("/" + MANIFEST) or o.key == prefix + MANIFEST]
     if not manifests:
         return [CheckResult(CheckId.checkpoint_present, Status.failed,

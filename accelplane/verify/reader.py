@@ -79,10 +79,6 @@ class LiveSession(ABC):
     def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
         """The live checkpoints bucket (None: not found live; drift says why) and its subject."""
 
-    def checkpoint_unsupported(self) -> str | None:
-        """Why this cloud cannot run the checkpoint drill yet (a skip, not a failure); None when it can."""
-        return None
-
     @abstractmethod
     def api_calls(self) -> dict[str, object]:
         """Calls made per operation, retries and errors (the report's and the bench's figures)."""

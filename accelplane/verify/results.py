@@ -60,6 +60,7 @@ class CheckId(StrEnum):
     checkpoint_present = "checkpoint.present"
     checkpoint_age = "checkpoint.age"
     checkpoint_integrity = "checkpoint.integrity"
+    checkpoint_restore = "checkpoint.restore"
 
 
 class Subject(TypedDict, total=False):

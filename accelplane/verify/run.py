@@ -24,6 +24,7 @@ from accelplane.verify.checkpoint import DRILL_MODES, checkpoint_drill
 from accelplane.verify.drift import drift_results, stack_missing
 from accelplane.verify.probe import ca_bundle_problem, probe_endpoint, probe_url_problem
 from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, VerifyOptions
+from accelplane.verify.restore_drill import RestoreStore, restore_drill
 from accelplane.verify.results import CheckId, CheckResult, Status, VerifyReport
 from accelplane.verify.rules import rule_results
 
@@ -126,9 +127,6 @@ def _checkpoints(session: LiveSession, read: LiveRead, options: VerifyOptions, n
     if options.checkpoint_drill == "off":
         return [CheckResult(CheckId.checkpoint_present, Status.skipped,
                             "checkpoint drill disabled (--checkpoint-drill off)")]
-    unsupported = session.checkpoint_unsupported()
-    if unsupported:
-        return [CheckResult(CheckId.checkpoint_present, Status.skipped, unsupported)]
     store, subject = session.checkpoint_store(read, options)
     if store is None:
         return [CheckResult(CheckId.checkpoint_present, Status.failed, "no live checkpoints bucket (see drift results)",
@@ -137,4 +135,12 @@ def _checkpoints(session: LiveSession, read: LiveRead, options: VerifyOptions, n
     for workload, prefix in writers:
         results += checkpoint_drill(store, prefix, max_age=options.checkpoint_max_age, now=now, subject=subject,
                                     workload=workload)
+        if options.checkpoint_drill != "restore":
+            continue
+        if isinstance(store, RestoreStore):
+            results.append(restore_drill(store, prefix, now=now, subject=subject, workload=workload))
+        else:
+            results.append(CheckResult(CheckId.checkpoint_restore, Status.skipped,
+                                       f"{workload}: the restore round-trip is built for Cloud Storage only so far",
+                                       **subject))
     return results

@@ -6,7 +6,8 @@ mocks', so matching is tested for real) and every mock name in an input replaced
 
 What Google does on its own after a create is done on the fake's state, each in one place here:
 a cluster and its node pools become RUNNING with the versions asked for; a global address gets
-its IP. The project itself is seeded (`cloudresourcemanager.projects.get` answers it).
+its IP; a key gets its enabled primary version. The project itself is seeded
+(`cloudresourcemanager.projects.get` answers it).
 
 A drift case is then a plain client call on `Deployment.client(...)`, e.g.
 
@@ -161,6 +162,10 @@ def _kms(deployment: Deployment) -> None:
             parent=resource.props["keyRing"], cryptoKeyId=resource.props["name"], body=body
         ).execute()
         key = f"{resource.props['keyRing']}/cryptoKeys/{resource.props['name']}"
+        # KMS creates the first version with the key and makes it primary.
+        deployment.fake.state.resources[f"cloudkms/v1/v1/{key}"]["primary"] = {
+            "name": f"{key}/cryptoKeyVersions/1", "state": "ENABLED"
+        }
         grants = [
             (binding.props["role"], member)
             for binding in deployment.declared.of_type(shapes.KEY_BINDING)

@@ -43,6 +43,17 @@ class GcsEmulator:
         )
 
 
+    def upload(self, bucket: str, name: str, data: bytes, metadata: dict[str, str] | None = None) -> dict:
+        """Write an object as a trainer would (`objects.insert` with the bytes)."""
+        from googleapiclient.http import MediaInMemoryUpload
+
+        body = {"name": name, **({"metadata": metadata} if metadata else {})}
+        request = self.client().objects().insert(bucket=bucket, body=body, media_body=MediaInMemoryUpload(data))
+        # google-api-python-client builds upload URLs with the discovery document's https scheme.
+        request.uri = request.uri.replace("https://", "http://", 1)
+        return request.execute()
+
+
 @contextmanager
 def gcs_emulator(work: Path, project_number: str) -> Iterator[GcsEmulator]:
     port = free_port()

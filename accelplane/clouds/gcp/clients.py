@@ -25,6 +25,7 @@ import os
 import random
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -42,7 +43,8 @@ from accelplane.verify.api_calls import ApiCalls
 from accelplane.verify.text import API_MESSAGE_LIMIT, html_summary, looks_like_html, one_line
 
 READ_ONLY_SCOPE = "https://www.googleapis.com/auth/cloud-platform.read-only"
-READ_METHODS = frozenset({"get", "list", "aggregatedList", "getIamPolicy"})
+# testIamPermissions answers which of the caller's own permissions hold: it changes and reveals nothing.
+READ_METHODS = frozenset({"get", "list", "aggregatedList", "getIamPolicy", "testIamPermissions"})
 DEFAULT_ENDPOINTS = "Google Cloud default endpoints"
 # The API versions verify reads, by service name (what `--api-endpoint SERVICE=URL` names).
 API_VERSIONS = {
@@ -76,6 +78,18 @@ PERMISSIONS = {
     "secretmanager.projects.secrets.getIamPolicy": "secretmanager.secrets.getIamPolicy",
     "storage.buckets.list": "storage.buckets.list",
     "storage.buckets.getIamPolicy": "storage.buckets.getIamPolicy",
+    "storage.objects.list": "storage.objects.list",  # the checkpoint drill
+    "storage.objects.get": "storage.objects.get",
+}
+# What `--checkpoint-drill restore` needs beyond verify's reads (docs/gcp/restore-drill-role.yaml);
+# testIamPermissions needs no permission of its own.
+RESTORE_DRILL_PERMISSIONS = {
+    "storage.buckets.get": "storage.buckets.get",
+    "cloudkms.projects.locations.keyRings.cryptoKeys.get": "cloudkms.cryptoKeys.get",
+    "storage.buckets.testIamPermissions": None,
+    "storage.objects.insert": "storage.objects.create",
+    "storage.objects.rewrite": "storage.objects.create",
+    "storage.objects.delete": "storage.objects.delete",
 }
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
@@ -146,6 +160,20 @@ def describe_http_error(status: int, content: bytes | str, content_type: str = "
     return one_line(reason, 80), message
 
 
+def _at_endpoint(request: Any, endpoints: Mapping[str, str]) -> None:
+    """Send a media upload to `--api-endpoint` too: google-api-python-client builds upload URLs
+    from the discovery document's root and keeps its `https` scheme where the endpoint is plain
+    `http` (an emulator, a loopback proxy)."""
+    uri = str(getattr(request, "uri", ""))
+    if "/upload/" not in uri:
+        return
+    for url in endpoints.values():
+        plain = url.rstrip("/")
+        if plain.startswith("http://") and uri.startswith("https://" + plain.removeprefix("http://") + "/"):
+            request.uri = "http://" + uri.removeprefix("https://")
+            return
+
+
 class GcpClients:
     """One set of services per thread (httplib2 is not thread-safe), calls counted across them."""
 
@@ -161,8 +189,12 @@ class GcpClients:
         timeout: float = 30.0,
         max_attempts: int = 6,
         sleep: Callable[[float], None] = time.sleep,
+        scope: str = READ_ONLY_SCOPE,
+        write_methods: frozenset[str] = frozenset(),
     ) -> None:
         self.project = project
+        self.scope = scope
+        self.write_methods = write_methods  # method ids allowed beyond the reads (the restore drill's)
         self.region = region
         self.endpoints = dict(endpoints or {})
         self.impersonate = impersonate or os.environ.get("CLOUDSDK_AUTH_IMPERSONATE_SERVICE_ACCOUNT") or None
@@ -174,7 +206,8 @@ class GcpClients:
         self.methods: set[str] = set()  # API method ids called (the permissions a run needs)
         self.project_number: str | None = None  # from the first call (projects.get)
         self._credentials = credentials
-        self._services: dict[str, Any] = {}
+        self._given_credentials = credentials
+        self._local = threading.local()  # services per thread: httplib2 connections are not thread-safe
 
     @property
     def endpoint(self) -> str:
@@ -186,21 +219,22 @@ class GcpClients:
     def credentials(self) -> Any:
         """ADC with the read-only scope (raises google.auth's DefaultCredentialsError without any)."""
         if self._credentials is None:
-            credentials, _ = google.auth.default(scopes=[READ_ONLY_SCOPE])
+            credentials, _ = google.auth.default(scopes=[self.scope])
             if self.impersonate:
                 credentials = impersonated_credentials.Credentials(
                     source_credentials=credentials,
                     target_principal=self.impersonate,
-                    target_scopes=[READ_ONLY_SCOPE],
+                    target_scopes=[self.scope],
                 )
             self._credentials = credentials
         return self._credentials
 
     def service(self, name: str) -> Any:
-        if name not in self._services:
+        services: dict[str, Any] = self._local.__dict__.setdefault("services", {})
+        if name not in services:
             transport = httplib2.Http(timeout=self.timeout, ca_certs=self.ca_bundle)
             options = {"api_endpoint": self.endpoints[name]} if name in self.endpoints else None
-            self._services[name] = discovery.build(
+            services[name] = discovery.build(
                 name,
                 API_VERSIONS[name],
                 http=google_auth_httplib2.AuthorizedHttp(self.credentials(), http=transport),
@@ -208,21 +242,51 @@ class GcpClients:
                 static_discovery=True,
                 cache_discovery=False,
             )
-        return self._services[name]
+        return services[name]
+
+    def writer(self, scope: str, methods: frozenset[str]) -> GcpClients:
+        """Clients for the same project and endpoints that may also call `methods`, with credentials
+        for `scope`: the one place verify writes (the restore drill, under its scratch prefix)."""
+        writer = GcpClients(
+            self.project,
+            self.region,
+            credentials=self._given_credentials,
+            endpoints=self.endpoints,
+            impersonate=self.impersonate,
+            ca_bundle=self.ca_bundle,
+            timeout=self.timeout,
+            max_attempts=self.max_attempts,
+            sleep=self.sleep,
+            scope=scope,
+            write_methods=methods,
+        )
+        writer.calls, writer.methods, writer.project_number = self.calls, self.methods, self.project_number
+        return writer
 
     def read(self, request: Any) -> dict:
         """Execute one read (a googleapiclient HttpRequest), retried; its JSON answer."""
+        answer = self.execute(request)
+        return answer if isinstance(answer, dict) else {}
+
+    def media(self, request: Any) -> bytes:
+        """Execute one media download (`objects().get_media(...)`), retried; the object's bytes."""
+        answer = self.execute(request)
+        return answer if isinstance(answer, bytes) else str(answer).encode()
+
+    def execute(self, request: Any) -> Any:
+        """Execute one allowed call, retried; its decoded answer (JSON, or bytes for media)."""
         method_id = str(getattr(request, "methodId", "") or "")
         short = method_id.rsplit(".", 1)[-1]
-        if short not in READ_METHODS:
+        if short not in READ_METHODS and method_id not in self.write_methods:
             raise ReadOnlyError(f"accelplane verify is read-only: refusing to call {method_id}")
+        _at_endpoint(request, self.endpoints)
         operation = method_id.split(".", 1)[0] + "." + ".".join(method_id.split(".")[-2:])
         self.methods.add(method_id)
         for attempt in range(1, self.max_attempts + 1):
             try:
                 answer = request.execute(num_retries=0)
                 self.calls.record(operation, retries=attempt - 1)
-                return answer if isinstance(answer, dict) else {}
+                return answer
             except HttpError as error:
                 status = int(error.resp.status)
                 content_type = str(error.resp.get("content-type", ""))

@@ -15,8 +15,10 @@ from datetime import datetime
 import google.auth.exceptions
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint_problem
+from accelplane.clouds.gcp.components.bucket import ROLE_LABEL
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
+from accelplane.clouds.gcp.verify.gcs_checkpoints import GcsCheckpoints
 from accelplane.clouds.gcp.verify.live_view import GcpViewBuilder
 from accelplane.clouds.gcp.verify.shapes import BUCKET, CLUSTER, GLOBAL_ADDRESS, NODE_POOL
 from accelplane.config.loader import StackConfig
@@ -165,10 +167,16 @@ class GcpSession(LiveSession):
         return ProbeTarget(f"https://{ip}{port}{health_path}", subject)
 
     def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
-        return None, {"type": BUCKET}
-
-    def checkpoint_unsupported(self) -> str | None:
-        return "the checkpoint drill on Cloud Storage is not built yet"
+        bucket = next(
+            (live for live in read.view.matched.values()
+             if live.type == BUCKET and (live.props.get("labels") or {}).get(ROLE_LABEL) == "checkpoints"),
+            None,
+        )
+        if bucket is None:
+            return None, {"type": BUCKET}
+        store = GcsCheckpoints(self.clients, str(bucket.id), mode=options.checkpoint_drill,
+                               concurrency=options.concurrency)
+        return store, {"type": bucket.type, "name": bucket.name, "urn": bucket.urn}
 
     def api_calls(self) -> dict[str, object]:
         return self.clients.calls.to_json()
