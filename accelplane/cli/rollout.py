@@ -20,7 +20,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from accelplane.cli.connection_args import add_connection_arguments
+from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 
@@ -76,6 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="Prometheus' base URL, for rollouts reading prometheus metrics "
                          "(default: $ACCELPLANE_PROMETHEUS_URL)")
         add_connection_arguments(sub)
+        add_google_connection_arguments(sub)
+        sub.add_argument("--context", metavar="NAME", help="GKE: reach the cluster through this kubeconfig context "
+                         "(a token or client certificate; default: the cluster's endpoint with Google credentials)")
         sub.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per Prometheus query (default 10)")
         # For tests and reruns: judge the bake time and the window as of this instant.
         sub.add_argument("--now", type=_now, help=argparse.SUPPRESS)
@@ -88,8 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "the gates' definitions and the decision history, offline")
         else:
             sub.add_argument("--apply-now", action="store_true",
-                             help="also set the live ALB listener/rule weights now (ModifyListener/ModifyRule); "
-                             "`pulumi up` must follow")
+                             help="also set the live weights now (AWS: the ALB listener/rule; GKE: the "
+                             "HTTPRoute's backendRefs); `pulumi up` must follow")
         if action == "advance":
             sub.add_argument("--start", action="store_true",
                              help="start a rollout whose canary takes 0%%: give it the first step without judging")
@@ -108,6 +111,9 @@ def _run(args: argparse.Namespace) -> int:
         decide_abort,
         decide_advance,
         decide_offline,
+        find_route,
+        live_disagreement,
+        live_weights_readable,
         prepare,
         situation,
     )
@@ -115,7 +121,8 @@ def _run(args: argparse.Namespace) -> int:
     stack = require_stack(args)
     options = Options(
         service=args.service, now=args.now or datetime.now(UTC), prometheus_url=args.prometheus_url,
-        endpoint_url=args.endpoint_url, profile=args.profile, timeout=args.timeout,
+        endpoint_url=args.endpoint_url, profile=args.profile, api_endpoints=dict(args.api_endpoint),
+        impersonate_service_account=args.impersonate_service_account, kube_context=args.context, timeout=args.timeout,
         live=not getattr(args, "no_live", False), start=getattr(args, "start", False),
     )
     command = args.rollout_command
@@ -133,9 +140,17 @@ def _run(args: argparse.Namespace) -> int:
         decision = decide_abort(found)
     else:
         found = situation(stack, options, metrics=False, live=False)
+        if live_weights_readable(found):  # before any metric is read: a route changed by hand stops here
+            find_route(found, options)
+            refusal = live_disagreement(found)
+            if refusal is not None:
+                print(f"refused: {refusal}; nothing written", file=sys.stderr)
+                return EXIT_FINDINGS
         needs_metrics = not found.position.complete and found.position.canary_weight > 0 and not options.start
         if needs_metrics:
-            found = situation(stack, options, metrics=True, live=False)
+            judged = situation(stack, options, metrics=True, live=False)
+            judged.live, judged.live_note, judged.route = found.live, found.live_note, judged.route or found.route
+            found = judged
         decision = decide_advance(found, start=options.start)
     found.decision = decision
     here = found.position

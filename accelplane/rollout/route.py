@@ -1,7 +1,8 @@
 """What `accelplane rollout` asks of a cloud: a service's live route and the cloud's own metrics.
 
 A `LiveRoute` is where the cloud splits one service's requests between its backends: the AWS ALB's
-HTTPS listener or listener rule, found by the tags the program writes. It reads the live weights,
+HTTPS listener or listener rule, found by the tags the program writes; on GKE the service's
+HTTPRoute behind the Gateway. It reads the live weights,
 sets them (the one write of `--apply-now`), and reads each backend's traffic from the cloud's own
 metrics (`rollout.metrics: cloudwatch`). Prometheus, the other metrics source, is the same on every
 cloud (`prometheus.py`).
@@ -10,7 +11,8 @@ cloud (`prometheus.py`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from accelplane.declaration import InferenceService, Platform
@@ -25,8 +27,11 @@ class RouteError(Exception):
 class RouteRequest:
     platform: Platform
     service: InferenceService
-    endpoint_url: str | None = None
-    profile: str | None = None
+    endpoint_url: str | None = None  # AWS
+    profile: str | None = None  # AWS
+    api_endpoints: Mapping[str, str] = field(default_factory=dict)  # Google Cloud: service -> URL
+    impersonate_service_account: str | None = None  # Google Cloud
+    kube_context: str | None = None  # GKE: a kubeconfig context instead of Google credentials
 
 
 class LiveRoute(ABC):

@@ -50,6 +50,9 @@ class Options:
     prometheus_url: str | None = None
     endpoint_url: str | None = None
     profile: str | None = None
+    api_endpoints: dict[str, str] = field(default_factory=dict)
+    impersonate_service_account: str | None = None
+    kube_context: str | None = None
     timeout: float = 10.0
     live: bool = True
     start: bool = False
@@ -131,16 +134,21 @@ def situation(stack: StackConfig, options: Options, *, metrics: bool, live: bool
         left = parse_timestamp(rollout.since) + timedelta(seconds=duration_seconds(rollout.bake)) - options.now
         found.bake_left = left if left > timedelta(0) else None
     if live or (metrics and rollout.metrics is MetricsSource.cloudwatch):
-        _find_route(found, options)
+        find_route(found, options)
     if metrics:
         found.traffic = _traffic(service, options, found)
         found.judgement = judge(found.traffic, here.baseline, here.canary, rollout.gates)
     return found
 
 
-def _find_route(found: Situation, options: Options) -> None:
+def route_request(stack: StackConfig, service: InferenceService, options: Options) -> RouteRequest:
+    return RouteRequest(stack.platform, service, options.endpoint_url, options.profile, options.api_endpoints,
+                        options.impersonate_service_account, options.kube_context)
+
+
+def find_route(found: Situation, options: Options) -> None:
     """The service's live route and weights; why not, in `live_note`, when there is none."""
-    request = RouteRequest(found.stack.platform, found.service, options.endpoint_url, options.profile)
+    request = route_request(found.stack, found.service, options)
     try:
         route: LiveRoute = cloud_support(found.stack.platform.cloud).live_route(request)
         found.route = route
@@ -162,6 +170,31 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
             f"cannot read the {rollout.metrics.value} metrics of service {service.name!r}: {found.live_note}",
             field="--endpoint-url" if options.endpoint_url else None, file="accelplane rollout")
     return found.route.traffic(names, duration_seconds(rollout.gates.window), options.now)
+
+
+def live_weights_readable(found: Situation) -> bool:
+    """Whether the cloud can read the service's live weights (an exposed service on a cloud that can)."""
+    support = cloud_support(found.stack.platform.cloud)
+    return support.supports(Capability.live_weights) and bool(found.service.expose)
+
+
+def live_disagreement(found: Situation) -> str | None:
+    """Why `advance` must not move a rollout whose live route is not what the stack file declares:
+    someone changed the weights by hand (or `pulumi up` has not run), and the step would be judged
+    and written against weights that are not serving. None when they agree or were not read."""
+    if found.live is None:
+        return None
+    declared = {name: weight for name, weight in found.declared.items()}
+    live = {name: found.live.get(name, 0) for name in declared} | {
+        name: weight for name, weight in found.live.items() if name not in declared and weight
+    }
+    if live == declared:
+        return None
+    where = found.route.where if found.route is not None else "the live route"
+    show = ", ".join(f"{name} {weight}%" for name, weight in live.items())
+    wanted = ", ".join(f"{name} {weight}%" for name, weight in declared.items())
+    return (f"{where} serves {show}, the stack file declares {wanted}: run `pulumi up` to restore the declared "
+            "weights (or fix the file to match), then advance")
 
 
 def decide_advance(found: Situation, start: bool) -> Decision:
@@ -252,8 +285,7 @@ def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> s
                                 f"{support.not_yet.get(Capability.live_weights, 'not exposed')})",
                                 field="--apply-now", file=str(stack.path))
     try:
-        route: LiveRoute = found.route or support.live_route(
-            RouteRequest(stack.platform, service, options.endpoint_url, options.profile))
+        route: LiveRoute = found.route or support.live_route(route_request(stack, service, options))
         route.apply(weights)
     except RouteError as error:
         raise InputError.single(f"--apply-now: {error}; nothing written", field="--apply-now",

@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 class GcpSupport(CloudSupport):
     name = "gcp"
     not_yet = {
-        Capability.live_weights: "the Gateway's HTTPRoute weights are not read yet; `pulumi up` sets the declared "
-        "weights",
         Capability.cloud_metrics: "use `rollout.metrics: prometheus`",
     }
 
@@ -61,6 +59,12 @@ class GcpSupport(CloudSupport):
         from accelplane.clouds.gcp.verify.reader import GcpReader
 
         return GcpReader()
+
+    def live_route(self, request: Any) -> Any:
+        # Start-up time: google-api-python-client loads only for live commands.
+        from accelplane.clouds.gcp.rollout.route import gke_route
+
+        return gke_route(request)
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.

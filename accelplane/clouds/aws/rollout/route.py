@@ -63,6 +63,11 @@ class AlbRoute(LiveRoute):
 def alb_route(request: RouteRequest) -> AlbRoute:
     """The service's route on the platform's ALB; `RouteError` when it is not exposed or not found."""
     platform, service = request.platform, request.service
+    for option, value in (("--api-endpoint", request.api_endpoints), ("--context", request.kube_context),
+                          ("--impersonate-service-account", request.impersonate_service_account)):
+        if value:
+            raise InputError.single("not used on AWS: the ALB is reached with --endpoint-url and --profile",
+                                    field=option, file="accelplane rollout")
     if not service.expose:
         raise RouteError("no ALB route: the service is not exposed")
     aws = connect_aws(platform.region, request.endpoint_url, request.profile)

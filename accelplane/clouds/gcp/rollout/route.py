@@ -1,0 +1,153 @@
+"""A service's live route on GKE: its HTTPRoute's `backendRefs` weights, through the Kubernetes API.
+
+The HTTPRoute is the one the program declares (`clouds/gcp/k8s/gateway_backend.py`): named after
+the service, in its workload's namespace, one `backendRef` per backend Service
+(`InferenceService.object_name`). The cluster is reached from `clusters.get` (endpoint and CA) with
+a Google access token, or through `--context` (`kubernetes_api`). `apply` sends a JSON merge patch
+of the route's rules with the `resourceVersion` it read, so a concurrent edit is refused (409)
+rather than overwritten. Its `status.parents` say whether the Gateway accepted the route; a route
+the Gateway has not accepted serves nothing, whatever its weights, and status says so.
+"""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+from typing import Any
+
+import google.auth.exceptions
+import google_auth_httplib2
+import httplib2
+
+from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.clouds.gcp.rollout.kubernetes_api import (
+    ClusterAccess,
+    KubernetesApi,
+    KubernetesApiError,
+    from_kubeconfig,
+)
+from accelplane.declaration import InferenceService, Platform
+from accelplane.errors import InputError
+from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
+from accelplane.rollout.traffic import Traffic
+
+GATEWAY_API = "/apis/gateway.networking.k8s.io/v1"
+# GKE's API server takes Google access tokens with this scope (gke-gcloud-auth-plugin asks for it).
+TOKEN_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
+
+
+def cluster_name(platform: Platform) -> str:
+    assert platform.gcp is not None
+    return f"projects/{platform.gcp.project}/locations/{platform.region}/clusters/{platform.name}"
+
+
+def gke_access(request: RouteRequest, clients: GcpClients | None = None) -> ClusterAccess:
+    """The cluster's endpoint and CA from `clusters.get`, and a token from the same credentials."""
+    platform = request.platform
+    assert platform.gcp is not None
+    clients = clients or GcpClients(platform.gcp.project, platform.region, endpoints=request.api_endpoints,
+                                    impersonate=request.impersonate_service_account, scope=TOKEN_SCOPE)
+    name = cluster_name(platform)
+    try:
+        cluster = clients.read(clients.service("container").projects().locations().clusters().get(name=name))
+    except google.auth.exceptions.DefaultCredentialsError:
+        raise RouteError("no Google Cloud credentials: run `gcloud auth application-default login` or set "
+                         "GOOGLE_APPLICATION_CREDENTIALS") from None
+    except GcpReadError as error:
+        raise RouteError(f"cannot read cluster {name}: {error.code}: {error.message}") from None
+    endpoint = cluster.get("endpoint")
+    ca = (cluster.get("masterAuth") or {}).get("clusterCaCertificate")
+    if not endpoint or not ca:
+        raise RouteError(f"cluster {name} has no endpoint or CA yet (status {cluster.get('status', 'unknown')})")
+    credentials = clients.credentials()
+
+    def token() -> str:
+        if not credentials.valid:
+            try:
+                credentials.refresh(google_auth_httplib2.Request(httplib2.Http(timeout=clients.timeout)))
+            except google.auth.exceptions.GoogleAuthError as error:
+                raise KubernetesApiError("credentials", str(error)) from None
+        return str(credentials.token)
+
+    return ClusterAccess(server=f"https://{endpoint}", ca_pem=base64.b64decode(ca), token=token,
+                         where=f"cluster {name}")
+
+
+class GkeRoute(LiveRoute):
+    def __init__(self, api: KubernetesApi, platform: Platform, service: InferenceService) -> None:
+        self.api = api
+        self.service = service
+        workload = next(w for w in platform.workloads if w.name == service.workload)
+        self.namespace = workload.namespace
+        self.path = f"{GATEWAY_API}/namespaces/{self.namespace}/httproutes/{service.name}"
+        self.refs = {service.object_name(backend): backend.name for backend in service.serving_backends}
+
+    @property
+    def where(self) -> str:
+        return f"HTTPRoute {self.namespace}/{self.service.name} ({self.api.access.where})"
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            return self.api.get(self.path)
+        except KubernetesApiError as error:
+            raise RouteError(f"cannot read {self.where}: {error}") from None
+
+    def _rule(self, route: dict[str, Any]) -> dict[str, Any]:
+        for rule in (route.get("spec") or {}).get("rules") or []:
+            if any(ref.get("name") in self.refs for ref in rule.get("backendRefs") or []):
+                return rule
+        raise RouteError(f"{self.where} has no rule forwarding to {', '.join(sorted(self.refs))}")
+
+    def weights(self) -> dict[str, int]:
+        route = self._read()
+        refs = self._rule(route).get("backendRefs") or []
+        live = {self.refs.get(str(ref.get("name")), str(ref.get("name"))): int(ref.get("weight", 1)) for ref in refs}
+        total = sum(live.values())
+        shares = {name: round(100 * weight / total) if total else 0 for name, weight in live.items()}
+        return {name: shares.get(name, 0) for name in self.refs.values()} | shares
+
+    def not_accepted(self) -> str | None:
+        """Why the Gateway does not serve the route (its Accepted condition), or None."""
+        for parent in (self._read().get("status") or {}).get("parents") or []:
+            for condition in parent.get("conditions") or []:
+                if condition.get("type") == "Accepted" and condition.get("status") != "True":
+                    return f"{condition.get('reason', 'not accepted')}: {condition.get('message', '')}".strip(": ")
+        return None
+
+    def apply(self, weights: dict[str, int]) -> None:
+        route = self._read()
+        rules = (route.get("spec") or {}).get("rules") or []
+        target = self._rule(route)
+        names = {backend: ref for ref, backend in self.refs.items()}
+        for ref in target.get("backendRefs") or []:
+            backend = self.refs.get(str(ref.get("name")))
+            if backend is not None and backend in weights:
+                ref["weight"] = weights[backend]
+        present = {self.refs.get(str(ref.get("name"))) for ref in target.get("backendRefs") or []}
+        for backend, weight in weights.items():
+            if backend not in present and weight:
+                raise RouteError(f"{self.where} has no backendRef {names.get(backend, backend)!r} for backend "
+                                 f"{backend!r}: run `pulumi up` first")
+        patch = {"metadata": {"resourceVersion": route["metadata"].get("resourceVersion")}, "spec": {"rules": rules}}
+        try:
+            self.api.merge_patch(self.path, patch)
+        except KubernetesApiError as error:
+            raise RouteError(f"cannot set the weights of {self.where}: {error}") from None
+
+    def traffic(self, backends: list[str], window_seconds: int, now: datetime) -> Traffic:
+        raise RouteError("GKE: per-backend metrics come from Prometheus (rollout.metrics: prometheus)")
+
+
+def gke_route(request: RouteRequest) -> GkeRoute:
+    for option, value, instead in (("--endpoint-url", request.endpoint_url, "give --api-endpoint container=URL"),
+                                   ("--profile", request.profile, "credentials come from Application Default "
+                                    "Credentials, or give --context")):
+        if value:
+            raise InputError.single(f"not used on Google Cloud: {instead}", field=option, file="accelplane rollout")
+    if not request.service.expose:
+        raise RouteError("no Gateway route: the service is not exposed")
+    try:
+        access = from_kubeconfig(request.kube_context) if request.kube_context else gke_access(request)
+    except ValueError as error:
+        raise RouteError(f"--context: {error}") from None
+    return GkeRoute(KubernetesApi(access), request.platform, request.service)

@@ -1,0 +1,158 @@
+"""`accelplane rollout` on GKE: the live HTTPRoute weights, read and set through the Kubernetes API
+reached the way users without gke-gcloud-auth-plugin reach it: the cluster's endpoint and CA from
+`clusters.get` (the Google API fake), and a Google access token from a real service-account key
+whose token endpoint is the fake's. The Kubernetes side is tests/support/kubernetes_api_fake (the
+module says why no API server runs here): HTTPS with the cluster's own CA, the bearer token
+checked, every write validated against the Gateway API CRD schema."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from accelplane.program import offline_graph
+from tests.support.gcp_platform import deploy
+from tests.support.kubernetes_api_fake import kubernetes_api
+from tests.verify_gcp.conftest import fake, gcs, gcs_server  # noqa: F401  (the Google fakes, as fixtures)
+
+ROOT = Path(__file__).resolve().parents[2]
+CLUSTER = "projects/acme-ml-tpu-prod/locations/us-central1/clusters/acme-tpu"
+ROUTE = "/apis/gateway.networking.k8s.io/v1/namespaces/inference/httproutes/llm-server"
+TOKEN = "ya29.fake-token"  # what the fake's OAuth endpoint hands out
+ACCEPTED = {"parents": [{"parentRef": {"name": "inference", "namespace": "accelplane-gateway"},
+                         "controllerName": "networking.gke.io/gateway",
+                         "conditions": [{"type": "Accepted", "status": "True", "reason": "Accepted", "message": "",
+                                         "lastTransitionTime": "2026-12-01T00:00:00Z", "observedGeneration": 1}]}]}
+
+
+@pytest.fixture
+def gke(fake, gcs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:  # noqa: F811
+    deployment = deploy(fake, gcs, "tpu-prod")
+    with kubernetes_api(tmp_path, TOKEN) as api:
+        # What GKE reports once the control plane runs: its endpoint and the cluster CA.
+        fake.state.resources[f"container/v1/v1/{CLUSTER}"].update(
+            endpoint=api.url.removeprefix("https://"),
+            masterAuth={"clusterCaCertificate": base64.b64encode(api.ca_pem).decode()},
+        )
+        for record in offline_graph(deployment.stack).resources:  # what `pulumi up` applied in the cluster
+            if record.type.endswith((":HTTPRoute", ":Gateway")):
+                obj = json.loads(json.dumps(record.inputs))
+                if obj["kind"] == "HTTPRoute" and obj["metadata"]["name"] == "llm-server":
+                    obj["status"] = ACCEPTED
+                api.put(obj)
+        monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(_key_file(tmp_path, fake.url)))
+        stack_dir = tmp_path / "stack"
+        shutil.copytree(ROOT / "stacks", stack_dir / "stacks")
+        shutil.copy(ROOT / "Pulumi.yaml", stack_dir / "Pulumi.yaml")
+        api.stack_file = stack_dir / "stacks" / "Pulumi.tpu-prod.yaml"
+        api.google = fake
+        yield api
+
+
+def _key_file(tmp_path: Path, fake_url: str) -> Path:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    path = tmp_path / "key.json"
+    path.write_text(json.dumps({"type": "service_account", "project_id": "acme-ml-tpu-prod", "private_key_id": "1",
+                                "private_key": pem, "client_email": "rollout@acme-ml-tpu-prod.iam.gserviceaccount.com",
+                                "client_id": "1", "token_uri": f"{fake_url}/token"}))
+    return path
+
+
+def _args(gke: Any, *extra: str) -> list[str]:
+    return ["--stack-file", str(gke.stack_file), "--service", "llm-server",
+            f"--api-endpoint=container={gke.google.endpoint('container', 'v1')}", *extra]
+
+
+def _hand_edit(gke: Any, weights: dict[str, int]) -> None:
+    """`kubectl edit httproute llm-server`: new weights, nothing else."""
+    route = gke.get(ROUTE)
+    for ref in route["spec"]["rules"][0]["backendRefs"]:
+        ref["weight"] = weights[ref["name"]]
+    gke.put(route)
+
+
+def _declared_weights(path: Path) -> dict[str, int]:
+    stack = yaml.safe_load(path.read_text())
+    service = stack["config"]["accelplane:platform"]["kubernetes"]["inference_services"][0]
+    return {backend["name"]: backend["weight"] for backend in service["backends"]}
+
+
+def test_status_shows_the_live_weights_of_a_hand_edited_route(gke, metrics, rollout):
+    _hand_edit(gke, {"llm-server-h100": 50, "llm-server-v5e": 50})
+    result = rollout("status", *_args(gke, "--prometheus-url", metrics.prometheus.url, "--format", "json"))
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    live = {b["name"]: (b["declared_weight"], b["live_weight"]) for b in report["backends"]}
+    assert live == {"h100": (90, 50), "v5e": (10, 50)}, report["live"]
+    assert report["live"]["read"] is True
+    assert ("GET", ROUTE) in gke.requests
+
+
+def test_advance_refuses_when_the_live_route_differs_and_writes_nothing(gke, rollout):
+    _hand_edit(gke, {"llm-server-h100": 50, "llm-server-v5e": 50})
+    before = gke.stack_file.read_text()
+    result = rollout("advance", *_args(gke, "--prometheus-url", "http://127.0.0.1:9"))
+    assert result.code == 1, result.out + result.err
+    assert "HTTPRoute inference/llm-server" in result.err and "h100 50%, v5e 50%" in result.err
+    assert "declares h100 90%, v5e 10%" in result.err and "nothing written" in result.err
+    assert gke.stack_file.read_text() == before
+
+
+def test_abort_with_apply_now_patches_the_route_and_writes_the_file(gke, rollout):
+    result = rollout("abort", *_args(gke, "--apply-now"))
+    assert result.code == 0, result.out + result.err
+    refs = {ref["name"]: ref["weight"] for ref in gke.get(ROUTE)["spec"]["rules"][0]["backendRefs"]}
+    assert refs == {"llm-server-h100": 100, "llm-server-v5e": 0}
+    assert _declared_weights(gke.stack_file) == {"h100": 100, "v5e": 0}
+    assert "applied live: HTTPRoute inference/llm-server" in result.out
+
+
+def test_a_route_the_credentials_may_not_patch_changes_nothing(gke, rollout):
+    gke.forbid("patch")
+    before = gke.stack_file.read_text()
+    result = rollout("abort", *_args(gke, "--apply-now"))
+    assert result.code == 2
+    assert 'cannot patch resource "httproutes"' in result.err and "nothing written" in result.err
+    assert gke.stack_file.read_text() == before
+
+
+def test_aws_options_are_refused_on_google_cloud(gke, rollout):
+    result = rollout("abort", *_args(gke, "--apply-now", "--profile", "prod"))
+    assert result.code == 2 and "--profile" in result.err and "not used on Google Cloud" in result.err
+
+
+def test_a_kubeconfig_context_with_an_exec_plugin_is_refused_with_why(gke, rollout, tmp_path, monkeypatch):
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(yaml.safe_dump({
+        "clusters": [{"name": "gke", "cluster": {"server": gke.url}}],
+        "users": [{"name": "me", "user": {"exec": {"command": "gke-gcloud-auth-plugin"}}}],
+        "contexts": [{"name": "gke_acme", "context": {"cluster": "gke", "user": "me"}}],
+    }))
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig))
+    result = rollout("abort", *_args(gke, "--apply-now", "--context", "gke_acme"))
+    assert result.code == 2
+    assert "gke-gcloud-auth-plugin" in result.err and "leave out --context" in result.err
+
+
+def test_a_kubeconfig_context_with_a_token_reaches_the_cluster(gke, rollout, tmp_path, monkeypatch):
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(yaml.safe_dump({
+        "clusters": [{"name": "gke", "cluster": {"server": gke.url,
+                                                 "certificate-authority-data": base64.b64encode(gke.ca_pem).decode()}}],
+        "users": [{"name": "me", "user": {"token": TOKEN}}],
+        "contexts": [{"name": "ci", "context": {"cluster": "gke", "user": "me"}}],
+    }))
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig))
+    result = rollout("abort", *_args(gke, "--apply-now", "--context", "ci"))
+    assert result.code == 0, result.err
+    assert "(context ci)" in result.out
