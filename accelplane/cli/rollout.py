@@ -15,6 +15,7 @@ endpoint that cannot be read), with nothing written. `--apply-now` also sets the
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from datetime import UTC, datetime
@@ -90,6 +91,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              help="read nothing live (no weights, no metrics): the declared weights, the next step, "
                              "the gates' definitions and the decision history, offline")
         else:
+            sub.add_argument("--format", choices=("text", "json"), default="text",
+                             help="output format (default: text; json: one object with the decision, weights, "
+                             "gates, what was written and applied)")
             sub.add_argument("--apply-now", action="store_true",
                              help="also set the live weights now (AWS: the ALB listener/rule; GKE: the "
                              "HTTPRoute's backendRefs); `pulumi up` must follow")
@@ -135,6 +139,8 @@ def _run(args: argparse.Namespace) -> int:
         emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
         return EXIT_OK
 
+    said = _Outcome(as_json=getattr(args, "format", "text") == "json", command=command, stack=stack.stack,
+                    service=args.service)
     if command == "abort":
         found = situation(stack, options, metrics=False, live=False)
         decision = decide_abort(found)
@@ -145,7 +151,8 @@ def _run(args: argparse.Namespace) -> int:
             refusal = live_disagreement(found)
             if refusal is not None:
                 print(f"refused: {refusal}; nothing written", file=sys.stderr)
-                return EXIT_FINDINGS
+                said.record(action="refused", reason=refusal, declared=found.declared, live=found.live, written=False)
+                return said.done(EXIT_FINDINGS)
         needs_metrics = not found.position.complete and found.position.canary_weight > 0 and not options.start
         if needs_metrics:
             judged = situation(stack, options, metrics=True, live=False)
@@ -154,28 +161,58 @@ def _run(args: argparse.Namespace) -> int:
         decision = decide_advance(found, start=options.start)
     found.decision = decision
     here = found.position
-    print(f"accelplane rollout {command}: stack {stack.stack}, service {found.service.name!r} "
-          f"(baseline {here.baseline!r}, canary {here.canary!r} at {here.canary_weight}%)")
+    said.line(f"accelplane rollout {command}: stack {stack.stack}, service {found.service.name!r} "
+              f"(baseline {here.baseline!r}, canary {here.canary!r} at {here.canary_weight}%)")
+    said.record(action=decision.action.value, reason=decision.reason, baseline=here.baseline, canary=here.canary,
+                declared=found.declared, live=found.live, written=False, applied_live=None)
     if found.judgement is not None:
+        said.record(gates=[{"name": g.name, "state": g.state.value, "observed": g.observed, "detail": g.detail}
+                           for g in found.judgement.gates])
         for gate in found.judgement.gates:
-            print(f"  {gate.state.value:<10}  {gate.name:<15}  {gate.detail}")
+            said.line(f"  {gate.state.value:<10}  {gate.name:<15}  {gate.detail}")
     if decision.action in (Action.hold, Action.complete):
         word = "holding" if decision.action is Action.hold else "complete"
-        print(f"{word}: {decision.reason}; nothing written")
-        return EXIT_OK
+        said.line(f"{word}: {decision.reason}; nothing written")
+        return said.done(EXIT_OK)
     assert decision.weights is not None
     pending = prepare(found, decision)  # checked before anything changes; exit 2 if it would not validate
     applied = apply_live(found, options, decision.weights) if args.apply_now else None
     moved = changes(found.declared, decision.weights)
+    said.record(weights=decision.weights, changes=moved)
     if pending is None:
-        print(f"{decision.action.value}: the stack file already declares these weights ({moved}); nothing written")
+        said.line(f"{decision.action.value}: the stack file already declares these weights ({moved}); nothing written")
     else:
         pending.commit()
         lines = ", ".join(map(str, pending.changed_lines))
-        print(f"{'ROLLED BACK' if decision.action is Action.rollback else decision.action.value}: {decision.reason}")
-        print(f"wrote {stack.path} (lines {lines}): {moved}; since {options.now.strftime('%Y-%m-%dT%H:%M:%SZ')}")
+        since = options.now.strftime('%Y-%m-%dT%H:%M:%SZ')
+        said.record(written=True, file=str(stack.path), lines=list(pending.changed_lines), since=since)
+        said.line(f"{'ROLLED BACK' if decision.action is Action.rollback else decision.action.value}: "
+                  f"{decision.reason}")
+        said.line(f"wrote {stack.path} (lines {lines}): {moved}; since {since}")
     if applied is not None:
-        print(f"applied live: {applied} now forwards {decision.weights}")
+        said.record(applied_live=applied)
+        said.line(f"applied live: {applied} now forwards {decision.weights}")
         print(f"warning: the live weights now differ from the deployed Pulumi state: run `pulumi up` for stack "
               f"{stack.stack} (until then `accelplane verify` reports the rollout's weights as drift)", file=sys.stderr)
-    return EXIT_FINDINGS if decision.action is Action.rollback else EXIT_OK
+    return said.done(EXIT_FINDINGS if decision.action is Action.rollback else EXIT_OK)
+
+
+class _Outcome:
+    """What advance and abort say: lines for a terminal, or one JSON object (`--format json`) with
+    the same facts, printed once the command has decided (and written) everything."""
+
+    def __init__(self, *, as_json: bool, **facts: object) -> None:
+        self.as_json = as_json
+        self.facts: dict[str, object] = dict(facts)
+
+    def line(self, text: str) -> None:
+        if not self.as_json:
+            print(text)
+
+    def record(self, **facts: object) -> None:
+        self.facts.update(facts)
+
+    def done(self, code: int) -> int:
+        if self.as_json:
+            print(json.dumps({**self.facts, "exit_code": code}, indent=2))
+        return code

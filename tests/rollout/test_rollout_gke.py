@@ -156,3 +156,18 @@ def test_a_kubeconfig_context_with_a_token_reaches_the_cluster(gke, rollout, tmp
     result = rollout("abort", *_args(gke, "--apply-now", "--context", "ci"))
     assert result.code == 0, result.err
     assert "(context ci)" in result.out
+
+
+def test_advance_refusal_as_json(gke, rollout):
+    _hand_edit(gke, {"llm-server-h100": 70, "llm-server-v5e": 30})
+    result = rollout("advance", *_args(gke, "--prometheus-url", "http://127.0.0.1:9", "--format", "json"))
+    said = json.loads(result.out)
+    assert result.code == 1 and said["exit_code"] == 1 and said["action"] == "refused"
+    assert said["live"] == {"h100": 70, "v5e": 30} and said["declared"] == {"h100": 90, "v5e": 10}
+    assert said["written"] is False
+
+
+def test_abort_as_json_names_the_route_it_applied(gke, rollout):
+    result = rollout("abort", *_args(gke, "--apply-now", "--format", "json"))
+    said = json.loads(result.out)
+    assert result.code == 0 and said["applied_live"].startswith("HTTPRoute inference/llm-server")
