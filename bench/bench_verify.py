@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,7 +53,8 @@ from accelplane.clouds.aws.verify.reader import AwsReader  # noqa: E402
 from accelplane.config.loader import StackConfig, load_stack  # noqa: E402
 from accelplane.program import offline_graph  # noqa: E402
 from accelplane.verify.run import VerifyOptions, verify  # noqa: E402
-from tests.support.gcp_platform import deploy  # noqa: E402
+from tests.support.gcp_platform import LIVE_PROJECT_NUMBER, deploy  # noqa: E402
+from tests.support.gcs_emulator import gcs_emulator  # noqa: E402
 from tests.support.google_api_fake import GoogleApiFake  # noqa: E402
 from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport  # noqa: E402
 
@@ -134,11 +136,13 @@ def main() -> None:
 
 def google_cloud() -> None:
     started = time.perf_counter()
-    with GoogleApiFake() as fake:
-        deployment = deploy(fake, "tpu-prod")
+    with GoogleApiFake() as fake, tempfile.TemporaryDirectory() as work, \
+            gcs_emulator(Path(work), LIVE_PROJECT_NUMBER) as gcs:
+        deployment = deploy(fake, gcs, "tpu-prod")
         build_s = time.perf_counter() - started
         pools = len(deployment.stack.platform.node_pools)
-        print(f"\ntpu-prod on the Google API fake, {pools} node pools: built in {build_s:.1f} s")
+        print(f"\ntpu-prod on the Google API fake and gcp-storage-emulator, {pools} node pools: "
+              f"built in {build_s:.1f} s")
         deployment.verify()  # warm-up: discovery documents, models
         report = deployment.verify()
         calls = report.api_calls
