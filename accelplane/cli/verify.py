@@ -48,6 +48,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _probe_http_url(text: str) -> str:
+    # Start-up time: only this command loads these (every parser is built at start).
+    from accelplane.verify.endpoint_policy import http_url_problem
+
+    problem = http_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
 def _probe_url(text: str) -> str:
     # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.verify.probe import probe_url_problem
@@ -97,6 +107,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="URL to probe (default: https://<ALB DNS name><health check path>; "
         "give the host clients use when the certificate names it)",
     )
+    parser.add_argument(
+        "--probe-http-url",
+        type=_probe_http_url,
+        metavar="URL",
+        help="plain-HTTP URL that must only redirect to HTTPS, where the endpoint declares http_redirect "
+        "(default: the probe URL's host and path on port 80)",
+    )
     parser.add_argument("--ca-bundle", help="PEM file of CAs to verify the endpoint with (default: system store)")
     parser.add_argument(
         "--checkpoint-max-age",
@@ -143,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
         probes=args.probes,
         timeout=args.timeout,
         probe_url=args.probe_url,
+        probe_http_url=args.probe_http_url,
         ca_bundle=args.ca_bundle,
         checkpoint_max_age=args.checkpoint_max_age,
         checkpoint_drill=args.checkpoint_drill,

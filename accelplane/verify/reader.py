@@ -21,6 +21,7 @@ from accelplane.engine.graph import OfflineGraph
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.drift import DriftMapping
+from accelplane.verify.endpoint_policy import EndpointPolicy
 from accelplane.verify.live import LiveView
 from accelplane.verify.results import CheckResult, Subject
 
@@ -34,6 +35,7 @@ class VerifyOptions:
     probes: int = 5
     timeout: float | None = None  # per probe; default: the declared health check's timeout
     probe_url: str | None = None  # default: the live load balancer's address and the health check path
+    probe_http_url: str | None = None  # the HTTP->HTTPS redirect's URL; default: the probe URL's host on port 80
     ca_bundle: str | None = None
     checkpoint_max_age: timedelta | None = None
     checkpoint_drill: str = "download"  # download | checksum | off
@@ -74,6 +76,11 @@ class LiveSession(ABC):
     @abstractmethod
     def probe_target(self, read: LiveRead, listener_port: int, health_path: str) -> ProbeTarget:
         """Where the inference endpoint answers: the live load balancer's address."""
+
+    def endpoint_policy(self, read: LiveRead) -> EndpointPolicy:
+        """The TLS minimum and redirect the declaration promises for the endpoint (none known by default)."""
+        spec = read.declared.platform.inference_endpoint
+        return EndpointPolicy(None, "the declaration", bool(spec and spec.http_redirect))
 
     @abstractmethod
     def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:

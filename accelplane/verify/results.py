@@ -57,6 +57,8 @@ class CheckId(StrEnum):
     endpoint_health = "endpoint.health"
     endpoint_certificate = "endpoint.certificate-expiry"
     endpoint_latency = "endpoint.latency"
+    endpoint_tls_versions = "endpoint.tls-versions"
+    endpoint_http_redirect = "endpoint.http-redirect"
     checkpoint_present = "checkpoint.present"
     checkpoint_age = "checkpoint.age"
     checkpoint_integrity = "checkpoint.integrity"

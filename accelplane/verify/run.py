@@ -22,6 +22,7 @@ from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import DRILL_MODES, checkpoint_drill
 from accelplane.verify.drift import drift_results, stack_missing
+from accelplane.verify.endpoint_policy import http_url_for, http_url_problem, redirect_check, tls_versions_check
 from accelplane.verify.probe import ca_bundle_problem, probe_endpoint, probe_url_problem
 from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, VerifyOptions
 from accelplane.verify.restore_drill import RestoreStore, restore_drill
@@ -36,6 +37,7 @@ def check_options(options: VerifyOptions, reader: LiveReader) -> None:
     problems = [
         *reader.option_problems(options),
         ("--probe-url", options.probe_url and probe_url_problem(options.probe_url)),
+        ("--probe-http-url", options.probe_http_url and http_url_problem(options.probe_http_url)),
         ("--ca-bundle", options.ca_bundle and ca_bundle_problem(options.ca_bundle)),
     ]
     for option, problem in problems:
@@ -103,14 +105,22 @@ def _endpoint(session: LiveSession, read: LiveRead, options: VerifyOptions) -> l
     url = options.probe_url or target.url
     if url is None:
         return [CheckResult(CheckId.endpoint_health, Status.failed, target.missing, **target.subject)]
-    return probe_endpoint(
+    timeout = options.timeout or float(spec.health_check.timeout_seconds)
+    results = probe_endpoint(
         url,
         probes=options.probes,
-        timeout=options.timeout or float(spec.health_check.timeout_seconds),
+        timeout=timeout,
         matcher=spec.health_check.matcher,
         ca_bundle=options.ca_bundle,
         subject=target.subject,
     )
+    policy = session.endpoint_policy(read)
+    if policy.minimum_tls is not None:
+        results.append(tls_versions_check(url, policy, timeout=timeout, subject=target.subject))
+    if policy.http_redirect:
+        results.append(redirect_check(options.probe_http_url or http_url_for(url), timeout=timeout,
+                                      subject=target.subject))
+    return results
 
 
 def _checkpoints(session: LiveSession, read: LiveRead, options: VerifyOptions, now: datetime) -> list[CheckResult]:

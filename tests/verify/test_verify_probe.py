@@ -8,7 +8,9 @@ import socket
 import ssl
 import threading
 import time
+import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -20,6 +22,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from accelplane.clouds.aws.verify.reader import elb_policy_minimum_tls
+from accelplane.verify.endpoint_policy import EndpointPolicy, redirect_check, tls_versions_check
 from accelplane.verify.probe import parse_matcher, percentile, probe_endpoint
 from accelplane.verify.results import CheckId, Status
 from tests.verify.moto_platform import MotoPlatform
@@ -124,11 +128,16 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def serve(cert: Path, key: Path) -> tuple[ThreadingHTTPServer, int]:
+def serve(cert: Path, key: Path, *, old_tls: bool = False) -> tuple[ThreadingHTTPServer, int]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
+    if old_tls:  # a listener on an old policy: TLS 1.0 and 1.1 with their ciphers
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            context.minimum_version = ssl.TLSVersion.TLSv1
+        context.set_ciphers("ALL:@SECLEVEL=0")
     server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]
@@ -138,8 +147,8 @@ def serve(cert: Path, key: Path) -> tuple[ThreadingHTTPServer, int]:
 def https(ca: Ca, tmp_path: Path) -> Iterator[Any]:
     servers: list[ThreadingHTTPServer] = []
 
-    def start(**certificate: Any) -> str:
-        server, port = serve(*issue(ca, tmp_path, **certificate))
+    def start(old_tls: bool = False, **certificate: Any) -> str:
+        server, port = serve(*issue(ca, tmp_path, **certificate), old_tls=old_tls)
         servers.append(server)
         return f"https://127.0.0.1:{port}"
 
@@ -248,9 +257,89 @@ def test_matcher_and_percentile() -> None:
 def test_verify_probes_the_declared_health_path(live_dev: MotoPlatform, run_verify: Any, https: Any, ca: Ca) -> None:
     base = https()
 
-    report = run_verify(probes=3, probe_url=f"{base}/healthz", ca_bundle=str(ca.pem))
+    with plain_http(301) as http_base:
+        report = run_verify(probes=3, probe_url=f"{base}/healthz", ca_bundle=str(ca.pem),
+                            probe_http_url=f"{http_base}/healthz")
 
     endpoint = {r.check: r for r in report.results if r.check.startswith("endpoint.")}
     assert {r.status for r in endpoint.values()} == {Status.passed}
+    # dev declares ELBSecurityPolicy-TLS13-1-2-2021-06 and http_redirect: both are probed
+    assert "refuses TLS 1.0, TLS 1.1" in endpoint[CheckId.endpoint_tls_versions].message
+    assert endpoint[CheckId.endpoint_http_redirect].message.endswith("answers 301 to https://127.0.0.1/healthz")
     assert endpoint[CheckId.endpoint_health].name == "acme-ml-dev-inference-alb"
     assert not report.failed
+
+
+@contextmanager
+def plain_http(status: int, location: str = "https://127.0.0.1/healthz") -> Iterator[str]:
+    """A plain-HTTP listener answering every GET with `status` (and Location, for a redirect)."""
+
+    class Answer(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(status)
+            if status in (301, 302, 307, 308):
+                self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+POLICY = EndpointPolicy("TLS_1_2", "TLS policy ELBSecurityPolicy-TLS13-1-2-2021-06", http_redirect=True)
+
+
+def test_an_endpoint_that_still_accepts_tls_1_0_and_1_1_fails(https: Any) -> None:
+    base = https(old_tls=True)
+    result = tls_versions_check(f"{base}/healthz", POLICY, timeout=2, subject={})
+    assert result.status is Status.failed
+    assert result.message.endswith("accepts TLS 1.0, TLS 1.1, below the minimum TLS 1.2 of TLS policy "
+                                   "ELBSecurityPolicy-TLS13-1-2-2021-06")
+
+
+def test_an_endpoint_refusing_what_its_policy_forbids_passes(https: Any) -> None:
+    base = https()
+    result = tls_versions_check(f"{base}/healthz", POLICY, timeout=2, subject={})
+    assert result.status is Status.passed and "refuses TLS 1.0, TLS 1.1" in result.message
+    strict = tls_versions_check(f"{base}/healthz", EndpointPolicy("TLS_1_3", "a TLS 1.3 policy"), timeout=2,
+                                subject={})
+    assert strict.status is Status.failed and "accepts TLS 1.2" in strict.message
+
+
+@pytest.mark.parametrize(("status", "location", "passes"), [
+    (301, "https://127.0.0.1/healthz", True),
+    (308, "https://127.0.0.1/healthz", True),
+    (301, "http://127.0.0.1/elsewhere", False),
+    (200, "", False),
+])
+def test_plain_http_must_only_redirect_to_https(status: int, location: str, passes: bool) -> None:
+    with plain_http(status, location) as base:
+        result = redirect_check(f"{base}/healthz", timeout=2, subject={})
+    assert (result.status is Status.passed) is passes, result.message
+
+
+def test_nothing_listening_on_plain_http_fails_the_redirect_check() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    result = redirect_check(f"http://127.0.0.1:{port}/healthz", timeout=1, subject={})
+    assert result.status is Status.failed and "no answer over plain HTTP" in result.message
+
+
+@pytest.mark.parametrize(("policy", "minimum"), [
+    ("ELBSecurityPolicy-TLS13-1-2-2021-06", "TLS_1_2"),
+    ("ELBSecurityPolicy-TLS13-1-3-2021-06", "TLS_1_3"),
+    ("ELBSecurityPolicy-TLS-1-2-Ext-2018-06", "TLS_1_2"),
+    ("ELBSecurityPolicy-FS-1-1-2019-08", "TLS_1_1"),
+    ("ELBSecurityPolicy-2016-08", "TLS_1_0"),
+])
+def test_elb_policy_names_give_their_minimum_tls(policy: str, minimum: str) -> None:
+    assert elb_policy_minimum_tls(policy) == minimum

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from botocore.exceptions import (
@@ -46,6 +47,7 @@ from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform
+from accelplane.verify.endpoint_policy import EndpointPolicy
 from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 from accelplane.verify.text import one_line
@@ -116,6 +118,12 @@ class AwsSession(LiveSession):
         port = "" if listener_port == 443 else f":{listener_port}"
         return ProbeTarget(f"https://{dns}{port}{health_path}", subject)
 
+    def endpoint_policy(self, read: LiveRead) -> EndpointPolicy:
+        spec = read.declared.platform.inference_endpoint
+        assert spec is not None  # only asked when the platform declares an endpoint
+        return EndpointPolicy(elb_policy_minimum_tls(spec.tls_policy), f"TLS policy {spec.tls_policy}",
+                              spec.http_redirect)
+
     def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
         bucket = next(
             (live for live in read.view.matched.values()
@@ -130,6 +138,16 @@ class AwsSession(LiveSession):
 
     def api_calls(self) -> dict[str, object]:
         return self.clients.calls.to_json()
+
+
+def elb_policy_minimum_tls(policy: str) -> str | None:
+    """The lowest TLS version an ELB security policy allows, from its name as the ELB user guide's
+    "Security policies for your Application Load Balancer" names them: `…TLS13-1-2-…` and
+    `…TLS-1-2-…`/`…FS-1-2-…` allow TLS 1.2 and up; the 2015/2016 policies allow TLS 1.0."""
+    match = re.search(r"(?:TLS13|TLS|FS)-1-(\d)-", policy)
+    if match:
+        return f"TLS_1_{match.group(1)}"
+    return "TLS_1_0" if policy.startswith("ELBSecurityPolicy-") else None
 
 
 def _clients(stack: StackConfig, options: VerifyOptions) -> AwsClients:

@@ -20,12 +20,13 @@ from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
 from accelplane.clouds.gcp.verify.gcs_checkpoints import GcsCheckpoints
 from accelplane.clouds.gcp.verify.live_view import GcpViewBuilder
-from accelplane.clouds.gcp.verify.shapes import BUCKET, CLUSTER, GLOBAL_ADDRESS, NODE_POOL
+from accelplane.clouds.gcp.verify.shapes import BUCKET, CLUSTER, GLOBAL_ADDRESS, NODE_POOL, SSL_POLICY
 from accelplane.config.loader import StackConfig
 from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
+from accelplane.verify.endpoint_policy import EndpointPolicy
 from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
@@ -165,6 +166,16 @@ class GcpSession(LiveSession):
             return ProbeTarget(None, subject, "no live global address to probe (see drift results)")
         port = "" if listener_port == 443 else f":{listener_port}"
         return ProbeTarget(f"https://{ip}{port}{health_path}", subject)
+
+    def endpoint_policy(self, read: LiveRead) -> EndpointPolicy:
+        """The minimum TLS version of the declared SSL policy (the Gateway's target proxy uses it)."""
+        spec = read.declared.platform.inference_endpoint
+        redirect = bool(spec and spec.http_redirect)
+        policy = next(iter(read.declared.of_type(SSL_POLICY)), None)
+        if policy is None:
+            return EndpointPolicy(None, "no SSL policy", redirect)
+        return EndpointPolicy(str(policy.props.get("minTlsVersion") or "TLS_1_0"), f"SSL policy {policy.name}",
+                              redirect)
 
     def checkpoint_store(self, read: LiveRead, options: VerifyOptions) -> tuple[CheckpointStore | None, Subject]:
         bucket = next(

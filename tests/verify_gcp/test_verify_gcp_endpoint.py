@@ -1,0 +1,36 @@
+"""The endpoint probe on Google Cloud: the health path over verified TLS, the TLS versions offered
+against the declared SSL policy's minimum, and the HTTP listener that only redirects to HTTPS
+(real HTTPS and HTTP servers on 127.0.0.1 stand in for the Gateway's address)."""
+
+from __future__ import annotations
+
+from accelplane.verify.results import CheckId, Status
+from tests.verify.test_verify_probe import ca, https, plain_http  # noqa: F401  (the test CA and servers)
+
+
+def _endpoint(report) -> dict:
+    return {r.check: r for r in report.results if r.check.startswith("endpoint.")}
+
+
+def test_the_gateway_endpoint_is_probed_against_its_ssl_policy(tpu_prod, https, ca):  # noqa: F811
+    base = https()
+    with plain_http(301) as http_base:
+        report = tpu_prod.verify(probes=2, probe_url=f"{base}/healthz", probe_http_url=f"{http_base}/healthz",
+                                 ca_bundle=str(ca.pem))
+    endpoint = _endpoint(report)
+    assert {r.status for r in endpoint.values()} == {Status.passed}, [r.message for r in endpoint.values()]
+    versions = endpoint[CheckId.endpoint_tls_versions].message
+    assert "refuses TLS 1.0, TLS 1.1" in versions and "SSL policy acme-tpu-inference-ssl" in versions
+    assert endpoint[CheckId.endpoint_http_redirect].status is Status.passed
+
+
+def test_an_endpoint_below_the_ssl_policy_and_serving_plain_http_fails_both(tpu_prod, https, ca):  # noqa: F811
+    base = https(old_tls=True)
+    with plain_http(200) as http_base:
+        report = tpu_prod.verify(probes=1, probe_url=f"{base}/healthz", probe_http_url=f"{http_base}/healthz",
+                                 ca_bundle=str(ca.pem))
+    endpoint = _endpoint(report)
+    assert endpoint[CheckId.endpoint_tls_versions].status is Status.failed
+    assert "accepts TLS 1.0, TLS 1.1" in endpoint[CheckId.endpoint_tls_versions].message
+    assert endpoint[CheckId.endpoint_http_redirect].status is Status.failed
+    assert report.failed
