@@ -30,7 +30,7 @@ only its own cloud, and `check --state` loads no provider at all.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -144,6 +144,11 @@ class CloudSupport(ABC):
         """A service's live traffic split (a `rollout.route.LiveRoute`, for a `RouteRequest`)."""
         self.require(Capability.live_weights)
         raise NotImplementedError(f"{self.name}: live_route")
+
+    def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
+        """The `Authorization` header value for a Prometheus query API this cloud serves itself (its
+        managed Prometheus), as a function called per query; None for any other Prometheus."""
+        return None
 
 
 # -- the registry --------------------------------------------------------------------------------------

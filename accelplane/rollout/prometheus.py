@@ -20,6 +20,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -58,8 +59,11 @@ def queries(service: str, rollout: Rollout) -> dict[str, str]:
 
 
 def read_traffic(url: str, service: str, backends: list[str], rollout: Rollout, now: datetime,
-                 timeout: float = 10.0) -> Traffic:
-    found = {name: _query(url, promql, now, timeout) for name, promql in queries(service, rollout).items()}
+                 timeout: float = 10.0, authorization: Callable[[], str] | None = None) -> Traffic:
+    """`authorization`: the `Authorization` header per query, for a Prometheus behind a cloud's auth
+    (Google Cloud Managed Service for Prometheus); None for a plain one."""
+    found = {name: _query(url, promql, now, timeout, authorization)
+             for name, promql in queries(service, rollout).items()}
     traffic: Traffic = {}
     for backend in backends:
         traffic[backend] = BackendTraffic(
@@ -71,7 +75,8 @@ def read_traffic(url: str, service: str, backends: list[str], rollout: Rollout, 
     return traffic
 
 
-def _query(base: str, promql: str, now: datetime, timeout: float) -> dict[str, float]:
+def _query(base: str, promql: str, now: datetime, timeout: float,
+           authorization: Callable[[], str] | None = None) -> dict[str, float]:
     """One instant query; its vector as {backend label: value}."""
     endpoint = base.rstrip("/") + "/api/v1/query?" + urllib.parse.urlencode(
         {"query": promql, "time": f"{now.timestamp():.3f}"}
@@ -81,7 +86,10 @@ def _query(base: str, promql: str, now: datetime, timeout: float) -> dict[str, f
         return InputError.single(f"cannot read metrics from Prometheus at {base}: {why}", field=OPTION,
                                  file="accelplane rollout")
 
-    request = urllib.request.Request(endpoint, headers={"Accept": "application/json"})
+    headers = {"Accept": "application/json"}
+    if authorization is not None:
+        headers["Authorization"] = authorization()
+    request = urllib.request.Request(endpoint, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             body = answer.read(_ANSWER_LIMIT + 1)

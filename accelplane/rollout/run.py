@@ -163,8 +163,10 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
     names = [backend.name for backend in service.serving_backends]
     if rollout.metrics is MetricsSource.prometheus:
         assert options.prometheus_url is not None  # checked in situation()
+        authorization = cloud_support(found.stack.platform.cloud).metrics_authorization(
+            options.prometheus_url, options.impersonate_service_account)
         return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
-                                       options.timeout)
+                                       options.timeout, authorization)
     if found.route is None:
         raise InputError.single(
             f"cannot read the {rollout.metrics.value} metrics of service {service.name!r}: {found.live_note}",

@@ -10,6 +10,9 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import threading
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +174,66 @@ def test_abort_as_json_names_the_route_it_applied(gke, rollout):
     result = rollout("abort", *_args(gke, "--apply-now", "--format", "json"))
     said = json.loads(result.out)
     assert result.code == 0 and said["applied_live"].startswith("HTTPRoute inference/llm-server")
+
+
+GMP_PATH = "/v1/projects/acme-ml-tpu-prod/location/global/prometheus"
+
+
+@pytest.fixture
+def managed_prometheus(metrics):
+    """Managed Service for Prometheus' query API as the rollout sees it: Prometheus' HTTP API under
+    /v1/projects/P/location/global/prometheus, behind Google authentication. No such service runs
+    here: this front checks the bearer token as Google's would and hands the query to the real
+    Prometheus of the `metrics` fixture."""
+    seen: list[str] = []
+
+    class Front(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization", ""))
+            if self.headers.get("Authorization") != f"Bearer {TOKEN}" or not self.path.startswith(GMP_PATH):
+                self.send_response(401)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            with urllib.request.urlopen(metrics.prometheus.url + self.path[len(GMP_PATH):], timeout=10) as answer:
+                body = answer.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Front)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{GMP_PATH}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_status_queries_managed_prometheus_with_a_google_token(gke, managed_prometheus, rollout):
+    url, seen = managed_prometheus
+    result = rollout("status", *_args(gke, "--prometheus-url", url, "--format", "json"))
+    assert result.code == 0, result.err
+    assert seen and set(seen) == {f"Bearer {TOKEN}"}
+    assert json.loads(result.out)["live"]["read"] is True
+
+
+def test_managed_prometheus_without_credentials_is_bad_input(gke, managed_prometheus, rollout, monkeypatch, tmp_path):
+    url, seen = managed_prometheus
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS")
+    monkeypatch.setenv("CLOUDSDK_CONFIG", str(tmp_path / "no-gcloud"))
+    monkeypatch.setenv("NO_GCE_CHECK", "True")
+    monkeypatch.setenv("GCE_METADATA_HOST", "127.0.0.1:9")
+    monkeypatch.setenv("GCE_METADATA_IP", "127.0.0.1:9")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = rollout("status", *_args(gke, "--prometheus-url", url, "--no-live"))
+    assert result.code == 0  # --no-live reads nothing: no credentials needed
+    result = rollout("advance", *_args(gke, "--prometheus-url", url))
+    assert result.code == 2
+    assert "no Google Cloud credentials" in result.err and "--prometheus-url" in result.err
+    assert seen == []

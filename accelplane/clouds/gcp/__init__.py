@@ -7,7 +7,7 @@ and the catalog load with it; pulumi-gcp and the offline mocks inside the method
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
@@ -65,6 +65,12 @@ class GcpSupport(CloudSupport):
         from accelplane.clouds.gcp.rollout.route import gke_route
 
         return gke_route(request)
+
+    def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
+        # Start-up time: google-auth loads only when a rollout reads metrics.
+        from accelplane.clouds.gcp.rollout.managed_prometheus import bearer
+
+        return bearer(url, impersonate)
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.
