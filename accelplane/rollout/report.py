@@ -57,7 +57,7 @@ def to_json(found: Situation) -> dict[str, Any]:
             "metrics": rollout.metrics.value,
             "window": rollout.gates.window,
         },
-        "live": {"read": found.live is not None, "note": found.live_note},
+        "live": {"read": found.live is not None, "note": found.live_note, "route_state": found.route_state},
         "backends": backends,
         "gates": [gate.to_json() for gate in found.judgement.gates] if found.judgement else [],
         "gate_definitions": rollout.gates.model_dump(),
@@ -122,6 +122,8 @@ def render_table(found: Situation) -> str:
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     if found.live_note:
         lines.append(f"live weights not read: {found.live_note}")
+    if found.route_state:
+        lines.append(f"live route: {found.route_state}")
     if found.judgement:
         lines.append("")
         for gate in found.judgement.gates:
@@ -149,6 +151,8 @@ def render_markdown(found: Situation) -> str:
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     if found.live_note:
         lines += ["", f"Live weights not read: {found.live_note}"]
+    if found.route_state:
+        lines += ["", f"Live route: {found.route_state}"]
     if found.judgement:
         lines += ["", "| gate | state | detail |", "|---|---|---|"]
         lines += [f"| `{g.name}` | {_MARK.get(g.state.value, '')} {g.state.value} | {g.detail} |"

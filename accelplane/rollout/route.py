@@ -44,6 +44,10 @@ class LiveRoute(ABC):
     def weights(self) -> dict[str, int]:
         """Each backend's live share of the route's requests, %."""
 
+    def state(self) -> str | None:
+        """What the cloud reports of the route beyond its weights (whether it is served); None: nothing."""
+        return None
+
     @abstractmethod
     def apply(self, weights: dict[str, int]) -> None:
         """Set the live weights (nothing else); `RouteError` when refused, leaving them as they were."""

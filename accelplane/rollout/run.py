@@ -78,6 +78,7 @@ class Situation:
     judgement: GateJudgement | None = None
     live: dict[str, int] | None = None
     live_note: str | None = None
+    route_state: str | None = None  # what the cloud says of the live route (GKE: Gateway and route conditions)
     bake_left: timedelta | None = None  # None: baked (or no since)
     decision: Decision | None = None
     route: LiveRoute | None = field(default=None, repr=False)
@@ -153,6 +154,7 @@ def find_route(found: Situation, options: Options) -> None:
         route: LiveRoute = cloud_support(found.stack.platform.cloud).live_route(request)
         found.route = route
         found.live = route.weights()
+        found.route_state = route.state()
     except (RouteError, NotSupportedError) as error:
         found.live_note = str(error)
 

@@ -30,10 +30,18 @@ ROOT = Path(__file__).resolve().parents[2]
 CLUSTER = "projects/acme-ml-tpu-prod/locations/us-central1/clusters/acme-tpu"
 ROUTE = "/apis/gateway.networking.k8s.io/v1/namespaces/inference/httproutes/llm-server"
 TOKEN = "ya29.fake-token"  # what the fake's OAuth endpoint hands out
+
+
+def _condition(kind: str, status: str = "True", reason: str = "", message: str = "") -> dict:
+    return {"type": kind, "status": status, "reason": reason or kind, "message": message,
+            "lastTransitionTime": "2026-12-01T00:00:00Z", "observedGeneration": 1}
+
+
+# What GKE's Gateway controller writes once it serves the route and the Gateway.
 ACCEPTED = {"parents": [{"parentRef": {"name": "inference", "namespace": "accelplane-gateway"},
                          "controllerName": "networking.gke.io/gateway",
-                         "conditions": [{"type": "Accepted", "status": "True", "reason": "Accepted", "message": "",
-                                         "lastTransitionTime": "2026-12-01T00:00:00Z", "observedGeneration": 1}]}]}
+                         "conditions": [_condition("Accepted"), _condition("ResolvedRefs")]}]}
+PROGRAMMED = {"conditions": [_condition("Accepted"), _condition("Programmed")]}
 
 
 @pytest.fixture
@@ -50,6 +58,8 @@ def gke(fake, gcs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:  # n
                 obj = json.loads(json.dumps(record.inputs))
                 if obj["kind"] == "HTTPRoute" and obj["metadata"]["name"] == "llm-server":
                     obj["status"] = ACCEPTED
+                if obj["kind"] == "Gateway":
+                    obj["status"] = PROGRAMMED
                 api.put(obj)
         monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(_key_file(tmp_path, fake.url)))
         stack_dir = tmp_path / "stack"
@@ -98,7 +108,20 @@ def test_status_shows_the_live_weights_of_a_hand_edited_route(gke, metrics, roll
     live = {b["name"]: (b["declared_weight"], b["live_weight"]) for b in report["backends"]}
     assert live == {"h100": (90, 50), "v5e": (10, 50)}, report["live"]
     assert report["live"]["read"] is True
+    assert report["live"]["route_state"] == ("route on inference: Accepted, ResolvedRefs; "
+                                             "Gateway accelplane-gateway/inference: Programmed")
     assert ("GET", ROUTE) in gke.requests
+
+
+def test_status_says_when_the_gateway_does_not_accept_the_route(gke, metrics, rollout):
+    route = gke.get(ROUTE)
+    route["status"]["parents"][0]["conditions"][0] = _condition(
+        "Accepted", "False", "NotAllowedByListeners", "no listener allows routes from namespace inference")
+    gke.put(route)
+    result = rollout("status", *_args(gke, "--prometheus-url", metrics.prometheus.url))
+    assert result.code == 0, result.err
+    assert ("live route: route on inference: NOT Accepted (NotAllowedByListeners: no listener allows routes "
+            "from namespace inference), ResolvedRefs") in result.out
 
 
 def test_advance_refuses_when_the_live_route_differs_and_writes_nothing(gke, rollout):

@@ -106,13 +106,27 @@ class GkeRoute(LiveRoute):
         shares = {name: round(100 * weight / total) if total else 0 for name, weight in live.items()}
         return {name: shares.get(name, 0) for name in self.refs.values()} | shares
 
-    def not_accepted(self) -> str | None:
-        """Why the Gateway does not serve the route (its Accepted condition), or None."""
-        for parent in (self._read().get("status") or {}).get("parents") or []:
-            for condition in parent.get("conditions") or []:
-                if condition.get("type") == "Accepted" and condition.get("status") != "True":
-                    return f"{condition.get('reason', 'not accepted')}: {condition.get('message', '')}".strip(": ")
-        return None
+    def state(self) -> str | None:
+        """The route's conditions from each parent Gateway (Accepted, ResolvedRefs) and the Gateway's
+        own (Programmed): a route the Gateway has not accepted serves nothing, whatever its weights."""
+        route = self._read()
+        parts = []
+        for parent in (route.get("status") or {}).get("parents") or []:
+            parts.append(_conditions(f"route on {parent.get('parentRef', {}).get('name', '?')}", parent,
+                                     ("Accepted", "ResolvedRefs")))
+        if not parts:
+            parts.append("route: no Gateway has reported on it yet (status.parents empty)")
+        for ref in (route.get("spec") or {}).get("parentRefs") or []:
+            namespace = ref.get("namespace") or self.namespace
+            path = f"{GATEWAY_API}/namespaces/{namespace}/gateways/{ref.get('name')}"
+            try:
+                gateway = self.api.get(path)
+            except KubernetesApiError as error:
+                parts.append(f"Gateway {namespace}/{ref.get('name')} not read: {error}")
+                continue
+            parts.append(_conditions(f"Gateway {namespace}/{ref.get('name')}", gateway.get("status") or {},
+                                     ("Programmed",)))
+        return "; ".join(parts)
 
     def apply(self, weights: dict[str, int]) -> None:
         route = self._read()
@@ -136,6 +150,22 @@ class GkeRoute(LiveRoute):
 
     def traffic(self, backends: list[str], window_seconds: int, now: datetime) -> Traffic:
         raise RouteError("GKE: per-backend metrics come from Prometheus (rollout.metrics: prometheus)")
+
+
+def _conditions(what: str, status: dict[str, Any], wanted: tuple[str, ...]) -> str:
+    found = {c.get("type"): c for c in status.get("conditions") or []}
+    said = []
+    for name in wanted:
+        condition = found.get(name)
+        if condition is None:
+            said.append(f"{name} not reported")
+        elif condition.get("status") == "True":
+            said.append(name)
+        else:
+            reason = condition.get("reason") or "False"
+            message = condition.get("message") or ""
+            said.append(f"NOT {name} ({reason}{': ' + message if message else ''})")
+    return f"{what}: {', '.join(said)}"
 
 
 def gke_route(request: RouteRequest) -> GkeRoute:
