@@ -50,6 +50,7 @@ class CheckId(StrEnum):
     launch_template_version = "live.launch-template-version"
     target_health = "live.target-health"
     kms_key_state = "live.kms-key-state"
+    certificate = "live.certificate"
     secret_value = "live.secret-value"
     secret_rotation = "live.secret-rotation"
     rules = "rules.evaluated"

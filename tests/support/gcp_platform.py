@@ -125,6 +125,7 @@ def deploy(fake: GoogleApiFake, gcs: GcsEmulator, stack_name: str) -> Deployment
     _secrets(deployment)
     _identities(deployment)
     _storage(deployment)
+    _certificates(deployment)
     return deployment
 
 
@@ -214,6 +215,34 @@ def _storage(deployment: Deployment) -> None:
         if grants:
             policy = {"version": 3, "bindings": list(grants.values())}
             buckets.setIamPolicy(bucket=body["name"], body=policy).execute()
+
+
+CERTIFICATE_EXPIRES = "2027-09-01T00:00:00Z"
+
+
+def _certificates(deployment: Deployment) -> None:
+    """The Gateway's certificate map and its entries; the certificates they name exist already
+    (uploaded or Google-managed outside the stack): created here as the operator left them."""
+    manager = deployment.client("certificatemanager").projects().locations()
+    parent = f"projects/{deployment.project}/locations/global"
+    named: set[str] = set()
+    for resource in deployment.declared.of_type(shapes.CERT_MAP):
+        manager.certificateMaps().create(
+            parent=parent, certificateMapId=resource.props["name"], body=_body(deployment, resource, named=False)
+        ).execute()
+    for resource in deployment.declared.of_type(shapes.CERT_MAP_ENTRY):
+        entry_id = deployment.live_name(resource.name)
+        manager.certificateMaps().certificateMapEntries().create(
+            parent=f"{parent}/certificateMaps/{resource.props['map']}", certificateMapEntryId=entry_id,
+            body=_body(deployment, resource, named=False),
+        ).execute()
+        named.update(resource.props.get("certificates") or [])
+    for name in sorted(named):
+        manager.certificates().create(
+            parent=parent, certificateId=name.rsplit("/", 1)[-1],
+            body={"description": "the inference endpoint's certificate", "scope": "DEFAULT"},
+        ).execute()
+        deployment.fake.state.resources[f"certificatemanager/v1/v1/{name}"]["expireTime"] = CERTIFICATE_EXPIRES
 
 
 def _identities(deployment: Deployment) -> None:

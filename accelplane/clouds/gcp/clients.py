@@ -78,6 +78,10 @@ PERMISSIONS = {
     "secretmanager.projects.secrets.getIamPolicy": "secretmanager.secrets.getIamPolicy",
     "storage.buckets.list": "storage.buckets.list",
     "storage.buckets.getIamPolicy": "storage.buckets.getIamPolicy",
+    "certificatemanager.projects.locations.certificateMaps.list": "certificatemanager.certmaps.list",
+    "certificatemanager.projects.locations.certificateMaps.certificateMapEntries.list":
+        "certificatemanager.certmapentries.list",
+    "certificatemanager.projects.locations.certificates.get": "certificatemanager.certs.get",
     "storage.objects.list": "storage.objects.list",  # the checkpoint drill
     "storage.objects.get": "storage.objects.get",
 }

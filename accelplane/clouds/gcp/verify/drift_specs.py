@@ -16,6 +16,8 @@ from typing import Any
 from accelplane.clouds.gcp.verify.shapes import (
     BUCKET,
     BUCKET_MEMBER,
+    CERT_MAP,
+    CERT_MAP_ENTRY,
     CLUSTER,
     CRYPTO_KEY,
     FIREWALL,
@@ -87,6 +89,8 @@ SPECS: dict[str, Spec] = {
         defaults={"retentionPolicy": ABSENT, "versioning.enabled": False},
     ),
     BUCKET_MEMBER: spec(wire_keys(BUCKET_MEMBER), ignore=_IDENTITY, defaults={"condition": ABSENT}),
+    CERT_MAP: spec(wire_keys(CERT_MAP), ignore=_IDENTITY),
+    CERT_MAP_ENTRY: spec(wire_keys(CERT_MAP_ENTRY), ignore=_IDENTITY, defaults={"hostname": ABSENT}),
 }
 
 

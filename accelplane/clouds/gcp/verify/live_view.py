@@ -18,6 +18,7 @@ from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.verify import shapes
+from accelplane.clouds.gcp.verify.live_certificates import CertificateReader
 from accelplane.clouds.gcp.verify.live_security import SecurityReader
 from accelplane.clouds.gcp.verify.live_storage import StorageReader
 from accelplane.clouds.gcp.verify.shapes import (
@@ -58,6 +59,7 @@ class GcpViewBuilder:
         self.errors: list[GcpReadError] = []
         self.security = SecurityReader(self)
         self.storage = StorageReader(self)
+        self.certificates = CertificateReader(self)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -81,6 +83,7 @@ class GcpViewBuilder:
         self._endpoint()
         self.security.read()
         self.storage.read()
+        self.certificates.read()
         for resource in self.declared.resources:
             if (resource.type.startswith("gcp:") and resource.type not in VERIFIED_TYPES) or resource.type.startswith(
                 "kubernetes:"

@@ -105,6 +105,35 @@ def _check_project(clients: GcpClients) -> None:
         ) from None
 
 
+CERTIFICATE_WARN_DAYS = 30
+
+
+def _certificate_state(name: str, item: dict, now: datetime) -> CheckResult:
+    """A certificate the Gateway serves: provisioned (managed: ACTIVE) and not about to expire."""
+    where: Subject = {"type": "certificatemanager.certificate", "name": name.rsplit("/", 1)[-1]}
+    managed = item.get("managed")
+    if managed and managed.get("state") != "ACTIVE":
+        issues = "; ".join(str(i.get("details") or i.get("reason")) for i in managed.get("authorizationAttemptInfo")
+                           or [] if i.get("state") != "AUTHORIZED")
+        return CheckResult(CheckId.certificate, Status.failed,
+                           f"managed certificate {name} is {managed.get('state')}" + (f": {issues}" if issues else ""),
+                           **where)
+    expires = item.get("expireTime")
+    if not expires:
+        return CheckResult(CheckId.certificate, Status.passed, f"{name}: no expiry reported yet", **where)
+    try:
+        moment = datetime.fromisoformat(str(expires).replace("Z", "+00:00"))
+    except ValueError:
+        return CheckResult(CheckId.certificate, Status.failed, f"{name}: unreadable expireTime {expires!r}", **where)
+    days = (moment - now).total_seconds() / 86400
+    if days < 0:
+        return CheckResult(CheckId.certificate, Status.failed, f"{name} expired on {moment.date()}", **where)
+    if days < CERTIFICATE_WARN_DAYS:
+        return CheckResult(CheckId.certificate, Status.warning,
+                           f"{name} expires in {int(days)} days ({moment.date()}): renew it", **where)
+    return CheckResult(CheckId.certificate, Status.passed, f"{name} valid for {int(days)} more days", **where)
+
+
 class GcpSession(LiveSession):
     drift = DRIFT
 
@@ -116,11 +145,13 @@ class GcpSession(LiveSession):
         self.region = clients.region
         self.endpoint = clients.endpoint
         self.other_project_grants: list[tuple[str, str]] = []
+        self.certificates: dict[str, dict] = {}
 
     def read(self) -> LiveRead:
         builder = GcpViewBuilder(self.clients, self.declared)
         view = builder.build()
         self.other_project_grants = builder.security.other_project_grants
+        self.certificates = builder.certificates.certificates
         errors = [
             CheckResult(CheckId.read_error, Status.failed, f"{error.operation} failed: {error.code}: {error.message}")
             for error in builder.errors
@@ -144,6 +175,7 @@ class GcpSession(LiveSession):
                 results.append(
                     CheckResult(check, Status.failed, f"{status}" + (f": {detail}" if detail else ""), **where)
                 )
+        results += [_certificate_state(name, item, now) for name, item in sorted(self.certificates.items())]
         if self.other_project_grants:
             roles = sorted({role for role, _ in self.other_project_grants})
             shown = ", ".join(roles[:8]) + (" …" if len(roles) > 8 else "")

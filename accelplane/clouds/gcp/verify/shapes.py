@@ -36,6 +36,8 @@ SECRET_MEMBER = "gcp:secretmanager/secretIamMember:SecretIamMember"
 SERVICE_ACCOUNT = "gcp:serviceaccount/account:Account"
 PROJECT_MEMBER = "gcp:projects/iAMMember:IAMMember"
 BUCKET = "gcp:storage/bucket:Bucket"
+CERT_MAP = "gcp:certificatemanager/certificateMap:CertificateMap"
+CERT_MAP_ENTRY = "gcp:certificatemanager/certificateMapEntry:CertificateMapEntry"
 BUCKET_MEMBER = "gcp:storage/bucketIAMMember:BucketIAMMember"
 
 
@@ -412,6 +414,30 @@ FIELDS.update(
             Field("role", "role"),
             Field("member", "member"),
             Field("condition", "condition"),
+        ),
+    }
+)
+
+def map_of_entry(value: Any) -> Any:
+    """`projects/p/locations/global/certificateMaps/M/certificateMapEntries/E` -> `M`."""
+    parts = value.split("/") if isinstance(value, str) else []
+    return parts[-3] if len(parts) >= 3 else value
+
+
+FIELDS.update(
+    {
+        CERT_MAP: (
+            Field("name", "name", last_segment, _drop),
+            Field("description", "description"),
+            Field("labels", "labels"),
+        ),
+        CERT_MAP_ENTRY: (
+            Field("map", "name", map_of_entry, _drop),
+            Field("description", "description"),
+            Field("matcher", "matcher"),
+            Field("hostname", "hostname"),
+            Field("certificates", "certificates"),
+            Field("labels", "labels"),
         ),
     }
 )
