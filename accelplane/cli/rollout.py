@@ -20,10 +20,15 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
+
+if TYPE_CHECKING:  # annotations only: the rollout modules load when the command runs
+    from accelplane.config.loader import StackConfig
+    from accelplane.rollout.run import Options
 
 _ACTIONS = {
     "status": "show each backend's weight and traffic, the gates and what advance would do",
@@ -105,19 +110,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
-    from accelplane.report.output import emit
-    from accelplane.rollout import report
     from accelplane.rollout.run import (
         Action,
         Options,
+        advance_situation,
         apply_live,
         changes,
         decide_abort,
         decide_advance,
-        decide_offline,
-        find_route,
-        live_disagreement,
-        live_weights_readable,
         prepare,
         situation,
     )
@@ -131,33 +131,18 @@ def _run(args: argparse.Namespace) -> int:
     )
     command = args.rollout_command
     if command == "status":
-        # --no-live: nothing read from the cloud or Prometheus; the declaration alone, so it works offline.
-        found = situation(stack, options, metrics=options.live, live=options.live)
-        found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
-        if not options.live:
-            found.live_note = "not read (--no-live)"
-        emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
-        return EXIT_OK
-
+        return _status(args, stack, options)
     said = _Outcome(as_json=getattr(args, "format", "text") == "json", command=command, stack=stack.stack,
                     service=args.service)
     if command == "abort":
         found = situation(stack, options, metrics=False, live=False)
         decision = decide_abort(found)
     else:
-        found = situation(stack, options, metrics=False, live=False)
-        if live_weights_readable(found):  # before any metric is read: a route changed by hand stops here
-            find_route(found, options)
-            refusal = live_disagreement(found)
-            if refusal is not None:
-                print(f"refused: {refusal}; nothing written", file=sys.stderr)
-                said.record(action="refused", reason=refusal, declared=found.declared, live=found.live, written=False)
-                return said.done(EXIT_FINDINGS)
-        needs_metrics = not found.position.complete and found.position.canary_weight > 0 and not options.start
-        if needs_metrics:
-            judged = situation(stack, options, metrics=True, live=False)
-            judged.live, judged.live_note, judged.route = found.live, found.live_note, judged.route or found.route
-            found = judged
+        found, refusal = advance_situation(stack, options)
+        if refusal is not None:
+            print(f"refused: {refusal}; nothing written", file=sys.stderr)
+            said.record(action="refused", reason=refusal, declared=found.declared, live=found.live, written=False)
+            return said.done(EXIT_FINDINGS)
         decision = decide_advance(found, start=options.start)
     found.decision = decision
     here = found.position
@@ -195,6 +180,21 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: the live weights now differ from the deployed Pulumi state: run `pulumi up` for stack "
               f"{stack.stack} (until then `accelplane verify` reports the rollout's weights as drift)", file=sys.stderr)
     return said.done(EXIT_FINDINGS if decision.action is Action.rollback else EXIT_OK)
+
+
+def _status(args: argparse.Namespace, stack: StackConfig, options: Options) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
+    from accelplane.report.output import emit
+    from accelplane.rollout import report
+    from accelplane.rollout.run import decide_advance, decide_offline, situation
+
+    # --no-live: nothing read from the cloud or Prometheus; the declaration alone, so it works offline.
+    found = situation(stack, options, metrics=options.live, live=options.live)
+    found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
+    if not options.live:
+        found.live_note = "not read (--no-live)"
+    emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
+    return EXIT_OK
 
 
 class _Outcome:

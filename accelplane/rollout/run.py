@@ -176,6 +176,24 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
     return found.route.traffic(names, duration_seconds(rollout.gates.window), options.now)
 
 
+def advance_situation(stack: StackConfig, options: Options) -> tuple[Situation, str | None]:
+    """What advance decides on, and why it must refuse (None: it may decide). The live weights are
+    read before any metric, so a route changed by hand stops it before Prometheus is asked."""
+    found = situation(stack, options, metrics=False, live=False)
+    if live_weights_readable(found):
+        find_route(found, options)
+        refusal = live_disagreement(found)
+        if refusal is not None:
+            return found, refusal
+    needs_metrics = not found.position.complete and found.position.canary_weight > 0 and not options.start
+    if needs_metrics:
+        judged = situation(stack, options, metrics=True, live=False)
+        judged.live, judged.live_note, judged.route = found.live, found.live_note, judged.route or found.route
+        judged.route_state = found.route_state
+        found = judged
+    return found, None
+
+
 def live_weights_readable(found: Situation) -> bool:
     """Whether the cloud can read the service's live weights (an exposed service on a cloud that can)."""
     support = cloud_support(found.stack.platform.cloud)

@@ -154,7 +154,7 @@ def test_status_no_live_reads_nothing_and_says_what_advance_needs(tmp_path: Path
     assert "not judged: advance moves the canary to 25% once every gate holds" in result.out, result.out
     data = json.loads(rollout("status", "--stack-file", path, "--service", "server", "--no-live",
                               "--format", "json").out)
-    assert data["live"] == {"read": False, "note": "not read (--no-live)"} and data["gates"] == []
+    assert data["live"] == {"read": False, "note": "not read (--no-live)", "route_state": None} and data["gates"] == []
     assert data["decision"]["action"] == "not judged" and data["rollout"]["next_step"] == 25
     assert set(data["gate_definitions"]) == {"window", "min_requests", "max_error_rate", "max_p99_ratio",
                                              "max_p99_seconds"}
