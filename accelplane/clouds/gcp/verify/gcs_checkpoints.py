@@ -51,7 +51,7 @@ def _days(seconds: int) -> str:
 
 
 class GcsCheckpoints(CheckpointStore, RestoreStore):
-    read_errors = (GcpReadError,)
+    read_errors: tuple[type[BaseException], ...] = (GcpReadError,)
     checksum_method = "SHA-256 from the objects' metadata (downloaded where none)"
 
     def __init__(self, clients: GcpClients, bucket: str, *, mode: str = "download", concurrency: int = 8) -> None:

@@ -21,9 +21,11 @@ class ViewBuilder(Protocol):
 
     def _read(self, types: Iterable[str], read: Callable[[], Any]) -> Any:
         """`read()`, or None after marking every declared resource of `types` unreadable."""
+        ...
 
     def _live(self, declared: Resource | None, type_token: str, live_id: str, item: dict) -> Resource:
         """The live item in the declared shape, added to the view (matched to `declared` if given)."""
+        ...
 
     def _match_all(
         self,
@@ -34,3 +36,4 @@ class ViewBuilder(Protocol):
         live_id: Callable[[dict], str] | None = None,
     ) -> dict[str, dict]:
         """Declared URN -> live item, by name; unmatched items `owned_by` the stack are unexpected."""
+        ...
