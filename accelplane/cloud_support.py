@@ -145,6 +145,16 @@ class CloudSupport(ABC):
         self.require(Capability.live_weights)
         raise NotImplementedError(f"{self.name}: live_route")
 
+    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+        """The cloud's object store for `scheme://` URIs (a `parity.storage.ObjectStore`), given the
+        command's connection options; None for a scheme it does not serve."""
+        return None
+
+    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+        """How to reach the platform's Kubernetes API with the cloud's own credentials (a
+        `rollout.kubernetes_api.ClusterAccess`); `RouteError` when it cannot be had."""
+        raise NotImplementedError(f"{self.name}: cluster_access")
+
     def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
         """The `Authorization` header value for a Prometheus query API this cloud serves itself (its
         managed Prometheus), as a function called per query; None for any other Prometheus."""

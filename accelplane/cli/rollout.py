@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
+from accelplane.urls import url_problem
 
 if TYPE_CHECKING:  # annotations only: the rollout modules load when the command runs
     from accelplane.config.loader import StackConfig
@@ -34,6 +35,8 @@ _ACTIONS = {
     "status": "show each backend's weight and traffic, the gates and what advance would do",
     "advance": "write the next step's weights when the gates hold and the step has baked; roll back on a failed gate",
     "abort": "write weight 0 for every backend but the baseline",
+    "parity": "replay the golden set against the canary backend and compare outputs and speed with the baseline's "
+    "(--record: record the golden set on the baseline)",
 }
 
 
@@ -42,6 +45,14 @@ def _url(text: str) -> str:
     from accelplane.rollout.prometheus import prometheus_url_problem
 
     problem = prometheus_url_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _backend_url(text: str) -> str:
+    problem = url_problem(text, "expected an http:// or https:// URL of the model server, e.g. http://127.0.0.1:8000",
+                          server_only=True)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return text
@@ -88,14 +99,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per Prometheus query (default 10)")
         # For tests and reruns: judge the bake time and the window as of this instant.
         sub.add_argument("--now", type=_now, help=argparse.SUPPRESS)
-        if action == "status":
+        if action == "parity":
+            _parity_arguments(sub)
+        elif action == "status":
             sub.add_argument("--format", choices=("table", "json", "markdown"), default="table",
                              help="output format (default: table; markdown for a PR comment)")
             sub.add_argument("--output", type=Path, help="write the report here instead of standard output")
             sub.add_argument("--no-live", action="store_true",
                              help="read nothing live (no weights, no metrics): the declared weights, the next step, "
                              "the gates' definitions and the decision history, offline")
-        else:
+        elif action in ("advance", "abort"):
             sub.add_argument("--format", choices=("text", "json"), default="text",
                              help="output format (default: text; json: one object with the decision, weights, "
                              "gates, what was written and applied)")
@@ -132,6 +145,8 @@ def _run(args: argparse.Namespace) -> int:
     command = args.rollout_command
     if command == "status":
         return _status(args, stack, options)
+    if command == "parity":
+        return _parity(args, stack, options)
     said = _Outcome(as_json=getattr(args, "format", "text") == "json", command=command, stack=stack.stack,
                     service=args.service)
     if command == "abort":
@@ -182,15 +197,55 @@ def _run(args: argparse.Namespace) -> int:
     return said.done(EXIT_FINDINGS if decision.action is Action.rollback else EXIT_OK)
 
 
+def _parity_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--record", action="store_true",
+                     help="record the golden set on the baseline backend and pin its SHA-256 in the stack file")
+    sub.add_argument("--requests", type=Path, metavar="FILE",
+                     help="with --record: the requests (JSONL, {\"id\", \"request\"} per line); default: the "
+                     "golden set's own")
+    sub.add_argument("--baseline-url", type=_backend_url, metavar="URL",
+                     help="reach the baseline here (e.g. after kubectl port-forward) instead of its Service "
+                     "through the Kubernetes API")
+    sub.add_argument("--canary-url", type=_backend_url, metavar="URL", help="reach the canary here, likewise")
+    sub.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                     help="report format (default: text; markdown for a PR comment)")
+    sub.add_argument("--output", type=Path, help="write the report here instead of standard output")
+
+
+def _parity(args: argparse.Namespace, stack: StackConfig, options: Options) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
+    from accelplane.report.output import emit
+    from accelplane.rollout.parity import report
+    from accelplane.rollout.parity.run import ParityOptions, check, record
+    from accelplane.rollout.run import find_service
+
+    service = find_service(stack, args.service)
+    settings = ParityOptions(baseline_url=args.baseline_url, canary_url=args.canary_url,
+                             requests_file=args.requests, timeout=max(args.timeout, 30.0), connection=options)
+    if args.record:
+        recorded = record(stack, service, settings, options.now)
+        print(f"recorded {recorded['requests']} requests on {recorded['backend']!r} ({recorded['where']}) into "
+              f"{recorded['golden']}; pinned sha256 {recorded['sha256']} in {recorded['stack_file']} (line "
+              f"{', '.join(map(str, recorded['lines']))})")
+        return EXIT_OK
+    result = check(stack, service, settings, options.now)
+    emit(report.FORMATS[args.format](result), args.output, f"parity {result['verdict']}: {result['uri']}")
+    return EXIT_OK if result["verdict"] == "pass" else EXIT_FINDINGS
+
+
 def _status(args: argparse.Namespace, stack: StackConfig, options: Options) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.report.output import emit
     from accelplane.rollout import report
-    from accelplane.rollout.run import decide_advance, decide_offline, situation
+    from accelplane.rollout.run import Action, Decision, decide_advance, decide_offline, parity_refusal, situation
 
     # --no-live: nothing read from the cloud or Prometheus; the declaration alone, so it works offline.
     found = situation(stack, options, metrics=options.live, live=options.live)
-    found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
+    refusal = parity_refusal(found, options) if options.live else None
+    if refusal is not None:
+        found.decision = Decision(Action.hold, f"advance would refuse: {refusal}")
+    else:
+        found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
     if not options.live:
         found.live_note = "not read (--no-live)"
     emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")

@@ -53,6 +53,14 @@ from accelplane.declaration.kubernetes import (
     TrainingTemplate,
 )
 from accelplane.declaration.network import ExistingVpc, GcpVpc, Network, NewVpc, Tags
+from accelplane.declaration.parity import (
+    GoldenSet,
+    OutputKind,
+    Parity,
+    ParityCompare,
+    ParityPerformance,
+    ParityProtocol,
+)
 from accelplane.declaration.platform import AirGap, GcpSettings, Platform
 from accelplane.declaration.pools import Capacity, NodePool, Scaling, Taint
 from accelplane.declaration.software import SoftwareProfile
@@ -78,6 +86,7 @@ __all__ = [
     "ExistingVpc",
     "GcpSettings",
     "GcpVpc",
+    "GoldenSet",
     "GpuDriver",
     "HealthCheck",
     "ImageDigest",
@@ -94,6 +103,11 @@ __all__ = [
     "Network",
     "NewVpc",
     "NodePool",
+    "OutputKind",
+    "Parity",
+    "ParityCompare",
+    "ParityPerformance",
+    "ParityProtocol",
     "Platform",
     "PrometheusMetrics",
     "Purpose",

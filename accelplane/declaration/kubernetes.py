@@ -15,6 +15,7 @@ from accelplane.declaration.base import (
     Name,
     Timestamp,
 )
+from accelplane.declaration.parity import Parity
 
 
 class Autoscaling(Model):
@@ -122,6 +123,11 @@ class Rollout(Model):
     history: list[RolloutRecord] = Field(
         default_factory=list, max_length=ROLLOUT_HISTORY_LIMIT,
         description="The last decisions of `accelplane rollout advance|abort`, newest last (it writes them).",
+    )
+    parity: Parity | None = Field(
+        default=None,
+        description="The canary must answer the same, and as fast, as the baseline (`accelplane rollout parity`) "
+        "before it takes more than the first step.",
     )
 
     @field_validator("steps")

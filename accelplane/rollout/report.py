@@ -58,6 +58,8 @@ def to_json(found: Situation) -> dict[str, Any]:
             "window": rollout.gates.window,
         },
         "live": {"read": found.live is not None, "note": found.live_note, "route_state": found.route_state},
+        "parity": {"declared": bool(found.service.rollout and found.service.rollout.parity),
+                   "note": found.parity_note},
         "backends": backends,
         "gates": [gate.to_json() for gate in found.judgement.gates] if found.judgement else [],
         "gate_definitions": rollout.gates.model_dump(),
@@ -124,6 +126,8 @@ def render_table(found: Situation) -> str:
         lines.append(f"live weights not read: {found.live_note}")
     if found.route_state:
         lines.append(f"live route: {found.route_state}")
+    if found.parity_note:
+        lines.append(f"parity: {found.parity_note}")
     if found.judgement:
         lines.append("")
         for gate in found.judgement.gates:
@@ -153,6 +157,8 @@ def render_markdown(found: Situation) -> str:
         lines += ["", f"Live weights not read: {found.live_note}"]
     if found.route_state:
         lines += ["", f"Live route: {found.route_state}"]
+    if found.parity_note:
+        lines += ["", f"Parity: {found.parity_note}"]
     if found.judgement:
         lines += ["", "| gate | state | detail |", "|---|---|---|"]
         lines += [f"| `{g.name}` | {_MARK.get(g.state.value, '')} {g.state.value} | {g.detail} |"

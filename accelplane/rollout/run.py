@@ -79,6 +79,7 @@ class Situation:
     live: dict[str, int] | None = None
     live_note: str | None = None
     route_state: str | None = None  # what the cloud says of the live route (GKE: Gateway and route conditions)
+    parity_note: str | None = None  # the canary's parity report, where the rollout declares parity
     bake_left: timedelta | None = None  # None: baked (or no since)
     decision: Decision | None = None
     route: LiveRoute | None = field(default=None, repr=False)
@@ -185,6 +186,9 @@ def advance_situation(stack: StackConfig, options: Options) -> tuple[Situation, 
         refusal = live_disagreement(found)
         if refusal is not None:
             return found, refusal
+    refusal = parity_refusal(found, options)
+    if refusal is not None:
+        return found, refusal
     needs_metrics = not found.position.complete and found.position.canary_weight > 0 and not options.start
     if needs_metrics:
         judged = situation(stack, options, metrics=True, live=False)
@@ -192,6 +196,24 @@ def advance_situation(stack: StackConfig, options: Options) -> tuple[Situation, 
         judged.route_state = found.route_state
         found = judged
     return found, None
+
+
+def parity_refusal(found: Situation, options: Options) -> str | None:
+    """Why advance may not move the canary past its first step: no passing parity report for its
+    current image and the pinned golden set (where the rollout declares parity). Starting, and
+    the first step itself, need none: the first step is where parity is checked on live hardware."""
+    rollout = found.service.rollout
+    if rollout is None or rollout.parity is None or found.position.complete or found.position.canary_weight == 0:
+        return None
+    # Start-up time and layering: the parity package loads only for rollouts that declare it.
+    from accelplane.rollout.parity.run import canary_report
+
+    passed, note = canary_report(found.stack, found.service, options)
+    found.parity_note = note
+    if passed:
+        return None
+    return (f"the canary {found.position.canary!r} may not go past {found.position.canary_weight}% without a "
+            f"passing parity check: {note}")
 
 
 def live_weights_readable(found: Situation) -> bool:

@@ -66,6 +66,20 @@ class GcpSupport(CloudSupport):
 
         return gke_route(request)
 
+    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+        if scheme != "gs":
+            return None
+        # Start-up time: google-api-python-client loads only for live commands.
+        from accelplane.clouds.gcp.object_store import gcs_objects
+
+        return gcs_objects(platform, connection)
+
+    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+        # Start-up time: google-auth loads only for live commands.
+        from accelplane.clouds.gcp.rollout.route import gke_access
+
+        return gke_access(platform, connection)
+
     def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
         # Start-up time: google-auth loads only when a rollout reads metrics.
         from accelplane.clouds.gcp.rollout.managed_prometheus import bearer

@@ -20,14 +20,14 @@ import google_auth_httplib2
 import httplib2
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
-from accelplane.clouds.gcp.rollout.kubernetes_api import (
+from accelplane.declaration import InferenceService, Platform
+from accelplane.errors import InputError
+from accelplane.rollout.kubernetes_api import (
     ClusterAccess,
     KubernetesApi,
     KubernetesApiError,
     from_kubeconfig,
 )
-from accelplane.declaration import InferenceService, Platform
-from accelplane.errors import InputError
 from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
 from accelplane.rollout.traffic import Traffic
 
@@ -41,12 +41,12 @@ def cluster_name(platform: Platform) -> str:
     return f"projects/{platform.gcp.project}/locations/{platform.region}/clusters/{platform.name}"
 
 
-def gke_access(request: RouteRequest, clients: GcpClients | None = None) -> ClusterAccess:
-    """The cluster's endpoint and CA from `clusters.get`, and a token from the same credentials."""
-    platform = request.platform
+def gke_access(platform: Platform, connection: Any) -> ClusterAccess:
+    """The cluster's endpoint and CA from `clusters.get`, and a token from the same credentials
+    (`connection`: the command's options, for `api_endpoints` and `impersonate_service_account`)."""
     assert platform.gcp is not None
-    clients = clients or GcpClients(platform.gcp.project, platform.region, endpoints=request.api_endpoints,
-                                    impersonate=request.impersonate_service_account, scope=TOKEN_SCOPE)
+    clients = GcpClients(platform.gcp.project, platform.region, endpoints=getattr(connection, "api_endpoints", {}),
+                         impersonate=getattr(connection, "impersonate_service_account", None), scope=TOKEN_SCOPE)
     name = cluster_name(platform)
     try:
         cluster = clients.read(clients.service("container").projects().locations().clusters().get(name=name))
@@ -177,7 +177,8 @@ def gke_route(request: RouteRequest) -> GkeRoute:
     if not request.service.expose:
         raise RouteError("no Gateway route: the service is not exposed")
     try:
-        access = from_kubeconfig(request.kube_context) if request.kube_context else gke_access(request)
+        access = (from_kubeconfig(request.kube_context) if request.kube_context
+                  else gke_access(request.platform, request))
     except ValueError as error:
         raise RouteError(f"--context: {error}") from None
     return GkeRoute(KubernetesApi(access), request.platform, request.service)

@@ -1,9 +1,10 @@
-"""The few Kubernetes API calls rollout makes (get an object, JSON-merge-patch it), over HTTPS.
+"""The few Kubernetes API calls rollout makes (get an object, JSON-merge-patch it, POST through a
+Service's proxy), over HTTPS.
 
 Reached one of two ways (`ClusterAccess`):
-- GKE: the cluster's endpoint and CA from `clusters.get`, with a Google access token from the same
-  credentials verify uses. GKE kubeconfig contexts authenticate through gke-gcloud-auth-plugin, an
-  exec plugin that is not packaged here, so this is the default;
+- the cloud's own (GKE: the cluster's endpoint and CA from `clusters.get`, with a Google access
+  token from the same credentials verify uses; GKE kubeconfig contexts authenticate through
+  gke-gcloud-auth-plugin, an exec plugin that is not packaged here, so this is the default);
 - `--context NAME`: a kubeconfig context (`KUBECONFIG`, else ~/.kube/config) whose user holds a
   bearer token or a client certificate. A context that needs an exec plugin is refused, naming why.
 
@@ -68,6 +69,12 @@ class KubernetesApi:
 
     def merge_patch(self, path: str, patch: dict[str, Any]) -> dict[str, Any]:
         return self._call("PATCH", path, patch, "application/merge-patch+json")
+
+    def service_post(self, namespace: str, service: str, port: int, path: str, body: Any) -> dict[str, Any]:
+        """POST `body` to `path` on a Service's port through the API server's proxy
+        (`/api/v1/namespaces/{ns}/services/{name}:{port}/proxy/...`): the backend itself, not the route."""
+        proxy = f"/api/v1/namespaces/{namespace}/services/{service}:{port}/proxy"
+        return self._call("POST", proxy + path, body, "application/json")
 
     def _call(self, verb: str, path: str, body: Any = None, content_type: str = "") -> dict[str, Any]:
         headers = {"Accept": "application/json"}

@@ -1,0 +1,55 @@
+"""`gs://bucket/key` objects for parity's golden sets and reports, through the Cloud Storage JSON API.
+
+Its own clients with the `devstorage.read_write` scope that may call `objects.get` and
+`objects.insert` only; `--api-endpoint storage=URL` and impersonation as everywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from googleapiclient.http import MediaInMemoryUpload
+
+from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.declaration import Platform
+from accelplane.rollout.parity.storage import ObjectStore, StoreError
+
+WRITE_SCOPE = "https://www.googleapis.com/auth/devstorage.read_write"
+
+
+class GcsObjects(ObjectStore):
+    def __init__(self, clients: GcpClients) -> None:
+        self.clients = clients
+
+    @staticmethod
+    def _split(uri: str) -> tuple[str, str]:
+        bucket, _, key = uri.removeprefix("gs://").partition("/")
+        if not bucket or not key:
+            raise StoreError(f"{uri}: expected gs://bucket/key")
+        return bucket, key
+
+    def read(self, uri: str) -> bytes | None:
+        bucket, key = self._split(uri)
+        try:
+            return self.clients.media(self.clients.service("storage").objects().get_media(bucket=bucket, object=key))
+        except GcpReadError as error:
+            if error.code in ("HTTP 404", "notFound", "NOT_FOUND"):
+                return None
+            raise StoreError(f"cannot read {uri}: {error.code}: {error.message}") from None
+
+    def write(self, uri: str, data: bytes) -> None:
+        bucket, key = self._split(uri)
+        upload = MediaInMemoryUpload(data, mimetype="application/json", resumable=False)
+        try:
+            self.clients.execute(self.clients.service("storage").objects().insert(
+                bucket=bucket, name=key, media_body=upload))
+        except GcpReadError as error:
+            raise StoreError(f"cannot write {uri}: {error.code}: {error.message}") from None
+
+
+def gcs_objects(platform: Platform, connection: Any) -> GcsObjects:
+    assert platform.gcp is not None
+    clients = GcpClients(platform.gcp.project, platform.region, endpoints=getattr(connection, "api_endpoints", {}),
+                         impersonate=getattr(connection, "impersonate_service_account", None), scope=WRITE_SCOPE,
+                         write_methods=frozenset({"storage.objects.insert"}), max_attempts=4)
+    return GcsObjects(clients)

@@ -1,0 +1,203 @@
+"""`rollout parity` (check the canary) and `rollout parity --record` (record the baseline), and the
+lookup `advance` and `status` make of the canary's report.
+
+Check: the golden set is read and its SHA-256 compared with the stack's pin (a changed file is
+refused, exit 2); every request is sent to the canary backend directly (its own Service, or
+`--canary-url`), the outputs compared (`compare`), the bounded load measured against the baseline's
+recorded figures (`performance`), and the report written under its key (`report`). Exit 0 on a
+pass, 1 on a fail. Record: the requests (`--requests FILE`, else the golden set's own) are sent
+to the baseline, the outputs and performance written as the new golden set, and its SHA-256 pinned
+in the stack file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from accelplane.cloud_support import cloud_support
+from accelplane.config.loader import StackConfig
+from accelplane.declaration import Backend, InferenceService, Parity
+from accelplane.errors import InputError
+from accelplane.input_files import read_bytes
+from accelplane.rollout.kubernetes_api import KubernetesApi, from_kubeconfig
+from accelplane.rollout.parity import golden, performance, protocol, report
+from accelplane.rollout.parity.compare import compare
+from accelplane.rollout.parity.pin import pin_golden
+from accelplane.rollout.parity.storage import StoreError, store_for
+from accelplane.rollout.route import RouteError
+
+HERE = "accelplane rollout parity"
+
+
+@dataclass(frozen=True)
+class ParityOptions:
+    baseline_url: str | None = None
+    canary_url: str | None = None
+    requests_file: Path | None = None
+    timeout: float = 30.0  # per request
+    # The connection options rollout takes (cloud endpoints, credentials, kubeconfig context).
+    connection: Any = None
+
+
+def declared_parity(stack: StackConfig, service: InferenceService) -> Parity:
+    parity = service.rollout.parity if service.rollout else None
+    if parity is None:
+        raise InputError.single(f"service {service.name!r} declares no rollout.parity", file=str(stack.path),
+                                line=stack.line_of("kubernetes"), field="rollout.parity")
+    return parity
+
+
+def _backend(service: InferenceService, name: str | None) -> Backend:
+    return next(b for b in service.serving_backends if b.name == name)
+
+
+def _accelerator(stack: StackConfig, backend: Backend) -> str:
+    pool = next((p for p in stack.platform.node_pools if p.name == backend.node_pool), None)
+    return str(pool.accelerator or "cpu") if pool is not None else "unknown"
+
+
+def _transport(stack: StackConfig, service: InferenceService, backend: Backend, url: str | None,
+               options: ParityOptions) -> protocol.Transport:
+    if url:
+        return protocol.UrlTransport(url)
+    connection = options.connection
+    context = getattr(connection, "kube_context", None)
+    try:
+        access = from_kubeconfig(context) if context else cloud_support(stack.platform.cloud).cluster_access(
+            stack.platform, connection)
+    except (ValueError, RouteError, NotImplementedError) as error:
+        option = "--canary-url" if backend.name == service.canary else "--baseline-url"
+        raise InputError.single(f"cannot reach backend {backend.name!r} through the cluster: {error}; give "
+                                f"{option} (e.g. after `kubectl port-forward`)", file=HERE, field=option) from None
+    workload = next(w for w in stack.platform.workloads if w.name == service.workload)
+    return protocol.ServiceTransport(KubernetesApi(access), workload.namespace, service.object_name(backend),
+                                     service.port)
+
+
+def _read(stack: StackConfig, uri: str, connection: Any) -> bytes | None:
+    try:
+        return store_for(uri, stack, connection).read(uri)
+    except StoreError as error:
+        raise InputError.single(str(error), file=str(stack.path), field="rollout.parity") from None
+
+
+def _write(stack: StackConfig, uri: str, data: bytes, connection: Any) -> None:
+    try:
+        store_for(uri, stack, connection).write(uri, data)
+    except StoreError as error:
+        raise InputError.single(f"{error}; nothing else written", file=str(stack.path),
+                                field="rollout.parity") from None
+
+
+def _ask_all(transport: protocol.Transport, parity: Parity, requests: list[golden.GoldenRequest],
+             timeout: float, option: str) -> tuple[list[Any], list[str]]:
+    """Every request's output (None where it failed) and the failures. The first request failing
+    means the backend is not there at all: bad input, naming the option to fix."""
+    outputs, problems = [], []
+    for index, request in enumerate(requests):
+        try:
+            outputs.append(protocol.ask(transport, parity, request.request, timeout)[0])
+        except protocol.CallError as error:
+            if index == 0:
+                raise InputError.single(f"the backend did not answer: {error}", file=HERE, field=option) from None
+            outputs.append(None)
+            problems.append(f"{request.id}: no answer ({error})")
+    return outputs, problems
+
+
+def record(stack: StackConfig, service: InferenceService, options: ParityOptions, now: datetime) -> dict[str, Any]:
+    parity = declared_parity(stack, service)
+    if options.requests_file is not None:
+        requests = golden.parse_requests(read_bytes(options.requests_file, option="--requests"),
+                                         str(options.requests_file))
+    else:
+        existing = _read(stack, parity.golden.uri, options.connection)
+        if existing is None:
+            raise InputError.single(f"no golden set at {parity.golden.uri} to take the requests from: give "
+                                    "--requests FILE (JSONL, one {\"id\", \"request\"} per line)", file=HERE,
+                                    field="--requests")
+        requests = golden.parse_requests(existing, parity.golden.uri)
+    baseline = _backend(service, service.rollout.baseline if service.rollout else None)
+    transport = _transport(stack, service, baseline, options.baseline_url, options)
+    outputs, problems = _ask_all(transport, parity, requests, options.timeout, "--baseline-url")
+    if problems:
+        raise InputError.single(f"the baseline must answer every request to be recorded: {'; '.join(problems[:5])}",
+                                file=HERE, field="--baseline-url")
+    figures = performance.measure(transport, parity, [r.request for r in requests], options.timeout)
+    header = {"accelplane_golden": golden.FORMAT, "protocol": parity.protocol.value, "model": parity.model,
+              "kind": parity.compare.kind.value, "performance": figures,
+              "recorded": {"backend": baseline.name, "image": baseline.image,
+                           "accelerator": _accelerator(stack, baseline), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ")}}
+    data = golden.GoldenSet(header, [golden.GoldenRequest(r.id, r.request, out)
+                                     for r, out in zip(requests, outputs, strict=True)]).to_bytes()
+    digest = golden.sha256(data)
+    pinned = pin_golden(stack, service.name, digest)  # checked before anything is written
+    _write(stack, parity.golden.uri, data, options.connection)
+    pinned.commit()
+    return {"golden": parity.golden.uri, "sha256": digest, "requests": len(requests), "backend": baseline.name,
+            "performance": figures, "stack_file": str(stack.path), "lines": pinned.changed_lines,
+            "where": transport.where}
+
+
+def check(stack: StackConfig, service: InferenceService, options: ParityOptions, now: datetime) -> dict[str, Any]:
+    parity = declared_parity(stack, service)
+    if parity.golden.sha256 is None:
+        raise InputError.single("no golden set recorded yet (rollout.parity.golden.sha256 is unset): run "
+                                "`accelplane rollout parity --record` on the baseline first", file=str(stack.path),
+                                field="rollout.parity.golden.sha256")
+    data = _read(stack, parity.golden.uri, options.connection)
+    if data is None:
+        raise InputError.single(f"no golden set at {parity.golden.uri}", file=str(stack.path),
+                                field="rollout.parity.golden.uri")
+    golden_set = golden.parse_golden(data, parity.golden.uri, expect_sha256=parity.golden.sha256)
+    canary = _backend(service, service.canary)
+    transport = _transport(stack, service, canary, options.canary_url, options)
+    requests = golden_set.requests
+    outputs, problems = _ask_all(transport, parity, requests, options.timeout, "--canary-url")
+    answered = [(r, out) for r, out in zip(requests, outputs, strict=True) if out is not None]
+    comparison = compare(parity.compare, [r.id for r, _ in answered], [r.output for r, _ in answered],
+                         [out for _, out in answered])
+    figures = performance.measure(transport, parity, [r.request for r in requests], options.timeout)
+    checks = comparison.checks + performance.judge(parity.performance, golden_set.header.get("performance") or {},
+                                                   figures)
+    all_problems = problems + comparison.problems
+    passed = not all_problems and all(c.passed for c in checks)
+    uri = report.report_uri(parity, service, canary, parity.golden.sha256)
+    result = {
+        "kind": report.KIND, "service": service.name, "backend": canary.name, "image": canary.image,
+        "accelerator": _accelerator(stack, canary), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "golden": {"uri": parity.golden.uri, "sha256": parity.golden.sha256,
+                   "recorded": golden_set.header.get("recorded") or {}},
+        "requests": len(requests), "where": transport.where, "verdict": "pass" if passed else "fail",
+        "checks": [c.to_json() for c in checks], "problems": all_problems,
+        "worst": [{"id": w.id, "detail": w.detail} for w in comparison.worst],
+        "performance": figures, "baseline_performance": golden_set.header.get("performance") or {}, "uri": uri,
+    }
+    _write(stack, uri, report.render_json(result).encode(), options.connection)
+    return result
+
+
+def canary_report(stack: StackConfig, service: InferenceService, connection: Any) -> tuple[bool, str]:
+    """Whether a passing report vouches for the canary's current image and the pinned golden set,
+    and what to say about it."""
+    parity = declared_parity(stack, service)
+    if parity.golden.sha256 is None:
+        return False, "no golden set recorded yet (`rollout parity --record` on the baseline)"
+    canary = _backend(service, service.canary)
+    uri = report.report_uri(parity, service, canary, parity.golden.sha256)
+    data = _read(stack, uri, connection)
+    if data is None:
+        return False, f"no parity report for canary {canary.name!r} at its image and golden set ({uri}): run " \
+            "`accelplane rollout parity`"
+    try:
+        found = json.loads(data)
+    except ValueError:
+        return False, f"{uri} is not a parity report"
+    if not report.verdict(found):
+        failed = [c["name"] for c in found.get("checks", []) if not c.get("passed")] + found.get("problems", [])
+        return False, f"the parity report {uri} failed: {', '.join(map(str, failed[:4]))}"
+    return True, f"parity passed ({found.get('at')}, {uri})"

@@ -1,0 +1,75 @@
+"""Where golden sets and parity reports live: a path in the project, or the cloud's object store.
+
+A path is relative to the project directory (the one holding `Pulumi.yaml`; the stack file's own
+directory outside a project). `s3://` and `gs://` URIs go to the stack's cloud
+(`CloudSupport.object_store`), with the same connection options as the rest of `rollout`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from accelplane.cloud_support import cloud_support
+from accelplane.config.loader import StackConfig
+from accelplane.config.project import project_around
+from accelplane.errors import InputError
+
+
+class ObjectStore(ABC):
+    @abstractmethod
+    def read(self, uri: str) -> bytes | None:
+        """The object's bytes; None when there is none."""
+
+    @abstractmethod
+    def write(self, uri: str, data: bytes) -> None: ...
+
+
+class StoreError(Exception):
+    """An object that cannot be read or written (the message says which and why)."""
+
+
+class LocalStore(ObjectStore):
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path(self, uri: str) -> Path:
+        return self.root / uri
+
+    def read(self, uri: str) -> bytes | None:
+        try:
+            return self.path(uri).read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise StoreError(f"cannot read {self.path(uri)}: {error.strerror}") from None
+
+    def write(self, uri: str, data: bytes) -> None:
+        target = self.path(uri)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as handle:  # never half a file
+                handle.write(data)
+            os.replace(handle.name, target)
+        except OSError as error:
+            raise StoreError(f"cannot write {target}: {error.strerror}") from None
+
+
+def project_root(stack: StackConfig) -> Path:
+    project = project_around(stack.path.parent)
+    return project.root if project is not None else stack.path.parent
+
+
+def store_for(uri: str, stack: StackConfig, connection: Any) -> ObjectStore:
+    """The store holding `uri`; `InputError` for a scheme the stack's cloud does not serve."""
+    scheme, sep, _ = uri.partition("://")
+    if not sep:
+        return LocalStore(project_root(stack))
+    store = cloud_support(stack.platform.cloud).object_store(stack.platform, scheme, connection)
+    if store is None:
+        raise InputError.single(f"{uri}: a {stack.platform.cloud.value} stack keeps parity files in a path or "
+                                "its own object store", file=str(stack.path), field="rollout.parity")
+    return store

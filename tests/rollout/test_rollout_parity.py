@@ -1,0 +1,172 @@
+"""`accelplane rollout parity` against real model servers on 127.0.0.1: onnxruntime (CPU) serving a
+fixed-seed classifier built with `onnx` over the Open Inference Protocol (tests/support/models).
+The baseline is the float32 model; the canaries are its faithful float16 conversion (must pass),
+a broken conversion (must fail) and the float32 model made 300 ms slower per request (must fail
+the latency ratio, whatever this machine's speed: the baseline answers in a millisecond or two).
+
+The test stack's performance bounds are far wider than the defaults (p99 ratio 15, throughput
+ratio 0.1): with 16 requests per figure the p99 is the slowest request, and two loaded cores
+(the test suite runs beside other work) put single spikes of several times the median into it.
+The slow canary is over a hundred times the baseline's latency, far past them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.rollout.conftest import stack_text
+from tests.support.mirror.servers import _served, free_port
+from tests.support.models.classifier import build, requests
+
+ROOT = Path(__file__).resolve().parents[2]
+PARITY = """            parity:
+              protocol: open-inference
+              model: classifier
+              golden: {uri: parity/golden.jsonl}
+              compare: {kind: classification}
+              performance: {batch_sizes: [1, 8], concurrency: 2, requests: 16, max_latency_ratio: 15,
+                            min_throughput_ratio: 0.1, timeout: 60s}
+              reports: parity/reports
+"""
+ANCHOR = "            prometheus: {histogram: http_request_duration_seconds, status_label: code}\n"
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """One model server per variant: name -> base URL."""
+    work = tmp_path_factory.mktemp("models")
+    variants = {"baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0),
+                "slow": ("fp32", 0.3)}
+    urls: dict[str, str] = {}
+    stack = []
+    try:
+        for name, (variant, delay) in variants.items():
+            model = build(variant, work / f"{name}.onnx")
+            port = free_port()
+            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port),
+                    "--delay", str(delay)]
+            served = _served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log", cwd=ROOT)
+            served.__enter__()
+            stack.append(served)
+            urls[name] = f"http://127.0.0.1:{port}"
+        yield urls
+    finally:
+        for served in reversed(stack):
+            served.__exit__(None, None, None)
+
+
+@pytest.fixture
+def parity_stack(tmp_path: Path) -> Path:
+    path = tmp_path / "Pulumi.canary.yaml"
+    path.write_text(stack_text("server").replace(ANCHOR, ANCHOR + PARITY))
+    (tmp_path / "requests.jsonl").write_text("\n".join(json.dumps(r) for r in requests(48)) + "\n")
+    return path
+
+
+def _parity(rollout: Any, path: Path, *extra: str) -> Any:
+    return rollout("parity", "--stack-file", path, "--service", "server", "--now", "2026-12-05T10:00:00Z", *extra)
+
+
+def _record(rollout: Any, path: Path, servers: dict[str, str]) -> Any:
+    return _parity(rollout, path, "--record", "--requests", path.parent / "requests.jsonl",
+                   "--baseline-url", servers["baseline"])
+
+
+def _pinned(path: Path) -> str | None:
+    service = yaml.safe_load(path.read_text())["config"]["accelplane:platform"]["kubernetes"]["inference_services"][0]
+    return service["rollout"]["parity"]["golden"].get("sha256")
+
+
+def test_record_writes_the_golden_set_and_pins_its_sha256(parity_stack, servers, rollout):
+    before = parity_stack.read_text()
+    result = _record(rollout, parity_stack, servers)
+    assert result.code == 0, result.err
+    golden = (parity_stack.parent / "parity" / "golden.jsonl").read_bytes()
+    import hashlib
+
+    assert _pinned(parity_stack) == hashlib.sha256(golden).hexdigest()
+    header = json.loads(golden.splitlines()[0])
+    assert header["recorded"]["backend"] == "l4" and header["performance"]["batch"]["1"]["count"] == 16
+    assert len(golden.splitlines()) == 49
+    after = parity_stack.read_text()  # one line added, nothing else changed
+    assert [line for line in after.splitlines() if line not in before.splitlines()] == [
+        f'              golden: {{uri: parity/golden.jsonl, sha256: "{_pinned(parity_stack)}"}}']
+
+
+def test_the_faithful_fp16_canary_passes(parity_stack, servers, rollout):
+    assert _record(rollout, parity_stack, servers).code == 0
+    result = _parity(rollout, parity_stack, "--canary-url", servers["faithful"], "--format", "json")
+    assert result.code == 0, result.out + result.err
+    report = json.loads(result.out)
+    assert report["verdict"] == "pass" and report["requests"] == 48
+    checks = {c["name"]: c for c in report["checks"]}
+    assert checks["top-1 agreement"]["observed"] == 1.0
+    stored = parity_stack.parent / report["uri"]
+    assert json.loads(stored.read_text())["verdict"] == "pass"
+
+
+def test_the_broken_canary_fails_naming_the_requests_that_differ(parity_stack, servers, rollout):
+    assert _record(rollout, parity_stack, servers).code == 0
+    result = _parity(rollout, parity_stack, "--canary-url", servers["broken"])
+    assert result.code == 1, result.err
+    assert "FAILS   top-1 agreement" in result.out and "requests that differ most:" in result.out
+    assert "verdict: FAIL" in result.out
+
+
+def test_the_slow_canary_fails_the_latency_ratio(parity_stack, servers, rollout):
+    assert _record(rollout, parity_stack, servers).code == 0
+    result = _parity(rollout, parity_stack, "--canary-url", servers["slow"], "--format", "json")
+    assert result.code == 1
+    report = json.loads(result.out)
+    failed = {c["name"] for c in report["checks"] if not c["passed"]}
+    assert "p99 latency at batch 1 / baseline's" in failed
+    assert "top-1 agreement" not in failed  # it answers the same, only slower
+
+
+def test_a_changed_golden_set_is_refused(parity_stack, servers, rollout):
+    assert _record(rollout, parity_stack, servers).code == 0
+    golden = parity_stack.parent / "parity" / "golden.jsonl"
+    golden.write_text(golden.read_text().replace('"r0003"', '"r9999"'))
+    result = _parity(rollout, parity_stack, "--canary-url", servers["faithful"])
+    assert result.code == 2 and "SHA-256" in result.err and "golden.jsonl" in result.err
+
+
+def test_checking_before_any_record_says_to_record(parity_stack, servers, rollout):
+    result = _parity(rollout, parity_stack, "--canary-url", servers["faithful"])
+    assert result.code == 2 and "--record" in result.err and "sha256" in result.err
+
+
+def test_a_requests_file_that_does_not_parse_names_its_line(parity_stack, servers, rollout):
+    bad = parity_stack.parent / "requests.jsonl"
+    lines = bad.read_text().splitlines()
+    lines[2] = '{"id": "r0002", "request": '
+    bad.write_text("\n".join(lines) + "\n")
+    result = _record(rollout, parity_stack, servers)
+    assert result.code == 2 and "requests.jsonl:3" in result.err
+    assert _pinned(parity_stack) is None
+
+
+def test_an_unreachable_canary_is_bad_input(parity_stack, servers, rollout):
+    assert _record(rollout, parity_stack, servers).code == 0
+    result = _parity(rollout, parity_stack, "--canary-url", "http://127.0.0.1:9")
+    assert result.code == 2 and "--canary-url" in result.err and "did not answer" in result.err
+
+
+def test_advance_refuses_past_the_first_step_without_a_passing_report(parity_stack, servers, rollout):
+    assert _record(rollout, parity_stack, servers).code == 0
+    advance = ("advance", "--stack-file", parity_stack, "--service", "server", "--prometheus-url",
+               "http://127.0.0.1:9")
+    result = rollout(*advance)
+    assert result.code == 1 and "parity" in result.err and "no parity report" in result.err
+    assert _parity(rollout, parity_stack, "--canary-url", servers["broken"]).code == 1
+    result = rollout(*advance)
+    assert result.code == 1 and "failed: top-1 agreement" in result.err
+    assert _parity(rollout, parity_stack, "--canary-url", servers["faithful"]).code == 0
+    result = rollout(*advance)  # past the parity gate: now the metrics are read (none here: exit 2)
+    assert result.code == 2 and "cannot read metrics from Prometheus" in result.err
