@@ -1,8 +1,10 @@
 """Fixtures for `accelplane rollout`: a stack file of our own per test, a real Prometheus scraping a
-test exporter (one per session), AWS isolation, and an in-process CLI runner."""
+test exporter (one per session), onnxruntime model servers for parity (one per session), AWS
+isolation, and an in-process CLI runner."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from accelplane.cli import main
+from tests.support.mirror.servers import _served, free_port
+from tests.support.models.classifier import build
 from tests.support.prerequisites import missing
 from tests.support.prometheus.exporter import Exporter
 from tests.support.prometheus.server import Prometheus, find_binary
 
 FIXTURE = Path(__file__).parent / "fixtures" / "Pulumi.canary.yaml"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -103,3 +108,27 @@ def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metrics]:
     finally:
         server.close()
         exporter.close()
+
+
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """One model server per variant: name -> base URL."""
+    work = tmp_path_factory.mktemp("models")
+    variants = {"baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0),
+                "slow": ("fp32", 0.3)}
+    urls: dict[str, str] = {}
+    stack = []
+    try:
+        for name, (variant, delay) in variants.items():
+            model = build(variant, work / f"{name}.onnx")
+            port = free_port()
+            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port),
+                    "--delay", str(delay)]
+            served = _served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log", cwd=ROOT)
+            served.__enter__()
+            stack.append(served)
+            urls[name] = f"http://127.0.0.1:{port}"
+        yield urls
+    finally:
+        for served in reversed(stack):
+            served.__exit__(None, None, None)

@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from accelplane.program import offline_graph
 from tests.support.gcp_platform import deploy
 from tests.support.kubernetes_api_fake import kubernetes_api
+from tests.support.models.classifier import requests
 from tests.verify_gcp.conftest import fake, gcs, gcs_server  # noqa: F401  (the Google fakes, as fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,7 +257,59 @@ def test_managed_prometheus_without_credentials_is_bad_input(gke, managed_promet
     monkeypatch.setenv("HOME", str(tmp_path))
     result = rollout("status", *_args(gke, "--prometheus-url", url, "--no-live"))
     assert result.code == 0  # --no-live reads nothing: no credentials needed
-    result = rollout("advance", *_args(gke, "--prometheus-url", url))
+    result = rollout("status", *_args(gke, "--prometheus-url", url))
     assert result.code == 2
     assert "no Google Cloud credentials" in result.err and "--prometheus-url" in result.err
     assert seen == []
+
+
+CLASSIFIER_PARITY = """            parity:
+              protocol: open-inference
+              model: classifier
+              golden: {uri: parity/golden.jsonl}
+              compare: {kind: classification}
+              performance: {batch_sizes: [1], concurrency: 2, requests: 8, max_latency_ratio: 15,
+                            min_throughput_ratio: 0.1, timeout: 60s}
+              reports: parity/reports
+"""
+
+
+def _classifier_parity(gke: Any) -> None:
+    """tpu-prod's llm-server compares text; this test serves it the onnx classifier instead, so its
+    parity block is swapped for one that compares classes (the path through the cluster is the same)."""
+    text = gke.stack_file.read_text()
+    start = text.index("            parity:\n")
+    end = text.index("              reports: parity/reports\n", start) + len("              reports: parity/reports\n")
+    gke.stack_file.write_text(text[:start] + CLASSIFIER_PARITY + text[end:])
+    (gke.stack_file.parent / "requests.jsonl").write_text("\n".join(json.dumps(r) for r in requests(16)) + "\n")
+
+
+def test_parity_reaches_each_backend_through_its_service_proxy(gke, servers, rollout):
+    """No --baseline-url or --canary-url: the Kubernetes API's Service proxy, as users run it without
+    a port-forward; the weighted HTTPRoute (and the users behind it) never see the parity load."""
+    _classifier_parity(gke)
+    gke.services["inference/llm-server-h100:8000"] = servers["baseline"]
+    gke.services["inference/llm-server-v5e:8000"] = servers["faithful"]
+    base = ["--stack-file", str(gke.stack_file), "--service", "llm-server",
+            f"--api-endpoint=container={gke.google.endpoint('container', 'v1')}"]
+    recorded = rollout("parity", *base, "--record", "--requests", str(gke.stack_file.parent / "requests.jsonl"))
+    assert recorded.code == 0, recorded.err
+    assert "Service inference/llm-server-h100:8000" in recorded.out
+    checked = rollout("parity", *base, "--format", "json")
+    assert checked.code == 0, checked.out + checked.err
+    assert json.loads(checked.out)["where"].startswith("Service inference/llm-server-v5e:8000")
+    proxied = {path for verb, path in gke.requests if verb == "POST"}
+    assert proxied == {
+        "/api/v1/namespaces/inference/services/llm-server-h100:8000/proxy/v2/models/classifier/infer",
+        "/api/v1/namespaces/inference/services/llm-server-v5e:8000/proxy/v2/models/classifier/infer",
+    }
+    assert not any(path.endswith("/httproutes/llm-server") and verb != "GET" for verb, path in gke.requests)
+
+
+def test_parity_without_rbac_on_the_service_proxy_is_bad_input(gke, servers, rollout):
+    _classifier_parity(gke)
+    gke.forbid("create")
+    result = rollout("parity", "--stack-file", str(gke.stack_file), "--service", "llm-server", "--record",
+                     "--requests", str(gke.stack_file.parent / "requests.jsonl"),
+                     f"--api-endpoint=container={gke.google.endpoint('container', 'v1')}")
+    assert result.code == 2 and 'cannot create resource "services/proxy"' in result.err

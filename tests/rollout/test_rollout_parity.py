@@ -12,8 +12,6 @@ The slow canary is over a hundred times the baseline's latency, far past them.""
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +19,8 @@ import pytest
 import yaml
 
 from tests.rollout.conftest import stack_text
-from tests.support.mirror.servers import _served, free_port
-from tests.support.models.classifier import build, requests
+from tests.support.models.classifier import requests
 
-ROOT = Path(__file__).resolve().parents[2]
 PARITY = """            parity:
               protocol: open-inference
               model: classifier
@@ -35,30 +31,6 @@ PARITY = """            parity:
               reports: parity/reports
 """
 ANCHOR = "            prometheus: {histogram: http_request_duration_seconds, status_label: code}\n"
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """One model server per variant: name -> base URL."""
-    work = tmp_path_factory.mktemp("models")
-    variants = {"baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0),
-                "slow": ("fp32", 0.3)}
-    urls: dict[str, str] = {}
-    stack = []
-    try:
-        for name, (variant, delay) in variants.items():
-            model = build(variant, work / f"{name}.onnx")
-            port = free_port()
-            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port),
-                    "--delay", str(delay)]
-            served = _served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log", cwd=ROOT)
-            served.__enter__()
-            stack.append(served)
-            urls[name] = f"http://127.0.0.1:{port}"
-        yield urls
-    finally:
-        for served in reversed(stack):
-            served.__exit__(None, None, None)
 
 
 @pytest.fixture

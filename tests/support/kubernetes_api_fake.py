@@ -11,7 +11,9 @@ PUT and JSON merge patch (`application/merge-patch+json`) with `resourceVersion`
 on a stale one); the Status error bodies; and every stored object checked against its CRD's
 OpenAPI schema (accelplane/k8s/crds, the same strict schemas the offline checks use): an invalid
 write is a 422 `Invalid`, as from a real API server. `forbid(verb)` answers a verb with 403 as RBAC
-would.
+would. The Service proxy (`/api/v1/namespaces/NS/services/NAME:PORT/proxy/...`) forwards to
+the URL a test registers for the Service (`services["NS/NAME:PORT"]`), as the API server forwards
+to the Service's pods.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import ipaddress
 import json
 import ssl
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -99,6 +103,7 @@ class KubernetesApiFake:
     objects: dict[str, dict] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)  # (verb, path)
     forbidden: set[str] = field(default_factory=set)
+    services: dict[str, str] = field(default_factory=dict)  # "ns/name:port" -> the URL its pods answer on
     _version: int = 1000
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -116,6 +121,17 @@ class KubernetesApiFake:
         plural = next(p for p, kind in KINDS.items() if kind == obj["kind"])
         meta = obj["metadata"]
         return f"/apis/{group_version}/namespaces/{meta['namespace']}/{plural}/{meta['name']}"
+
+    def _proxy(self, verb: str, path: str, body: bytes) -> tuple[int, dict]:
+        """The API server's Service proxy: the request goes to the Service's pods (here: a URL)."""
+        service, rest = _proxy_target(path)
+        if "create" in self.forbidden:  # RBAC's verb for POST on services/proxy
+            return _status(403, "Forbidden", f'services "{service}" is forbidden: User "accelplane@example.com" '
+                           'cannot create resource "services/proxy"')
+        upstream = self.services.get(service)
+        if upstream is None:
+            return _status(503, "ServiceUnavailable", f'no endpoints available for service "{service}"')
+        return _forward(upstream, verb, rest, body)
 
     def get(self, path: str) -> dict:
         return json.loads(json.dumps(self.objects[path]))
@@ -137,6 +153,8 @@ class KubernetesApiFake:
         self.requests.append((verb, path))
         if headers.get("Authorization") != f"Bearer {self.token}":
             return _status(401, "Unauthorized", "Unauthorized")
+        if path.startswith("/api/v1/namespaces/") and "/proxy/" in path:
+            return self._proxy(verb, path, body)
         parts = path.strip("/").split("/")
         if len(parts) != 7 or parts[0] != "apis" or parts[3] != "namespaces" or parts[5] not in KINDS:
             return _status(404, "NotFound", f"the server could not find the requested resource ({path})")
@@ -166,6 +184,25 @@ class KubernetesApiFake:
             return self._store(path, updated)
 
 
+def _proxy_target(path: str) -> tuple[str, str]:
+    """`/api/v1/namespaces/NS/services/NAME:PORT/proxy/REST` -> ("NS/NAME:PORT", "/REST")."""
+    head, _, rest = path.partition("/proxy")
+    parts = head.strip("/").split("/")
+    return f"{parts[3]}/{parts[5]}", rest or "/"
+
+
+def _forward(upstream: str, verb: str, rest: str, body: bytes) -> tuple[int, dict]:
+    request = urllib.request.Request(upstream + rest, data=body or None, method=verb,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, {"error": error.read().decode("utf-8", "replace")}
+    except OSError as error:  # as the API server says when no endpoint answers
+        return _status(503, "ServiceUnavailable", f"error trying to reach service: {error}")
+
+
 @contextmanager
 def kubernetes_api(work: Path, token: str) -> Iterator[KubernetesApiFake]:
     fake = KubernetesApiFake(token)
@@ -189,6 +226,9 @@ def kubernetes_api(work: Path, token: str) -> Iterator[KubernetesApiFake]:
             self._answer()
 
         def do_PUT(self) -> None:
+            self._answer()
+
+        def do_POST(self) -> None:
             self._answer()
 
         def log_message(self, *args: Any) -> None:
