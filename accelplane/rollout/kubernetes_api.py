@@ -51,7 +51,11 @@ class KubernetesApi:
     def __init__(self, access: ClusterAccess, timeout: float = 15.0) -> None:
         self.access = access
         self.timeout = timeout
-        self._context = ssl.create_default_context(cadata=access.ca_pem.decode() if access.ca_pem else None)
+        try:
+            self._context = ssl.create_default_context(cadata=access.ca_pem.decode() if access.ca_pem else None)
+        except (UnicodeDecodeError, ssl.SSLError, ValueError) as error:
+            raise KubernetesApiError("ca", f"the cluster CA of {access.where} is not a PEM certificate "
+                                     f"({one_line(error, API_MESSAGE_LIMIT)})") from None
         if access.client_cert:
             self._load_client_cert(*access.client_cert)
 

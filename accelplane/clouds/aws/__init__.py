@@ -67,5 +67,19 @@ class AwsSupport(CloudSupport):
 
         return alb_route(request)
 
+    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+        if scheme != "s3":
+            return None
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.object_store import s3_objects
+
+        return s3_objects(platform, connection)
+
+    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.cluster_access import eks_access
+
+        return eks_access(platform, connection)
+
 
 SUPPORT = AwsSupport()

@@ -23,7 +23,7 @@ from accelplane.config.loader import StackConfig
 from accelplane.declaration import Backend, InferenceService, Parity
 from accelplane.errors import InputError
 from accelplane.input_files import read_bytes
-from accelplane.rollout.kubernetes_api import KubernetesApi, from_kubeconfig
+from accelplane.rollout.kubernetes_api import KubernetesApi, KubernetesApiError, from_kubeconfig
 from accelplane.rollout.parity import golden, performance, protocol, report
 from accelplane.rollout.parity.compare import compare
 from accelplane.rollout.parity.pin import pin_golden
@@ -69,13 +69,13 @@ def _transport(stack: StackConfig, service: InferenceService, backend: Backend, 
     try:
         access = from_kubeconfig(context) if context else cloud_support(stack.platform.cloud).cluster_access(
             stack.platform, connection)
-    except (ValueError, RouteError, NotImplementedError) as error:
+        api = KubernetesApi(access)
+    except (ValueError, RouteError, NotImplementedError, KubernetesApiError) as error:
         option = "--canary-url" if backend.name == service.canary else "--baseline-url"
         raise InputError.single(f"cannot reach backend {backend.name!r} through the cluster: {error}; give "
                                 f"{option} (e.g. after `kubectl port-forward`)", file=HERE, field=option) from None
     workload = next(w for w in stack.platform.workloads if w.name == service.workload)
-    return protocol.ServiceTransport(KubernetesApi(access), workload.namespace, service.object_name(backend),
-                                     service.port)
+    return protocol.ServiceTransport(api, workload.namespace, service.object_name(backend), service.port)
 
 
 def _read(stack: StackConfig, uri: str, connection: Any) -> bytes | None:

@@ -1,0 +1,53 @@
+"""`s3://bucket/key` objects for parity's golden sets and reports (GetObject, PutObject)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from accelplane.clouds.aws.clients import AwsClients
+from accelplane.declaration import Platform
+from accelplane.rollout.parity.storage import ObjectStore, StoreError
+
+
+class S3Objects(ObjectStore):
+    def __init__(self, clients: AwsClients) -> None:
+        self.clients = clients
+
+    @staticmethod
+    def _split(uri: str) -> tuple[str, str]:
+        bucket, _, key = uri.removeprefix("s3://").partition("/")
+        if not bucket or not key:
+            raise StoreError(f"{uri}: expected s3://bucket/key")
+        return bucket, key
+
+    def read(self, uri: str) -> bytes | None:
+        bucket, key = self._split(uri)
+        try:
+            body = self.clients("s3").get_object(Bucket=bucket, Key=key)["Body"]
+            try:
+                return body.read()
+            finally:
+                body.close()
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+                return None
+            raise StoreError(f"cannot read {uri}: {error.response.get('Error', {}).get('Code')}") from None
+        except BotoCoreError as error:
+            raise StoreError(f"cannot read {uri}: {error}") from None
+
+    def write(self, uri: str, data: bytes) -> None:
+        bucket, key = self._split(uri)
+        try:
+            # verify's clients refuse writes: the one write goes through a client made for it.
+            writer = self.clients.session.client("s3", endpoint_url=self.clients.endpoint_url,
+                                                 config=self.clients.config)
+            writer.put_object(Bucket=bucket, Key=key, Body=data, ContentType="application/json")
+        except (BotoCoreError, ClientError) as error:
+            raise StoreError(f"cannot write {uri}: {error}") from None
+
+
+def s3_objects(platform: Platform, connection: Any) -> S3Objects:
+    return S3Objects(AwsClients(platform.region, endpoint_url=getattr(connection, "endpoint_url", None),
+                                profile=getattr(connection, "profile", None), max_attempts=4))
