@@ -93,6 +93,9 @@ def _render(diff: PlanDiff, level: int) -> str:
         for service in stepless:
             lines += ["", *(f"❌ `AP-RO-004` service {_code(service.service)}: not one rollout step: {_cell(p)}"
                             for p in service.problems)]
+        for service in (s for s in diff.rollout if s.parity):
+            lines += ["", *(f"⚠️ parity of service {_code(service.service)}: {_cell(reason)}"
+                            for reason in service.parity)]
         if explained and details:
             lines += ["", f"<details><summary>Matrix findings of the backends ({len(explained)})</summary>", ""]
             for service, backend in explained:

@@ -220,6 +220,7 @@ class ServiceRollout:
     canary: str | None
     backends: tuple[BackendChange, ...]
     problems: tuple[str, ...] = ()  # why the change of weights is not one rollout step (AP-RO-004)
+    parity: tuple[str, ...] = ()  # why the canary's last parity report no longer vouches for it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -227,6 +228,7 @@ class ServiceRollout:
             "baseline": self.baseline, "canary": self.canary,
             "backends": [backend.to_json() for backend in self.backends],
             "problems": list(self.problems),
+            "parity_invalidated": list(self.parity),
         }
 
 

@@ -115,7 +115,8 @@ def rollout_changes(
         except UnknownValue:
             notes.append(f"service {name}: its backends are not known until apply: rollout not compared")
             continue
-        if not differs and not policy_changed:
+        invalidated = _parity_invalidated(before, after, policy.canary if policy else None)
+        if not differs and not policy_changed and not invalidated:
             continue
         status = "added" if before is None else "removed" if after is None else "changed"
         problems: tuple[str, ...] = ()
@@ -128,9 +129,39 @@ def rollout_changes(
             service=name, name=shown.name, urn=shown.urn, status=status,
             baseline=policy.baseline or None if policy else None,
             canary=policy.canary or None if policy else None,
-            backends=tuple(rows), problems=problems,
+            backends=tuple(rows), problems=problems, parity=invalidated,
         ))
     return sorted(out, key=lambda service: (service.service, service.urn)), notes
+
+
+def _parity_invalidated(before: Resource | None, after: Resource | None, canary: str | None) -> tuple[str, ...]:
+    """Why the canary's parity report (keyed by its image and the golden set) no longer applies after
+    the change, where the head revision declares parity: a new image, another software profile, or a
+    re-recorded golden set. A side that does not record a value (an older revision) compares as
+    unchanged."""
+    if before is None or after is None or not canary:
+        return ()
+    parity = mapping(mapping(after.get("rollout")).get("parity"))
+    if not parity and mapping(after.get("rollout")).get("parity") is None:
+        return ()
+    old = {b.name: b for b in backends(before)}.get(canary)
+    new = {b.name: b for b in backends(after)}.get(canary)
+    reasons = []
+    if old is not None and new is not None:
+        if old.image_digest and new.image_digest and old.image_digest != new.image_digest:
+            reasons.append(f"canary {canary}'s image changes ({old.image_digest[:12]} → {new.image_digest[:12]})")
+        if old.software_profile and old.software_profile != new.software_profile:
+            reasons.append(f"canary {canary}'s software profile changes ({old.software_profile} → "
+                           f"{new.software_profile})")
+        elif old.versions and new.versions and old.versions != new.versions:
+            changed = sorted(k for k in {*old.versions, *new.versions} if old.versions.get(k) != new.versions.get(k))
+            reasons.append(f"canary {canary}'s profile versions change ({', '.join(changed)})")
+    old_golden = mapping(mapping(before.get("rollout")).get("parity")).get("goldenSha256")
+    new_golden = parity.get("goldenSha256")
+    if old_golden and new_golden != old_golden:
+        reasons.append("the golden set is re-recorded")
+    return tuple(f"{reason}: its parity report no longer applies; run `accelplane rollout parity` before "
+                 "advancing past the first step" for reason in reasons)
 
 
 def _step_problems(rows: Sequence[BackendChange], baseline: str | None, steps: Sequence[int]) -> tuple[str, ...]:

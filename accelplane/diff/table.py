@@ -116,6 +116,7 @@ def _rollout(service: ServiceRollout) -> list[str]:
         lines.append(row.rstrip())
         lines.extend(f"          {verdict} {rule}: {message}" for rule, verdict, message in backend.verdict_findings)
     lines.extend(f"      not one rollout step (AP-RO-004): {problem}" for problem in service.problems)
+    lines.extend(f"      parity: {reason}" for reason in service.parity)
     return lines
 
 

@@ -34,6 +34,8 @@ def service_props(platform: Platform, service: InferenceService) -> dict[str, An
         backends.append({
             "name": backend.name,
             "objectName": service.object_name(backend),
+            # The digest alone: what a parity report is keyed by, the same under an air-gapped mirror.
+            "imageDigest": backend.image.rsplit("@sha256:", 1)[-1],
             "nodePool": backend.node_pool,
             "accelerator": pool.accelerator if pool is not None else None,
             "weight": backend.weight,
@@ -53,5 +55,8 @@ def service_props(platform: Platform, service: InferenceService) -> dict[str, An
             "canary": service.canary,
             "steps": list(rollout.steps),
             "metrics": rollout.metrics.value,
+            # The pinned golden set (none yet: an empty mapping, as the engine records a null value).
+            "parity": None if rollout.parity is None else (
+                {"goldenSha256": rollout.parity.golden.sha256} if rollout.parity.golden.sha256 else {}),
         },
     }

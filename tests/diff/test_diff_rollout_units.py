@@ -170,3 +170,40 @@ def test_a_change_that_skips_declared_steps_is_not_one_step() -> None:
     for stable, nxt in ((75, 25), (100, 0)):
         head = [infer_pool(), _service(backend("stable", stable), backend("next", nxt), rollout=steps)]
         assert _diff(base, head).rollout[0].problems == ()
+
+
+def _parity_rollout(golden: str = "a" * 64) -> dict:
+    return {**canary_rollout(), "parity": {"goldenSha256": golden}}
+
+
+def _with_image(item: dict, digest: str) -> dict:
+    return {**item, "imageDigest": digest * 64}
+
+
+def test_a_new_canary_image_invalidates_its_parity_report() -> None:
+    base = [infer_pool(), _service(backend("stable", 95), _with_image(backend("next", 5), "1"),
+                                   rollout=_parity_rollout())]
+    head = [infer_pool(), _service(backend("stable", 95), _with_image(backend("next", 5), "2"),
+                                   rollout=_parity_rollout())]
+    [service] = _diff(base, head).rollout
+    assert service.parity == ("canary next's image changes (111111111111 → 222222222222): its parity report no "
+                              "longer applies; run `accelplane rollout parity` before advancing past the first step",)
+    diff = _diff(base, head)
+    assert "parity: canary next's image changes" in render(diff, "table")
+    assert "⚠️ parity of service `chat`" in render(diff, "markdown")
+    assert json.loads(render(diff, "json"))["rollout"][0]["parity_invalidated"] == list(service.parity)
+
+
+def test_a_re_recorded_golden_set_or_another_profile_invalidates_it_too() -> None:
+    base = [infer_pool(), _service(backend("stable", 95), backend("next", 5), rollout=_parity_rollout("a" * 64))]
+    head = [infer_pool(), _service(backend("stable", 95), backend("next", 5, profile="l40s-next"),
+                                   rollout=_parity_rollout("b" * 64))]
+    [service] = _diff(base, head).rollout
+    assert [reason.split(":")[0] for reason in service.parity] == [
+        "canary next's software profile changes (l40s → l40s-next)", "the golden set is re-recorded"]
+
+
+def test_without_parity_declared_an_image_change_says_nothing_of_it() -> None:
+    base = [infer_pool(), _service(backend("stable", 95), _with_image(backend("next", 5), "1"))]
+    head = [infer_pool(), _service(backend("stable", 95), _with_image(backend("next", 5), "2"))]
+    assert all(not s.parity for s in _diff(base, head).rollout)

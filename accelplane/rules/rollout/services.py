@@ -41,6 +41,7 @@ class Backend:
     min_replicas: int | None
     software_profile: str
     versions: Mapping[str, str]
+    image_digest: str = ""  # the image's sha256 hex; "": a revision whose component does not record it
 
 
 def _declared(service: Resource, key: str) -> object:
@@ -67,6 +68,7 @@ def backends(service: Resource) -> list[Backend]:
             min_replicas=as_int(get(raw, "minReplicas")),
             software_profile=as_str(get(raw, "softwareProfile")),
             versions={str(k): as_str(v) for k, v in mapping(get(raw, "versions")).items() if as_str(v)},
+            image_digest=as_str(get(raw, "imageDigest")),
         ))
     return out
 
