@@ -313,3 +313,23 @@ def test_parity_without_rbac_on_the_service_proxy_is_bad_input(gke, servers, rol
                      "--requests", str(gke.stack_file.parent / "requests.jsonl"),
                      f"--api-endpoint=container={gke.google.endpoint('container', 'v1')}")
     assert result.code == 2 and 'cannot create resource "services/proxy"' in result.err
+
+
+def test_golden_set_and_reports_in_cloud_storage(gke, gcs, servers, rollout):  # noqa: F811
+    """gs:// golden set and reports, on the real gcp-storage-emulator, with the same credentials."""
+    _classifier_parity(gke)
+    gcs.client().buckets().insert(project="acme-ml-tpu-prod", body={"name": "acme-tpu-parity"}).execute()
+    text = gke.stack_file.read_text().replace("{uri: parity/golden.jsonl}", "{uri: gs://acme-tpu-parity/golden.jsonl}")
+    gke.stack_file.write_text(text.replace("reports: parity/reports", "reports: gs://acme-tpu-parity/reports"))
+    base = ["--stack-file", str(gke.stack_file), "--service", "llm-server", f"--api-endpoint=storage={gcs.url}",
+            f"--api-endpoint=container={gke.google.endpoint('container', 'v1')}"]
+    recorded = rollout("parity", *base, "--record", "--requests", str(gke.stack_file.parent / "requests.jsonl"),
+                       "--baseline-url", servers["baseline"])
+    assert recorded.code == 0, recorded.err
+    checked = rollout("parity", *base, "--canary-url", servers["faithful"], "--format", "json")
+    assert checked.code == 0, checked.out + checked.err
+    uri = json.loads(checked.out)["uri"]
+    assert uri.startswith("gs://acme-tpu-parity/reports/llm-server/v5e/")
+    stored = gcs.client().objects().get_media(bucket="acme-tpu-parity",
+                                              object=uri.removeprefix("gs://acme-tpu-parity/")).execute()
+    assert json.loads(stored)["verdict"] == "pass"

@@ -142,3 +142,14 @@ def test_advance_refuses_past_the_first_step_without_a_passing_report(parity_sta
     assert _parity(rollout, parity_stack, "--canary-url", servers["faithful"]).code == 0
     result = rollout(*advance)  # past the parity gate: now the metrics are read (none here: exit 2)
     assert result.code == 2 and "cannot read metrics from Prometheus" in result.err
+
+
+def test_a_tolerance_out_of_range_names_the_stack_file_line(tmp_path, rollout):
+    path = tmp_path / "Pulumi.canary.yaml"
+    strict = "compare: {kind: classification, classification: {min_top1_agreement: 1.5}}"
+    path.write_text(stack_text("server").replace(ANCHOR, ANCHOR + PARITY.replace("compare: {kind: classification}",
+                                                                                 strict)))
+    result = _parity(rollout, path, "--canary-url", "http://127.0.0.1:9")
+    assert result.code == 2
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "min_top1_agreement" in text)
+    assert f"Pulumi.canary.yaml:{line}" in result.err and "min_top1_agreement" in result.err

@@ -39,7 +39,8 @@ class GcsObjects(ObjectStore):
 
     def write(self, uri: str, data: bytes) -> None:
         bucket, key = self._split(uri)
-        upload = MediaInMemoryUpload(data, mimetype="application/json", resumable=False)
+        # Golden sets are JSONL and reports JSON; stored as bytes, as the trainers' checkpoints are.
+        upload = MediaInMemoryUpload(data, mimetype="application/octet-stream", resumable=False)
         try:
             self.clients.execute(self.clients.service("storage").objects().insert(
                 bucket=bucket, name=key, media_body=upload))
