@@ -7,13 +7,16 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from accelplane.cli import main
 from tests.support.mirror.servers import _served, free_port
+from tests.support.models.bigram import build as build_bigram
 from tests.support.models.classifier import build
 from tests.support.prerequisites import missing
 from tests.support.prometheus.exporter import Exporter
@@ -110,25 +113,29 @@ def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metrics]:
         exporter.close()
 
 
-@pytest.fixture(scope="session")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """One model server per variant: name -> base URL."""
-    work = tmp_path_factory.mktemp("models")
-    variants = {"baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0),
-                "slow": ("fp32", 0.3)}
+def _model_servers(work: Path, build_model: Any, variants: dict[str, tuple[str, float]]) -> Iterator[dict[str, str]]:
+    """One model server process per variant (name -> base URL), stopped afterwards."""
     urls: dict[str, str] = {}
-    stack = []
-    try:
+    with ExitStack() as running:
         for name, (variant, delay) in variants.items():
-            model = build(variant, work / f"{name}.onnx")
+            model = build_model(variant, work / f"{name}.onnx")
             port = free_port()
-            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port),
-                    "--delay", str(delay)]
-            served = _served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log", cwd=ROOT)
-            served.__enter__()
-            stack.append(served)
+            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port), "--delay", str(delay)]
+            running.enter_context(_served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log",
+                                          cwd=ROOT))
             urls[name] = f"http://127.0.0.1:{port}"
         yield urls
-    finally:
-        for served in reversed(stack):
-            served.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The classifier (Open Inference Protocol) per variant: name -> base URL."""
+    yield from _model_servers(tmp_path_factory.mktemp("models"), build, {
+        "baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0), "slow": ("fp32", 0.3)})
+
+
+@pytest.fixture(scope="session")
+def text_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The next-word model (OpenAI completions, greedy) per variant: name -> base URL."""
+    yield from _model_servers(tmp_path_factory.mktemp("text-models"), build_bigram, {
+        "baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0)})

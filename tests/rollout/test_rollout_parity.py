@@ -153,3 +153,33 @@ def test_a_tolerance_out_of_range_names_the_stack_file_line(tmp_path, rollout):
     assert result.code == 2
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "min_top1_agreement" in text)
     assert f"Pulumi.canary.yaml:{line}" in result.err and "min_top1_agreement" in result.err
+
+
+TEXT_PARITY = """            parity:
+              protocol: openai-completions
+              model: bigram
+              golden: {uri: parity/golden-text.jsonl}
+              compare: {kind: text}
+              performance: {batch_sizes: [1, 4], concurrency: 2, requests: 8, max_latency_ratio: 15,
+                            min_throughput_ratio: 0.1, timeout: 60s}
+              reports: parity/reports
+"""
+
+
+@pytest.mark.parametrize(("canary", "verdict"), [("faithful", "pass"), ("broken", "fail")])
+def test_generated_text_under_greedy_decoding(tmp_path, text_servers, rollout, canary, verdict):
+    from tests.support.models.bigram import requests as prompts
+
+    path = tmp_path / "Pulumi.canary.yaml"
+    path.write_text(stack_text("server").replace(ANCHOR, ANCHOR + TEXT_PARITY))
+    (tmp_path / "prompts.jsonl").write_text("\n".join(json.dumps(r) for r in prompts(40)) + "\n")
+    recorded = _parity(rollout, path, "--record", "--requests", tmp_path / "prompts.jsonl",
+                       "--baseline-url", text_servers["baseline"])
+    assert recorded.code == 0, recorded.err
+    result = _parity(rollout, path, "--canary-url", text_servers[canary], "--format", "json")
+    report = json.loads(result.out)
+    assert report["verdict"] == verdict and result.code == (0 if verdict == "pass" else 1)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert set(checks) >= {"exact match", "token agreement"}
+    if verdict == "fail":
+        assert checks["exact match"]["observed"] < 0.9 and report["worst"]

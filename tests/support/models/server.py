@@ -1,9 +1,12 @@
-"""An Open Inference Protocol (KServe v2) model server for one ONNX model, on onnxruntime (CPU).
+"""A model server for one ONNX model, on onnxruntime (CPU).
 
     python -m tests.support.models.server MODEL.onnx PORT [--name NAME] [--delay SECONDS]
 
-Serves `GET /v2/health/ready` and `POST /v2/models/{name}/infer`; `--delay` adds a fixed wait to
-every inference (a canary made deliberately slower than the baseline by far more than machine noise).
+Serves `GET /v2/health/ready`, `POST /v2/models/{name}/infer` (Open Inference Protocol, KServe v2)
+and, for the next-word model (`bigram.py`), `POST /v1/completions` (OpenAI completions: the prompt's
+last word, then `max_tokens` words decoded greedily, one model run per word; `prompt` may be a
+list). `--delay` adds a fixed wait to every request (a canary made deliberately slower than the
+baseline by far more than machine noise).
 """
 
 from __future__ import annotations
@@ -44,7 +47,33 @@ def main() -> None:
         def do_GET(self) -> None:
             self._send(200 if self.path == "/v2/health/ready" else 404, {})
 
+        def _completions(self, request: dict[str, Any]) -> dict[str, Any]:
+            from tests.support.models.bigram import WORDS
+
+            prompts = request["prompt"] if isinstance(request["prompt"], list) else [request["prompt"]]
+            choices = []
+            for index, prompt in enumerate(prompts):
+                words = str(prompt).split()
+                word = WORDS.index(words[-1]) if words and words[-1] in WORDS else 0
+                out = []
+                for _ in range(int(request.get("max_tokens", 16))):
+                    with lock:
+                        (scores,) = session.run([output_name], {"word": np.asarray([word], dtype=np.int64)})
+                    word = int(np.argmax(scores[0]))
+                    out.append(WORDS[word])
+                choices.append({"index": index, "text": " " + " ".join(out), "finish_reason": "length"})
+            return {"object": "text_completion", "model": args.name, "choices": choices}
+
         def do_POST(self) -> None:
+            if self.path == "/v1/completions":
+                request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                if request.get("temperature") != 0:
+                    self._send(400, {"error": "this test server decodes greedily only: temperature 0"})
+                    return
+                if args.delay:
+                    time.sleep(args.delay)
+                self._send(200, self._completions(request))
+                return
             if self.path != f"/v2/models/{args.name}/infer":
                 self._send(404, {"error": f"no model at {self.path}"})
                 return
