@@ -19,6 +19,7 @@ adding a cloud is adding a folder with the same sub-layout:
 | `clients` | live API clients (read-only by construction, retried, counted) |
 | `verify/` | the live reader and drift mapping for `accelplane verify` |
 | `rollout/` | live traffic weights and the cloud's own metrics for `accelplane rollout` |
+| `preflight/` | quotas, offerings, reservations and versions for `accelplane preflight` |
 
 What a cloud does not support yet is said once, in its `not_yet` table: `require()` turns an entry
 into one clear message (exit 2), so no command spreads `if cloud == …` checks.
@@ -144,6 +145,11 @@ class CloudSupport(ABC):
         """A service's live traffic split (a `rollout.route.LiveRoute`, for a `RouteRequest`)."""
         self.require(Capability.live_weights)
         raise NotImplementedError(f"{self.name}: live_route")
+
+    @abstractmethod
+    def preflight(self, platform: Platform, options: Any) -> Any:
+        """Connect read-only with the options' credentials (a `preflight.options.PreflightOptions`)
+        and confirm quotas, offerings, reservations and versions (a `preflight.run.CloudPreflight`)."""
 
     def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
         """The cloud's object store for `scheme://` URIs (a `parity.storage.ObjectStore`), given the

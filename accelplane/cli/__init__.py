@@ -30,6 +30,7 @@ _COMMAND_MODULES = (
     "accelplane.cli.check",
     "accelplane.cli.rules",
     "accelplane.cli.nodes",
+    "accelplane.cli.preflight",
     "accelplane.cli.verify",
     "accelplane.cli.diff",
     "accelplane.cli.rollout",

@@ -75,6 +75,12 @@ class AwsSupport(CloudSupport):
 
         return s3_objects(platform, connection)
 
+    def preflight(self, platform: Platform, options: Any) -> Any:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.preflight import run_preflight
+
+        return run_preflight(platform, options)
+
     def cluster_access(self, platform: Platform, connection: Any) -> Any:
         # Start-up time: boto3 loads only for live commands.
         from accelplane.clouds.aws.cluster_access import eks_access

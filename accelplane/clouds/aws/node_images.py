@@ -13,7 +13,7 @@ import re
 from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import NodeImage
 from accelplane.clouds.aws import catalog
-from accelplane.declaration import Platform
+from accelplane.declaration import NodePool, Platform
 from accelplane.errors import InputError
 
 # EKS AMI type -> (architecture, variant) in the AL2023 SSM parameter names.
@@ -31,6 +31,23 @@ def _refuse_floating(text: str, where: str) -> None:
         raise InputError.single(f"{text!r} is a floating reference; pin an exact version", field=where)
 
 
+def ami_parameter(pool: NodePool, minor: str, release: str | None) -> tuple[str, str] | None:
+    """(EKS AMI type, public SSM parameter of its image id) for `pool` on Kubernetes `minor`: the
+    pinned release (`1.33.5-20251120`) where given, else the type's recommended image; None where
+    EKS has no AL2023 AMI family for the pool's accelerator."""
+    facts = node_facts(pool.accelerator)
+    ami_type = facts.ami_types.get(catalog.architecture(pool.instance_type)) if facts else None
+    family = _AMI_FAMILIES.get(ami_type or "")
+    if ami_type is None or family is None:
+        return None
+    cpu, variant = family
+    base = f"/aws/service/eks/optimized-ami/{minor}/amazon-linux-2023/{cpu}/{variant}"
+    if release is None:
+        return ami_type, f"{base}/recommended/image_id"
+    date = release.partition("-")[2]
+    return ami_type, f"{base}/amazon-eks-node-al2023-{cpu}-{variant}-{minor}-v{date}/image_id"
+
+
 def node_images(platform: Platform) -> list[NodeImage]:
     images = []
     for pool in platform.node_pools:
@@ -38,26 +55,20 @@ def node_images(platform: Platform) -> list[NodeImage]:
         if profile is None or profile.ami_release_version is None:
             continue
         _refuse_floating(profile.ami_release_version, f"software_profiles.{pool.software_profile}.ami_release_version")
-        facts = node_facts(pool.accelerator)
-        ami_type = facts.ami_types.get(catalog.architecture(pool.instance_type)) if facts else None
-        family = _AMI_FAMILIES.get(ami_type or "")
-        if family is None:
-            continue
-        cpu, variant = family
-        kubernetes, _, date = profile.ami_release_version.partition("-")
+        kubernetes = profile.ami_release_version.partition("-")[0]
         minor = ".".join(kubernetes.split(".")[:2])
-        parameter = (
-            f"/aws/service/eks/optimized-ami/{minor}/amazon-linux-2023/{cpu}/{variant}/"
-            f"amazon-eks-node-al2023-{cpu}-{variant}-{minor}-v{date}/image_id"
-        )
+        found = ami_parameter(pool, minor, profile.ami_release_version)
+        if found is None:
+            continue
+        ami_type, parameter = found
         images.append(
             NodeImage(
                 pool=pool.name,
                 version=profile.ami_release_version,
-                architecture=cpu,
+                architecture=catalog.architecture(pool.instance_type),
                 reference=f"ssm:{parameter}",
                 declared_at=f"node_pools.{pool.name} (profile {pool.software_profile})",
-                meta={"ami_type": str(ami_type), "ssm_parameter": parameter},
+                meta={"ami_type": ami_type, "ssm_parameter": parameter},
             )
         )
     return images

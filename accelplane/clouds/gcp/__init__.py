@@ -54,6 +54,12 @@ class GcpSupport(CloudSupport):
 
         return build_gcp(platform)
 
+    def preflight(self, platform: Platform, options: Any) -> Any:
+        # Start-up time: the Google API client loads only for live commands.
+        from accelplane.clouds.gcp.preflight import run_preflight
+
+        return run_preflight(platform, options)
+
     def live_reader(self) -> Any:
         # Start-up time: google-api-python-client loads only for live commands.
         from accelplane.clouds.gcp.verify.reader import GcpReader

@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import google.auth
@@ -56,6 +57,7 @@ API_VERSIONS = {
     "iam": "v1",
     "certificatemanager": "v1",
     "storage": "v1",
+    "cloudquotas": "v1",
 }
 # The IAM permission each read needs (Google's "IAM permissions reference"): named in a denied
 # read's message where Google's answer does not, and the source of docs/gcp/verify-role.yaml.
@@ -95,6 +97,20 @@ RESTORE_DRILL_PERMISSIONS = {
     "storage.objects.rewrite": "storage.objects.create",
     "storage.objects.delete": "storage.objects.delete",
 }
+# What `accelplane preflight` reads beyond the project (docs/gcp/preflight-role.yaml); the IAM
+# permission each needs, from Google's "IAM permissions reference" (Compute Engine, GKE, Cloud Quotas).
+PREFLIGHT_PERMISSIONS = {
+    "cloudresourcemanager.projects.get": "resourcemanager.projects.get",
+    "compute.regions.get": "compute.regions.get",
+    "compute.machineTypes.get": "compute.machineTypes.get",
+    "compute.acceleratorTypes.get": "compute.acceleratorTypes.get",
+    "compute.reservations.get": "compute.reservations.get",
+    "container.projects.locations.getServerConfig": "container.clusters.list",
+    "cloudquotas.projects.locations.services.quotaInfos.get": "cloudquotas.quotas.get",
+}
+# Services whose discovery document google-api-python-client does not ship: the project commits one
+# (accelplane/clouds/gcp/discovery/, each naming its source).
+LOCAL_DOCUMENTS = Path(__file__).resolve().parent / "discovery"
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
     http.client.HTTPException,
@@ -238,14 +254,14 @@ class GcpClients:
         if name not in services:
             transport = httplib2.Http(timeout=self.timeout, ca_certs=self.ca_bundle)
             options = {"api_endpoint": self.endpoints[name]} if name in self.endpoints else None
-            services[name] = discovery.build(
-                name,
-                API_VERSIONS[name],
-                http=google_auth_httplib2.AuthorizedHttp(self.credentials(), http=transport),
-                client_options=options,
-                static_discovery=True,
-                cache_discovery=False,
-            )
+            http = google_auth_httplib2.AuthorizedHttp(self.credentials(), http=transport)
+            local = LOCAL_DOCUMENTS / f"{name}.{API_VERSIONS[name]}.json"
+            if local.is_file():
+                services[name] = discovery.build_from_document(local.read_text(encoding="utf-8"), http=http,
+                                                               client_options=options)
+            else:
+                services[name] = discovery.build(name, API_VERSIONS[name], http=http, client_options=options,
+                                                 static_discovery=True, cache_discovery=False)
         return services[name]
 
     def writer(self, scope: str, methods: frozenset[str]) -> GcpClients:
@@ -299,7 +315,8 @@ class GcpClients:
                 html = "html" in content_type.lower() or looks_like_html(error.content or b"")
                 retry = status in _RETRIED_STATUS and not html
                 if status == 403 and code != "SERVICE_DISABLED" and "missing permission" not in message:
-                    message += f" (verify needs {PERMISSIONS.get(method_id, 'a read permission')} here)"
+                    needed = PERMISSIONS.get(method_id) or PREFLIGHT_PERMISSIONS.get(method_id) or "a read permission"
+                    message += f" (needs {needed} here)"
                 failure = GcpReadError(operation, code, message)
             except _CONNECTION_ERRORS as error:
                 reason = one_line(error, API_MESSAGE_LIMIT) or type(error).__name__

@@ -74,9 +74,11 @@ class AwsReader(LiveReader):
         return problems
 
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> AwsSession:
-        clients = self.clients or _clients(stack, options)
+        clients = self.clients or aws_clients(stack.platform.region, endpoint_url=options.endpoint_url,
+                                              profile=options.profile, max_attempts=options.max_attempts,
+                                              concurrency=options.concurrency)
         declared = aws_declared(stack, graph)
-        account = _caller_account(clients)
+        account = caller_account(clients)
         return AwsSession(clients, stack, declared_graph=declared, account=account, concurrency=options.concurrency)
 
 
@@ -150,26 +152,23 @@ def elb_policy_minimum_tls(policy: str) -> str | None:
     return "TLS_1_0" if policy.startswith("ELBSecurityPolicy-") else None
 
 
-def _clients(stack: StackConfig, options: VerifyOptions) -> AwsClients:
+def aws_clients(region: str, *, endpoint_url: str | None, profile: str | None, max_attempts: int,
+                concurrency: int, here: str = _HERE) -> AwsClients:
+    """Clients for a live command; a profile or config that cannot be used is an input problem."""
     try:
-        return AwsClients(
-            stack.platform.region,
-            endpoint_url=options.endpoint_url,
-            profile=options.profile,
-            max_attempts=options.max_attempts,
-            concurrency=options.concurrency,
-        )
+        return AwsClients(region, endpoint_url=endpoint_url, profile=profile, max_attempts=max_attempts,
+                          concurrency=concurrency)
     except ProfileNotFound:
         raise InputError.single(
-            f"no AWS profile {options.profile!r} in the AWS config files (see `aws configure list-profiles`)",
-            file=_HERE,
+            f"no AWS profile {profile!r} in the AWS config files (see `aws configure list-profiles`)",
+            file=here,
             field="--profile",
         ) from None
     except (ConfigParseError, ConfigNotFound) as error:
         raise InputError.single(
-            f"cannot read the AWS configuration: {one_line(error, 300)}", file=_HERE, field="--profile"
+            f"cannot read the AWS configuration: {one_line(error, 300)}", file=here, field="--profile"
         ) from None
-def _caller_account(clients: AwsClients) -> str:
+def caller_account(clients: AwsClients, here: str = _HERE) -> str:
     """The account the credentials belong to; every way this first call fails is an input problem."""
     field = "--endpoint-url" if clients.endpoint_url else "AWS endpoint"
     operation = "sts.GetCallerIdentity"
@@ -181,40 +180,40 @@ def _caller_account(clients: AwsClients) -> str:
     except (NoCredentialsError, PartialCredentialsError):
         raise InputError.single(
             "no AWS credentials: set AWS_PROFILE (or --profile), or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY",
-            file=_HERE,
+            file=here,
             field="credentials",
         ) from None
     except ProfileNotFound as error:
-        raise InputError.single(one_line(error, 300), file=_HERE, field="--profile") from None
+        raise InputError.single(one_line(error, 300), file=here, field="--profile") from None
     except _CREDENTIAL_ERRORS as error:
         raise InputError.single(
-            f"cannot get AWS credentials: {describe_error(error)[1]}", file=_HERE, field="credentials"
+            f"cannot get AWS credentials: {describe_error(error)[1]}", file=here, field="credentials"
         ) from None
     except (NoRegionError, InvalidRegionError) as error:
-        raise InputError.single(one_line(error, 300), file=_HERE, field="region") from None
+        raise InputError.single(one_line(error, 300), file=here, field="region") from None
     except NotAnApiResponseError as error:
-        raise InputError.single(f"{describe_error(error)[1]} (expected the AWS API)", file=_HERE, field=field) from None
+        raise InputError.single(f"{describe_error(error)[1]} (expected the AWS API)", file=here, field=field) from None
     except AwsConnectionError as error:  # no route, refused, connect timeout, TLS, proxy
         raise InputError.single(
-            f"cannot reach AWS at {endpoint}: {describe_error(error)[1]}", file=_HERE, field=field
+            f"cannot reach AWS at {endpoint}: {describe_error(error)[1]}", file=here, field=field
         ) from None
     except HTTPClientError as error:  # read timeout, connection closed mid-answer
         raise InputError.single(
-            f"no answer from {endpoint} to {operation}: {describe_error(error)[1]}", file=_HERE, field=field
+            f"no answer from {endpoint} to {operation}: {describe_error(error)[1]}", file=here, field=field
         ) from None
     except ClientError as error:
         code, message = describe_error(error)
         raise InputError.single(
-            f"AWS rejected the credentials: {code}: {message}", file=_HERE, field="credentials"
+            f"AWS rejected the credentials: {code}: {message}", file=here, field="credentials"
         ) from None
     except (ResponseParserError, KeyError, TypeError, ValueError) as error:
         # botocore's parsers raise these on a body of the wrong shape: not an AWS answer.
         raise InputError.single(
             f"{endpoint} answered {operation} with something that is not an AWS API response "
             f"({describe_error(error)[0]}): expected the AWS API",
-            file=_HERE,
+            file=here,
             field=field,
         ) from None
     except BotoCoreError as error:
         code, message = describe_error(error)
-        raise InputError.single(f"cannot call {operation}: {code}: {message}", file=_HERE, field=field) from None
+        raise InputError.single(f"cannot call {operation}: {code}: {message}", file=here, field=field) from None

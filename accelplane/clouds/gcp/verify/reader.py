@@ -69,7 +69,7 @@ class GcpReader(LiveReader):
             ca_bundle=options.ca_bundle,
             max_attempts=options.max_attempts,
         )
-        _check_project(clients)
+        check_project(clients)
         declared = _declared(stack, graph)
         return GcpSession(clients, stack, declared)
 
@@ -80,7 +80,7 @@ def _declared(stack: StackConfig, graph: OfflineGraph) -> DeclaredPlatform:
     return declared_platform(stack, graph, mocks, stack.platform.gcp.project)
 
 
-def _check_project(clients: GcpClients) -> None:
+def check_project(clients: GcpClients, here: str = _HERE) -> None:
     """The first call: credentials, endpoint and the project, each failure an input problem."""
     where = "--api-endpoint" if "cloudresourcemanager" in clients.endpoints else "Google Cloud endpoint"
     try:
@@ -88,19 +88,19 @@ def _check_project(clients: GcpClients) -> None:
         answer = clients.read(projects.get(name=f"projects/{clients.project}"))
         clients.project_number = str(answer.get("name", "")).removeprefix("projects/") or None
     except google.auth.exceptions.DefaultCredentialsError:
-        raise InputError.single(NO_CREDENTIALS, file=_HERE, field="credentials") from None
+        raise InputError.single(NO_CREDENTIALS, file=here, field="credentials") from None
     except GcpReadError as error:
         if error.code == "credentials":
             raise InputError.single(
-                f"cannot get a Google access token: {error.message}", file=_HERE, field="credentials"
+                f"cannot get a Google access token: {error.message}", file=here, field="credentials"
             ) from None
         if error.code in ("connection", "not the API") or error.code.startswith("HTTP"):
             raise InputError.single(
-                f"cannot read project {clients.project} at {clients.endpoint}: {error.message}", file=_HERE, field=where
+                f"cannot read project {clients.project} at {clients.endpoint}: {error.message}", file=here, field=where
             ) from None
         raise InputError.single(
             f"the credentials cannot read project {clients.project}: {error.code}: {error.message}",
-            file=_HERE,
+            file=here,
             field="credentials",
         ) from None
 

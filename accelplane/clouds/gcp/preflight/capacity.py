@@ -1,0 +1,117 @@
+"""Where the pools' capacity comes from on Google Cloud: the machine type (and, for GPU pools, the
+GPU model) offered in every zone of the pool (`machineTypes.get`, `acceleratorTypes.get` per zone;
+a TPU slice's topology is checked against the sourced shape table when the stack is loaded), and
+the reservations pools name (`reservations.get`: ready, the right machine type, enough free count,
+not deleted within --min-days)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.clouds.gcp.preflight.calls import get, why
+from accelplane.clouds.gcp.preflight.demand import PoolDemand
+from accelplane.preflight.options import PreflightOptions
+from accelplane.preflight.results import PreflightCheck, Status, unknown
+
+
+def offering_checks(demands: list[PoolDemand], clients: GcpClients) -> list[PreflightCheck]:
+    compute = clients.service("compute")
+    checks = []
+    for demand in demands:
+        subject = f"pool {demand.name} ({demand.machine_type})"
+        missing: list[str] = []
+        try:
+            for zone in demand.zones:
+                if get(clients, compute.machineTypes().get(project=clients.project, zone=zone,
+                                                           machineType=demand.machine_type)) is None:
+                    missing.append(f"{demand.machine_type} in {zone}")
+                if demand.unit == "GPUs" and demand.accelerator and get(clients, compute.acceleratorTypes().get(
+                        project=clients.project, zone=zone, acceleratorType=demand.accelerator)) is None:
+                    missing.append(f"{demand.accelerator} in {zone}")
+        except GcpReadError as error:
+            checks.append(unknown("offering.zone", subject, why(error), at=demand.at))
+            continue
+        wanted = demand.machine_type + (f" + {demand.accelerator}" if demand.unit == "GPUs" and demand.accelerator
+                                        else "") + (f", topology {demand.pool.tpu_topology}"
+                                                    if demand.pool.tpu_topology else "")
+        needs = f"{wanted} in {', '.join(demand.zones)}"
+        if missing:
+            checks.append(PreflightCheck(
+                "offering.zone", subject, Status.failed, f"not offered: {', '.join(missing)}", needs=needs,
+                has=f"missing {len(missing)}", fix="drop the zone from the pool's zones (or gcp.zones), or choose a "
+                "machine type offered there", at=demand.at))
+        else:
+            checks.append(PreflightCheck("offering.zone", subject, Status.passed, "offered in every zone of the pool",
+                                         needs=needs, has="offered", at=demand.at))
+    return checks
+
+
+def reservation_checks(demands: list[PoolDemand], clients: GcpClients,
+                       options: PreflightOptions) -> list[PreflightCheck]:
+    compute = clients.service("compute")
+    now = options.now or datetime.now(UTC)
+    checks = []
+    for demand in demands:
+        if not demand.reservation:
+            continue
+        subject = f"{demand.reservation} (pool {demand.name})"
+        found: tuple[str, dict] | None = None
+        try:
+            for zone in demand.zones:
+                item = get(clients, compute.reservations().get(project=clients.project, zone=zone,
+                                                               reservation=demand.reservation))
+                if item is not None:
+                    found = (zone, item)
+                    break
+        except GcpReadError as error:
+            checks.append(unknown("reservation", subject, why(error), at=demand.at))
+            continue
+        needs = f"{demand.max_nodes}x{demand.machine_type} in {', '.join(demand.zones)}"
+        if found is None:
+            checks.append(PreflightCheck(
+                "reservation", subject, Status.failed,
+                f"no reservation {demand.reservation} in {', '.join(demand.zones)} of project {clients.project}",
+                needs=needs, has="none", fix="check the name and zone, or create the reservation (gcloud compute "
+                "reservations create) before the pool", at=demand.at))
+            continue
+        checks.append(_judge(demand, *found, now=now, min_days=options.min_days))
+    return checks
+
+
+def _judge(demand: PoolDemand, zone: str, item: dict, *, now: datetime, min_days: int) -> PreflightCheck:
+    subject = f"{demand.reservation} (pool {demand.name})"
+    needs = f"{demand.max_nodes}x{demand.machine_type} in {', '.join(demand.zones)}"
+    specific = item.get("specificReservation") or {}
+    machine = str((specific.get("instanceProperties") or {}).get("machineType") or "")
+    count, in_use = int(specific.get("count") or 0), int(specific.get("inUseCount") or 0)
+    status = str(item.get("status") or "")
+    delete_at = item.get("deleteAtTime")
+    has = f"{status}: {count}x{machine or '?'} in {zone}, {in_use} in use" + (f", deleted at {delete_at}"
+                                                                            if delete_at else "")
+    problems, fixes = [], []
+    if status != "READY":
+        problems.append(f"the reservation is {status or 'in no state'}")
+        fixes.append("wait until it is READY, or create it again")
+    if machine and machine != demand.machine_type:
+        problems.append(f"it reserves {machine}, the pool runs {demand.machine_type}")
+        fixes.append(f"point the pool at a reservation of {demand.machine_type}")
+    free = count - in_use
+    if free < demand.max_nodes:
+        problems.append(f"{free} of its {count} nodes are free, the pool needs {demand.max_nodes}")
+        fixes.append(f"resize it to at least {in_use + demand.max_nodes} (gcloud compute reservations update "
+                     f"--vm-count) or lower scaling.max")
+    if delete_at:
+        try:
+            ends = datetime.fromisoformat(str(delete_at).replace("Z", "+00:00"))
+        except ValueError:
+            ends = None
+        if ends is not None and (ends - now).days < min_days:
+            problems.append(f"it is deleted at {ends:%Y-%m-%d} ({max(0, (ends - now).days)} days left, at least "
+                            f"{min_days} wanted)")
+            fixes.append("move its deletion time out, or reserve the capacity again")
+    if problems:
+        return PreflightCheck("reservation", subject, Status.failed, "; ".join(problems), needs=needs, has=has,
+                              headroom=f"{free - demand.max_nodes} nodes", fix="; ".join(fixes), at=demand.at)
+    return PreflightCheck("reservation", subject, Status.passed, "the reservation holds the pool", needs=needs,
+                          has=has, headroom=f"{free - demand.max_nodes} nodes", at=demand.at)

@@ -1,0 +1,50 @@
+"""Run `accelplane preflight` for a stack: the stack's cloud connects and makes its checks; a stack
+with bare-metal hosts also gets the whole-fleet node preflight; the report says where it looked."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from accelplane.cloud_support import cloud_support
+from accelplane.config.loader import StackConfig
+from accelplane.preflight.options import PreflightOptions
+from accelplane.preflight.results import PreflightCheck, PreflightReport
+
+
+@dataclass
+class CloudPreflight:
+    """What a cloud's preflight found, and where it looked."""
+
+    where: str
+    endpoint: str
+    checks: list[PreflightCheck]
+    api_calls: dict[str, Any] = field(default_factory=dict)
+
+
+def preflight(stack: StackConfig, options: PreflightOptions) -> PreflightReport:
+    started = time.perf_counter()
+    found: CloudPreflight = cloud_support(stack.platform.cloud).preflight(stack.platform, options)
+    checks = list(found.checks)
+    if stack.platform.bare_metal is not None:
+        # Start-up time: the node tooling loads only for stacks with bare-metal hosts.
+        from accelplane.preflight.bare_metal import node_preflight_checks
+
+        checks += node_preflight_checks(stack, options)
+    lines = {}
+    for check in checks:
+        if check.at and check.at not in lines:
+            lines[check.at] = stack.line_of(*check.at) or 1
+    return PreflightReport(
+        stack=stack.stack,
+        cloud=str(stack.platform.cloud.value),
+        where=found.where,
+        endpoint=found.endpoint,
+        checks=checks,
+        allow_unknown=options.allow_unknown,
+        api_calls=found.api_calls,
+        wall_seconds=time.perf_counter() - started,
+        stack_file=str(stack.path),
+        lines=lines,
+    )
