@@ -44,8 +44,9 @@ from accelplane.verify.api_calls import ApiCalls
 from accelplane.verify.text import API_MESSAGE_LIMIT, html_summary, looks_like_html, one_line
 
 READ_ONLY_SCOPE = "https://www.googleapis.com/auth/cloud-platform.read-only"
-# testIamPermissions answers which of the caller's own permissions hold: it changes and reveals nothing.
-READ_METHODS = frozenset({"get", "list", "aggregatedList", "getIamPolicy", "testIamPermissions"})
+# testIamPermissions answers which of the caller's own permissions hold: it changes and reveals nothing;
+# getServerConfig lists the GKE versions a location offers.
+READ_METHODS = frozenset({"get", "list", "aggregatedList", "getIamPolicy", "testIamPermissions", "getServerConfig"})
 DEFAULT_ENDPOINTS = "Google Cloud default endpoints"
 # The API versions verify reads, by service name (what `--api-endpoint SERVICE=URL` names).
 API_VERSIONS = {

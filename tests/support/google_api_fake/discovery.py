@@ -12,6 +12,7 @@ from pathlib import Path
 import googleapiclient
 
 DOCUMENTS = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
+LOCAL_DOCUMENTS = Path(__file__).resolve().parents[3] / "accelplane" / "clouds" / "gcp" / "discovery"
 _PARAMETER = re.compile(r"\{(\+?)([A-Za-z0-9_]+)\}")
 
 
@@ -76,6 +77,9 @@ def _methods(resources: dict) -> list[dict]:
 @functools.cache
 def load(name: str, version: str) -> Api:
     path = DOCUMENTS / f"{name}.{version}.json"
+    if not path.is_file():
+        # An API google-api-python-client has no document for: the one the project commits.
+        path = LOCAL_DOCUMENTS / f"{name}.{version}.json"
     if not path.is_file():
         raise LookupError(f"google-api-python-client ships no discovery document {path.name}")
     document = json.loads(path.read_text())
