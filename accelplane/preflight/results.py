@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -163,3 +164,10 @@ class PreflightReport:
 def unknown(check: str, subject: str, why: str, *, fix: str = "", at: Sequence[PathPart] = ()) -> PreflightCheck:
     """A check that could not be made: never reported as fit."""
     return PreflightCheck(check, subject, Status.unknown, why, fix=fix, at=tuple(at))
+
+
+def aware(moment: Any) -> Any:
+    """A datetime with its zone: UTC where an API answer gave none (AWS's are UTC); anything else as is."""
+    if isinstance(moment, datetime) and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from accelplane.clouds.aws.preflight.calls import AwsReads, InstanceType, UnreadableError
 from accelplane.clouds.aws.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions
-from accelplane.preflight.results import PreflightCheck, Status, unknown
+from accelplane.preflight.results import PreflightCheck, Status, aware, unknown
 
 
 def offering_checks(demands: list[PoolDemand], reads: AwsReads) -> list[PreflightCheck]:
@@ -114,7 +114,7 @@ def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: 
     total = int(item.get("TotalInstanceCount") or 0)
     state = str(item.get("State"))
     zone = str(item.get("AvailabilityZone"))
-    end = item.get("EndDate")
+    end = aware(item.get("EndDate"))
     ends = f", ends {end:%Y-%m-%d %H:%M} UTC" if isinstance(end, datetime) else ", no end date"
     has = f"{kind} {state}: {total}x{item.get('InstanceType')} in {zone}{ends}"
     needs = f"{demand.pool.scaling.max}x{demand.instance_type} in {', '.join(demand.zones)}"

@@ -12,7 +12,7 @@ from accelplane.clouds.aws.node_images import ami_parameter
 from accelplane.clouds.aws.preflight.calls import AwsReads, UnreadableError
 from accelplane.declaration import Platform
 from accelplane.preflight.options import PreflightOptions
-from accelplane.preflight.results import PreflightCheck, Status, unknown
+from accelplane.preflight.results import PreflightCheck, Status, aware, unknown
 
 _AT_VERSION = ("kubernetes_version",)
 
@@ -32,8 +32,8 @@ def version_checks(platform: Platform, reads: AwsReads, options: PreflightOption
     item = found[0]
     status = str(item.get("versionStatus") or item.get("status") or "").upper().replace("-", "_")
     now = options.now or datetime.now(UTC)
-    standard_end = item.get("endOfStandardSupportDate")
-    extended_end = item.get("endOfExtendedSupportDate")
+    standard_end = aware(item.get("endOfStandardSupportDate"))
+    extended_end = aware(item.get("endOfExtendedSupportDate"))
     has = status.lower().replace("_", " ") + (f" (standard support until {standard_end:%Y-%m-%d})"
                                              if isinstance(standard_end, datetime) else "")
     if status == "UNSUPPORTED":

@@ -1,0 +1,167 @@
+"""`accelplane preflight` on AWS: each verdict for the cases the deployment guides ask to confirm
+before anything is created (quotas, zones, EFA, reservations, versions, images)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from accelplane.clouds.aws.preflight.quotas import quota_for
+from accelplane.config.loader import StackConfig
+from accelplane.preflight.results import Status
+from tests.preflight.conftest import FITTING_ZONES, NOW, PROD_RESERVATION, Account, only, reservation, variant
+
+
+def test_a_stack_that_fits_is_clear(account: Account, fitting_prod: StackConfig) -> None:
+    report = account.preflight(fitting_prod)
+    blocking = [(c.check, c.subject, c.message) for c in report.blocking]
+    assert blocking == [] and not report.failed
+    # Every pool that is not in its reservation was counted against its family's quota.
+    assert {c.subject.split()[0] for c in report.checks if c.check == "quota.vcpu"} == {
+        "L-1216C47A", "L-DB2E81BA", "L-1945791B", "L-2C3B7624"}
+    assert only(report, "interconnect.efa", "train-h100").has == "EFA, 32 interfaces, 3200 Gigabit"
+
+
+def test_p_family_over_quota_names_the_code_and_the_value_to_request(account: Account, tmp_path: Path) -> None:
+    # train-h100 on demand (no reservation): 4 max + 2 surge (one zone) = 6 x 192 vCPUs = 1152.
+    stack = variant(tmp_path, ("        capacity: {type: capacity_reservation, reservation_id: cr-0a1b2c3d4e5f60718}\n",
+                               ""))
+    account.quotas["L-417A185B"] = 384.0
+    account.run("p4d.24xlarge", 1)  # 96 vCPUs of P already running elsewhere in the account
+    report = account.preflight(stack)
+    check = only(report, "quota.vcpu", "L-417A185B")
+    assert check.status is Status.failed
+    assert "1152 vCPUs" in check.needs and "384 vCPUs (applied), 96 in use" in check.has
+    assert check.headroom == "-864 vCPUs"
+    assert "--quota-code L-417A185B --desired-value 1248" in check.fix
+    assert report.failed
+
+
+def test_the_default_value_where_none_is_applied(account: Account, fitting_prod: StackConfig) -> None:
+    del account.quotas["L-1945791B"]
+    account.defaults["L-1945791B"] = 32.0  # inf2: 8 max + 6 surge = 14 x 4 vCPUs = 56
+    check = only(account.preflight(fitting_prod), "quota.vcpu", "L-1945791B")
+    assert check.status is Status.failed and "32 vCPUs (AWS default)" in check.has
+
+
+def test_the_stacks_own_nodes_are_not_counted_twice(account: Account, fitting_prod: StackConfig) -> None:
+    account.quotas["L-DB2E81BA"] = 160.0  # infer-l40s needs 18 x 8 = 144
+    account.run("g6e.2xlarge", 4, tags={"eks:cluster-name": "acme-ml"})  # this stack's own nodes
+    assert only(account.preflight(fitting_prod), "quota.vcpu", "L-DB2E81BA").status is Status.passed
+    account.run("g6e.2xlarge", 4, tags={"eks:cluster-name": "another-cluster"})  # 32 vCPUs elsewhere
+    check = only(account.preflight(fitting_prod), "quota.vcpu", "L-DB2E81BA")
+    assert check.status is Status.failed and "32 in use outside this cluster" in check.has
+
+
+def test_spot_pools_draw_on_the_spot_quota(account: Account, tmp_path: Path) -> None:
+    stack = variant(tmp_path, ("instance_type: g6e.2xlarge\n        software_profile: l40s-cuda12\n",
+                               "instance_type: g6e.2xlarge\n        software_profile: l40s-cuda12\n"
+                               "        capacity: {type: spot}\n"))
+    account.quotas["L-3819A6DF"] = 64.0
+    check = only(account.preflight(stack), "quota.vcpu", "L-3819A6DF")
+    assert check.status is Status.failed and "All G and VT Spot Instance Requests" in check.subject
+
+
+def test_quota_codes_follow_the_longest_family_prefix() -> None:
+    assert quota_for("p5en.48xlarge", "spot").code == "L-C4BD4855"
+    assert quota_for("p4d.24xlarge", "spot").code == "L-7212CCBC"
+    assert quota_for("p5.48xlarge", "on_demand").code == "L-417A185B"
+    assert quota_for("dl1.24xlarge", "on_demand").code == "L-6E869C2A"  # not Standard's "d"
+    assert quota_for("inf2.xlarge", "on_demand").code == "L-1945791B"  # not Standard's "i"
+    assert quota_for("trn1.32xlarge", "spot").code == "L-6B0D517C"  # not Standard's "t"
+    assert quota_for("p6-b200.48xlarge", "spot") is None  # no sourced code: unknown, never fit
+
+
+def test_a_quota_with_no_known_code_is_unknown_and_blocks(account: Account, tmp_path: Path) -> None:
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b")
+    stack = variant(tmp_path, FITTING_ZONES, ("instance_type: m7i.2xlarge\n        scaling: {min: 3, desired: 3, max: 6}\n",
+                               "instance_type: x2idn.16xlarge\n        capacity: {type: spot}\n"
+                               "        scaling: {min: 3, desired: 3, max: 6}\n"))
+    report = account.preflight(stack)
+    check = only(report, "quota.vcpu", "pool system")
+    assert check.status is Status.unknown and "no known Service Quotas code for spot x2idn.16xlarge" in check.message
+    assert report.failed and [c.subject for c in report.blocking] == ["pool system"]
+    assert not account.preflight(stack, allow_unknown=True).failed
+
+
+def test_a_type_not_offered_in_a_zone_of_the_pool(account: Account, prod: StackConfig) -> None:
+    # moto records AWS's offerings: trn1.32xlarge is in us-west-2b and us-west-2d only, and the
+    # placement group keeps train-trn1 in the first zone, us-west-2a.
+    check = only(account.preflight(prod), "offering.zone", "train-trn1")
+    assert check.status is Status.failed
+    assert "not offered in us-west-2a" in check.message
+    assert "list a zone that offers trn1.32xlarge first (us-west-2b, us-west-2d)" in check.fix
+
+
+def test_efa_on_a_type_live_ec2_says_has_none(account: Account, fitting_prod: StackConfig) -> None:
+    # The stack file's own check refuses EFA on a type the catalog knows lacks it; preflight asks EC2
+    # itself, which is what counts when the catalog is behind. A platform object past that check:
+    pools = [p.model_copy(update={"efa": True}) if p.name == "infer-l40s" else p
+             for p in fitting_prod.platform.node_pools]
+    platform = fitting_prod.platform.model_copy(update={"node_pools": pools})
+    stack = StackConfig(fitting_prod.stack, fitting_prod.path, platform, fitting_prod.config)
+    check = only(account.preflight(stack), "interconnect.efa", "infer-l40s")
+    assert check.status is Status.failed and check.has == "no EFA, Up to 20 Gigabit"
+
+
+def test_an_expired_reservation(account: Account, fitting_prod: StackConfig) -> None:
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b", state="expired",
+                                                        ends=NOW - dt.timedelta(days=1))
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.failed
+    assert "the capacity reservation is expired" in check.message and "ends 2026-12-04 (0 days left" in check.message
+
+
+def test_an_undersized_reservation_in_the_wrong_zone(account: Account, prod: StackConfig) -> None:
+    account.reservations[PROD_RESERVATION] = reservation(count=2, zone="us-west-2c")
+    check = only(account.preflight(prod), "reservation")
+    assert check.status is Status.failed
+    assert "it holds 2 instances, the pool's maximum is 4" in check.message
+    assert "it is in us-west-2c, the pool's nodes are in us-west-2a" in check.message
+    assert "--instance-count 4" in check.fix
+
+
+def test_a_reservation_that_holds_the_pool_but_not_its_surge_warns(account: Account,
+                                                                    fitting_prod: StackConfig) -> None:
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b", count=4)
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.warning and "raise it to 6 instances" in check.fix
+
+
+def test_a_capacity_block_ending_within_min_days(account: Account, fitting_prod: StackConfig) -> None:
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b", kind="capacity-block",
+                                                        ends=NOW + dt.timedelta(days=3))
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.failed and "capacity block" in check.has and "3 days left" in check.message
+    assert only(account.preflight(fitting_prod, min_days=2), "reservation").status is Status.passed
+
+
+def test_a_reservation_that_does_not_exist(account: Account, fitting_prod: StackConfig) -> None:
+    del account.reservations[PROD_RESERVATION]
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.failed and f"no capacity reservation {PROD_RESERVATION}" in check.message
+
+
+def test_an_unsupported_eks_version(account: Account, fitting_prod: StackConfig) -> None:
+    account.versions = [{"clusterVersion": "1.33", "versionStatus": "UNSUPPORTED", "status": "unsupported"}]
+    check = only(account.preflight(fitting_prod), "cluster.version")
+    assert check.status is Status.failed and "no longer supports 1.33" in check.message
+    account.versions = []
+    assert "does not offer Kubernetes 1.33" in only(account.preflight(fitting_prod), "cluster.version").message
+
+
+def test_an_ami_release_aws_does_not_publish(account: Account, fitting_prod: StackConfig) -> None:
+    account.missing_parameters.add("/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/nvidia/"
+                                   "amazon-eks-node-al2023-x86_64-nvidia-1.33-v20251120/image_id")
+    report = account.preflight(fitting_prod)
+    failed = sorted(c.subject for c in report.checks if c.check == "node.image" and c.status is Status.failed)
+    assert failed == ["pool infer-l40s (AL2023_x86_64_NVIDIA, release 1.33.5-20251120)",
+                      "pool train-h100 (AL2023_x86_64_NVIDIA, release 1.33.5-20251120)"]
+    # The CPU pool pins no release: its AMI type's recommended image is the one checked.
+    assert only(report, "node.image", "pool system").status is Status.passed
+
+
+def test_preflight_makes_only_read_calls(account: Account, fitting_prod: StackConfig) -> None:
+    account.preflight(fitting_prod)
+    called = set(account.clients.calls.to_json()["by_operation"])
+    assert all(op.split(".")[1].startswith(("Describe", "Get", "List")) for op in called), called
