@@ -134,7 +134,8 @@ def account() -> Iterator[Account]:
                              "L-1945791B": 256.0, "L-2C3B7624": 1024.0, "L-3819A6DF": 256.0})
         found.reservations[PROD_RESERVATION] = reservation()
         found.versions = [{"clusterVersion": "1.33", "clusterType": "eks", "versionStatus": "STANDARD_SUPPORT",
-                           "status": "standard-support", "endOfStandardSupportDate": dt.datetime(2027, 3, 29, tzinfo=dt.UTC),
+                           "status": "standard-support",
+                           "endOfStandardSupportDate": dt.datetime(2027, 3, 29, tzinfo=dt.UTC),
                            "endOfExtendedSupportDate": dt.datetime(2028, 3, 29, tzinfo=dt.UTC)}]
         for service, operation, answer in (
             ("service-quotas", "GetServiceQuota", _quota_answer(found)),
