@@ -75,7 +75,8 @@ def test_quota_codes_follow_the_longest_family_prefix() -> None:
 def test_a_quota_with_no_known_code_is_unknown_and_blocks(account: Account, tmp_path: Path) -> None:
     account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b")
     system = "instance_type: m7i.2xlarge\n        scaling: {min: 3, desired: 3, max: 6}\n"
-    spot_x = "instance_type: x2idn.16xlarge\n        capacity: {type: spot}\n        scaling: {min: 3, desired: 3, max: 6}\n"
+    spot_x = ("instance_type: x2idn.16xlarge\n        capacity: {type: spot}\n"
+              "        scaling: {min: 3, desired: 3, max: 6}\n")
     stack = variant(tmp_path, FITTING_ZONES, (system, spot_x))
     report = account.preflight(stack)
     check = only(report, "quota.vcpu", "pool system")
