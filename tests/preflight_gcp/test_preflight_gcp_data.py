@@ -1,0 +1,40 @@
+"""The data preflight reads on Google Cloud holds against the APIs' own documents: every regional
+quota metric is one compute v1's `Quota.metric` enum lists, and the shipped custom role allows
+exactly the calls a full run makes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import googleapiclient
+import yaml
+
+from accelplane.clouds.gcp.clients import PREFLIGHT_PERMISSIONS
+from accelplane.clouds.gcp.preflight.quotas import quota_data
+from tests.preflight_gcp.conftest import preflight
+from tests.support.gcp_capacity import Capacity
+from tests.support.google_api_fake import GoogleApiFake
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPUTE = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents" / "compute.v1.json"
+
+
+def test_regional_quota_metrics_are_compute_metrics() -> None:
+    metrics = set(json.loads(COMPUTE.read_text())["schemas"]["Quota"]["properties"]["metric"]["enum"])
+    data = quota_data()
+    named = {metric for entry in data["regional"].values() for key, metric in entry.items() if key != "source"}
+    assert named and named <= metrics, named - metrics
+    # Every entry names a source that is listed.
+    for group in ("regional", "cloud_quotas"):
+        for entry in data[group].values():
+            sources = [entry.get("source")] if "source" in entry else [v["source"] for v in entry.values()]
+            assert all(source in data["sources"] for source in sources), entry
+
+
+def test_the_preflight_role_allows_exactly_what_a_run_calls(project: Capacity, fake: GoogleApiFake) -> None:
+    preflight(project)
+    called = set(fake.calls)
+    assert called <= set(PREFLIGHT_PERMISSIONS), called - set(PREFLIGHT_PERMISSIONS)
+    role = yaml.safe_load((ROOT / "docs" / "gcp" / "preflight-role.yaml").read_text())
+    assert sorted(role["includedPermissions"]) == sorted({PREFLIGHT_PERMISSIONS[call] for call in called})
