@@ -1,4 +1,5 @@
-"""Pulumi entry point: load the stack's declaration, check its profiles, build, export."""
+"""Pulumi entry point: load the stack's declaration, check its profiles, preflight where the stack asks
+for it, build, export."""
 
 import pulumi
 
@@ -16,6 +17,17 @@ except InputError as error:
 profile_checks = check_pool_profiles(platform, strict=pulumi.Config("accelplane").get_bool("strictMatrix") or False)
 if any(result.blocking for result in profile_checks):
     raise pulumi.RunError(render_profile_checks(profile_checks))
+
+# With accelplane:preflight on, confirm quotas, zones, reservations and versions before anything is
+# registered: a stack that cannot get its capacity stops here, not half-way through `pulumi up`.
+config = pulumi.Config("accelplane")
+if config.get_bool("preflight"):
+    from accelplane.preflight.gate import preflight_refusal
+
+    refusal = preflight_refusal(platform, pulumi.get_stack(), allow_unknown=config.get_bool("preflightAllowUnknown")
+                                or False)
+    if refusal:
+        raise pulumi.RunError(refusal)
 
 for key, value in build(platform).items():
     pulumi.export(key, value)

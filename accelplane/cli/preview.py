@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.engine.plan import render_plan
     from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
     from accelplane.k8s.manifests import render_manifest_report, validate_graph
+    from accelplane.preflight.gate import offline_note
     from accelplane.program import offline_graph
 
     stack = require_stack(args)
@@ -41,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
     manifests = validate_graph(graph, stack.platform.kubernetes_version)
     print()
     print(render_manifest_report(manifests, stack.platform.kubernetes_version))
+    note = offline_note(stack.config)
+    if note:
+        print(f"\n{note}")
     if args.json_file:
         try:
             args.json_file.write_text(json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n")
