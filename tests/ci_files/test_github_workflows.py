@@ -105,7 +105,16 @@ def test_every_accelplane_command_line_is_accepted_by_the_cli() -> None:
             for argv in _accelplane_commands(str(step.get("run", ""))):
                 build_parser().parse_args(argv)  # InputError (exit 2) on an unknown option or value
                 found.append(argv[0])
-    assert {"check", "diff"} <= set(found)
+    assert {"check", "diff", "preflight"} <= set(found)
+
+
+def test_every_deployment_runs_preflight_before_pulumi_up() -> None:
+    workflow = _load(ROOT / ".github/workflows/deploy.yml")
+    for name, job in workflow["jobs"].items():
+        steps = [str(step.get("run", "")) + str(step.get("uses", "")) for step in job["steps"]]
+        preflight = next(i for i, text in enumerate(steps) if "accelplane preflight --stack" in text)
+        up = next(i for i, text in enumerate(steps) if text.startswith("pulumi/actions"))
+        assert preflight < up, name
 
 
 def test_pull_requests_are_tested_checked_diffed_linted_and_previewed() -> None:
