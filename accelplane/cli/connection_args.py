@@ -51,7 +51,7 @@ def add_google_connection_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SERVICE=URL",
         help="Google Cloud: send one service's calls here (a Private Service Connect endpoint, an emulator); "
         "repeat per service (compute, container, cloudkms, secretmanager, iam, certificatemanager, storage, "
-        "cloudresourcemanager)",
+        "cloudresourcemanager, cloudquotas)",
     )
     parser.add_argument(
         "--impersonate-service-account",
