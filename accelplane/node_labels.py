@@ -30,6 +30,17 @@ def pool_labels(pool: NodePool, profile: SoftwareProfile | None, profile_name: s
     }
     if pool.group:
         labels[f"{LABEL_PREFIX}/group"] = pool.group
+    # Cost facts on the nodes: the plan alone prices a pool (accelplane.cost.estimate) and the idle
+    # and expiry checks find their pools (docs/cost.md).
+    if pool.capacity.discount is not None:
+        discount = pool.capacity.discount
+        labels[f"{LABEL_PREFIX}/discount"] = f"{discount.kind.value}-{discount.percent:g}"
+    if pool.expiry is not None:
+        labels[f"{LABEL_PREFIX}/owner"] = pool.expiry.owner
+        labels[f"{LABEL_PREFIX}/expires"] = pool.expiry.expires.isoformat()
+    if pool.idle is not None:
+        labels[f"{LABEL_PREFIX}/idle-below-percent"] = f"{pool.idle.below_percent:g}"
+        labels[f"{LABEL_PREFIX}/idle-for-hours"] = str(pool.idle.for_hours)
     if profile is not None and profile_name:
         labels[f"{LABEL_PREFIX}/profile"] = profile_name
         for key, value in profile.versions().items():

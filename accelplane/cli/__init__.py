@@ -31,6 +31,8 @@ _COMMAND_MODULES = (
     "accelplane.cli.rules",
     "accelplane.cli.nodes",
     "accelplane.cli.preflight",
+    "accelplane.cli.cost",
+    "accelplane.cli.prices",
     "accelplane.cli.verify",
     "accelplane.cli.diff",
     "accelplane.cli.rollout",

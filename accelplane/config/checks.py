@@ -28,7 +28,29 @@ def problems(platform: Platform) -> list[Issue]:
         *_workloads_and_secrets(platform),
         *_bare_metal(platform),
         *kubernetes_problems(platform),
+        *_cost(platform),
     ]
+
+
+def _cost(platform: Platform) -> Iterator[Issue]:
+    budget = platform.budget
+    if budget is not None:
+        gcp = platform.cloud.value == "gcp"
+        if gcp and budget.billing_account is None:
+            yield ("budget", "billing_account"), ("a Google Cloud budget belongs to a billing account: declare "
+                                                  "billing_account (XXXXXX-XXXXXX-XXXXXX)")
+        if not gcp and budget.billing_account is not None:
+            yield ("budget", "billing_account"), "billing_account is Google Cloud's; AWS budgets belong to the account"
+    for index, pool in enumerate(platform.node_pools):
+        discount = pool.capacity.discount
+        if discount is not None and (discount.kind.value == "committed_use") != (platform.cloud.value == "gcp"):
+            yield (("node_pools", index, "capacity", "discount", "kind"),
+                   f"{discount.kind.value} is not a discount of {platform.cloud.value} (savings_plan: AWS; "
+                   "committed_use: Google Cloud)")
+        fixed_slice = pool.tpu_topology is not None and pool.scaling.min == pool.scaling.max
+        if pool.expiry is not None and pool.scaling.min != 0 and not fixed_slice:
+            yield (("node_pools", index, "scaling", "min"),
+                   "a pool with an expiry (a development or experiment pool) must be able to scale to zero: min 0")
 
 
 def _pools(platform: Platform) -> Iterator[Issue]:

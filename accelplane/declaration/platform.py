@@ -12,6 +12,7 @@ from accelplane.declaration.base import (
     Name,
     ReleaseChannel,
 )
+from accelplane.declaration.cost import Budget
 from accelplane.declaration.endpoint import InferenceEndpoint
 from accelplane.declaration.kubernetes import (
     KubernetesLayer,
@@ -114,6 +115,9 @@ class Platform(Model):
     air_gap: AirGap | None = Field(
         default=None,
         description="Air-gapped: the one mirror every artifact comes from (`accelplane bundle`); check flags others.",
+    )
+    budget: Budget | None = Field(
+        default=None, description="Monthly budget in USD, judged by `check` (AP-COST-001) and alerted on by the cloud."
     )
 
     @property

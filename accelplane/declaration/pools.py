@@ -12,6 +12,7 @@ from accelplane.declaration.base import (
     Purpose,
     TaintEffect,
 )
+from accelplane.declaration.cost import Expiry, IdlePolicy, PriceDiscount
 
 
 class Taint(Model):
@@ -31,6 +32,9 @@ class Capacity(Model):
         pattern=r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
         description="Google Cloud: name of the specific Compute Engine reservation the nodes consume.",
     )
+    discount: PriceDiscount | None = Field(
+        default=None, description="Savings Plan or committed use discount rate the nodes are billed at (cost)."
+    )
 
     @model_validator(mode="after")
     def _reservation(self) -> Capacity:
@@ -39,6 +43,8 @@ class Capacity(Model):
             raise ValueError("capacity_reservation needs reservation_id (AWS, cr-...) or reservation (Google Cloud)")
         if self.type is not CapacityType.capacity_reservation and reserved:
             raise ValueError("reservation_id and reservation are only valid with type capacity_reservation")
+        if self.type is CapacityType.spot and self.discount is not None:
+            raise ValueError("a Savings Plan or committed use discount does not apply to spot capacity")
         return self
 
 class Scaling(Model):
@@ -83,4 +89,12 @@ class NodePool(Model):
     )
     group: str | None = Field(
         default=None, description="Pools in one group train together and must share driver, runtime and NCCL."
+    )
+    idle: IdlePolicy | None = Field(
+        default=None, description="When the pool's accelerators count as idle (default per environment)."
+    )
+    expiry: Expiry | None = Field(
+        default=None,
+        description="Owner and last day of a development or experiment pool (required for accelerator pools "
+        "of a dev stack); the pool must be able to scale to zero.",
     )

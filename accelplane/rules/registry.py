@@ -34,6 +34,7 @@ from accelplane.rules.compute import (
     tpu_slice_node_count,
     tpu_topology_matches_machine_type,
 )
+from accelplane.rules.cost import cost_near_budget, cost_within_budget, dev_pool_expiry
 from accelplane.rules.hygiene import (
     air_gap_sources_in_mirror,
     gcp_required_labels,
@@ -179,6 +180,10 @@ def build_registry(rules: Iterable[Rule]) -> tuple[Rule, ...]:
 
 RULES: tuple[Rule, ...] = build_registry(
     [
+        # Cost
+        cost_within_budget.RULE,
+        cost_near_budget.RULE,
+        dev_pool_expiry.RULE,
         # IAM
         iam_no_wildcard_action.RULE,
         iam_no_service_wildcard_on_any_resource.RULE,

@@ -53,6 +53,7 @@ class Family(StrEnum):
     matrix = "version-matrix"
     rollout = "rollout"
     hygiene = "hygiene"
+    cost = "cost"
 
 
 class Scope(StrEnum):

@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("accelplane.matrix",),
     ("accelplane.declaration",),
     ("accelplane.cloud_support",),
-    ("accelplane.config", "accelplane.node_labels"),
+    ("accelplane.config", "accelplane.node_labels", "accelplane.cost"),
     ("accelplane.rules", "accelplane.report"),
     ("accelplane.engine", "accelplane.k8s", "accelplane.nodes"),
     ("accelplane.bundle", "accelplane.verify", "accelplane.rollout", "accelplane.preflight"),

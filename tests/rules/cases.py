@@ -96,8 +96,9 @@ VERSIONS_H100 = {
 def node_group(name: str, *, accelerator: str = "nvidia-hgx-h100-8gpu", instance: str = "p5.48xlarge",
                versions: Mapping[str, str] | None = None, extra_labels: Mapping[str, str] | None = None,
                lt: str = "lt", **props: Any) -> Resource:
+    # The fixtures are a dev stack's (TAGS): its accelerator pools carry an owner and an expiry (AP-COST-003).
     labels = {"accelplane.io/pool": name, "accelplane.io/purpose": "training", "accelplane.io/accelerator": accelerator,
-              "accelplane.io/efa": "false"}
+              "accelplane.io/efa": "false", "accelplane.io/owner": "ml-platform", "accelplane.io/expires": "2099-12-31"}
     if accelerator != "none":
         labels["accelplane.io/profile"] = "h100"
         labels.update(versions if versions is not None else VERSIONS_H100)

@@ -34,6 +34,7 @@ from accelplane.clouds.aws.components.security_groups import PlatformSecurityGro
 from accelplane.clouds.aws.components.workload_role import WorkloadRole, WorkloadRoleArgs
 from accelplane.clouds.aws.k8s.cluster_facts import EksFacts
 from accelplane.config.pulumi_source import secret_values
+from accelplane.cost.budget import BUDGET_JUDGED_AT_TAG, BUDGET_WARN_AT_TAG
 from accelplane.declaration import BucketRole, Environment, Platform, Purpose
 from accelplane.k8s.layer import build_kubernetes
 
@@ -79,6 +80,7 @@ def build_aws(platform: Platform) -> dict[str, Any]:
     network, cluster, groups = _network_and_cluster(ctx, keys)
     node_groups = _node_groups(ctx, network, cluster, groups)
     buckets = _buckets(ctx, keys)
+    _budget(ctx)
     outputs: dict[str, Any] = {
         "clusterName": cluster.name,
         "clusterEndpoint": cluster.endpoint,
@@ -198,6 +200,38 @@ def _node_groups(
         )
         node_groups[pool.name] = node_pool.node_group_name
     return node_groups
+
+
+def _budget(ctx: _Context) -> None:
+    """AWS Budgets' monthly cost budget over the platform's cost-allocation tag: it alerts on
+    forecast spend at `warn_at` and on actual spend at 100 %. The tag records which pool size
+    `check` judges the budget at (AP-COST-001 reads it from the plan)."""
+    budget = ctx.platform.budget
+    if budget is None:
+        return
+    notifications: list[aws.budgets.BudgetNotificationArgsDict] = []
+    if budget.notify:
+        notifications = [
+            {"comparison_operator": "GREATER_THAN", "threshold": round(budget.warn_at * 100, 2),
+             "threshold_type": "PERCENTAGE", "notification_type": "FORECASTED",
+             "subscriber_email_addresses": list(budget.notify)},
+            {"comparison_operator": "GREATER_THAN", "threshold": 100, "threshold_type": "PERCENTAGE",
+             "notification_type": "ACTUAL", "subscriber_email_addresses": list(budget.notify)},
+        ]
+    aws.budgets.Budget(
+        f"{ctx.name}-budget",
+        name=f"{ctx.name}-monthly",
+        budget_type="COST",
+        limit_amount=f"{budget.monthly_usd:.2f}",
+        limit_unit="USD",
+        time_unit="MONTHLY",
+        # Cost-allocation tags are filtered as "user:<key>$<value>" (activate the tag in Billing).
+        cost_filters=[{"name": "TagKeyValue", "values": [f"user:accelplane:platform${ctx.name}"]}],
+        notifications=notifications,
+        tags={**ctx.tags, BUDGET_JUDGED_AT_TAG: budget.judged_at.value,
+              BUDGET_WARN_AT_TAG: f"{budget.warn_at:g}"},
+        opts=ctx.opts,
+    )
 
 
 def _buckets(ctx: _Context, keys: _Keys) -> dict[BucketRole, SecureBucket]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pulumi
+from pulumi_gcp.billing import Budget as BillingBudget
 from pulumi_gcp.provider import Provider
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
@@ -44,6 +45,7 @@ from accelplane.clouds.gcp.components.service_agents import ServiceAgents, Servi
 from accelplane.clouds.gcp.components.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
 from accelplane.clouds.gcp.k8s.cluster_facts import GkeEndpoint, GkeFacts
 from accelplane.config.pulumi_source import secret_values
+from accelplane.cost.budget import gcp_display_name
 from accelplane.declaration import (
     BucketRole,
     CapacityType,
@@ -127,8 +129,33 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
         outputs["inferenceAddress"] = endpoint.address
     principals = _secrets_and_access(ctx, keys, agents, buckets)
     outputs["workloadPrincipals"] = principals
+    _budget(ctx, agents)
     _kubernetes(ctx, cluster, buckets, endpoint)
     return outputs
+
+
+def _budget(ctx: _Context, agents: ServiceAgents) -> None:
+    """A Cloud Billing budget on the billing account, over this project: alerts the account's billing
+    admins at `warn_at` of actual spend and at 100 % of forecast spend. Its display name records the
+    pool size `check` judges it at (AP-COST-001 reads it from the plan; budgets carry no labels)."""
+    budget = ctx.platform.budget
+    if budget is None or budget.billing_account is None:
+        return
+    BillingBudget(
+        f"{ctx.name}-budget",
+        billing_account=budget.billing_account,
+        display_name=gcp_display_name(ctx.name, budget.judged_at.value),
+        amount={"specified_amount": {"currency_code": "USD", "units": str(round(budget.monthly_usd))}},
+        budget_filter={
+            "projects": [agents.project_number.apply(lambda number: f"projects/{number}")],
+            "calendar_period": "MONTH",
+        },
+        threshold_rules=[
+            {"threshold_percent": budget.warn_at, "spend_basis": "CURRENT_SPEND"},
+            {"threshold_percent": 1.0, "spend_basis": "FORECASTED_SPEND"},
+        ],
+        opts=ctx.opts,
+    )
 
 
 def _kubernetes(

@@ -1,0 +1,116 @@
+"""`accelplane cost --stack NAME`: what the stack costs a month, per resource and per pool, at its
+pools' minimum, desired and maximum sizes, from sourced and dated list prices (USD), with spot,
+reservations and declared discounts; the budget's verdict when one is declared. Offline.
+
+`accelplane cost idle --stack NAME --prometheus-url URL`: the accelerator nodes whose utilisation
+stayed below their pool's threshold over the window (live, read-only), and what releasing them saves.
+
+Exit codes: 0 (cost), 0 no idle node / 1 idle nodes found (idle), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.input_files import is_dir
+
+if TYPE_CHECKING:
+    from accelplane.config.loader import StackConfig
+    from accelplane.cost.estimate import Estimate
+    from accelplane.engine.graph import OfflineGraph
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD (got {text!r})") from None
+
+
+def _hours(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of hours (got {text!r})") from None
+    if not 1 <= value <= 720:
+        raise argparse.ArgumentTypeError(f"expected 1 to 720 hours (got {value})")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "cost", help="monthly cost of a stack per resource and pool, from sourced list prices (offline)",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    add_stack_arguments(parser, required=False)
+    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                        help="output format (default: text)")
+    parser.add_argument("--prices-dir", type=Path, metavar="DIR",
+                        help="price tables written by `accelplane prices refresh --output-dir` (default: shipped)")
+    parser.add_argument("--as-of", type=_date, help="judge the price tables' age at this date (default: today)")
+    parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
+    parser.set_defaults(handler=run)
+    actions = parser.add_subparsers(dest="cost_action", metavar="idle")
+    idle = actions.add_parser("idle", help="accelerator nodes idle below their pool's threshold (live, read-only)",
+                              description="Accelerator nodes whose utilisation stayed below the pool's threshold "
+                              "over the window, from Prometheus, with what releasing them saves a month.")
+    add_stack_arguments(idle)
+    idle.add_argument("--prometheus-url", required=True, metavar="URL",
+                      help="Prometheus (or Google Cloud Managed Service for Prometheus) query endpoint")
+    idle.add_argument("--hours", type=_hours, metavar="H",
+                      help="window for every pool (default: each pool's idle.for_hours, else the environment's)")
+    idle.add_argument("--impersonate-service-account", metavar="EMAIL",
+                      help="Managed Service for Prometheus: query as this service account")
+    idle.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    idle.add_argument("--output", type=Path, help="write the report here instead of standard output")
+    idle.set_defaults(handler=run_idle)
+
+
+def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[Estimate, OfflineGraph]:
+    """The offline plan of `stack` priced (the program run with mocks, as `preview`)."""
+    # Start-up time: the Pulumi engine loads only for a command that runs the program.
+    from accelplane.cost.estimate import estimate_plan
+    from accelplane.cost.prices import table_for
+    from accelplane.program import offline_graph
+
+    cloud = stack.platform.cloud.value
+    table = table_for(cloud, prices_dir)
+    graph = offline_graph(stack)
+    desired = {pool.name: pool.scaling.desired for pool in stack.platform.node_pools}
+    return estimate_plan(graph.to_json(), cloud, stack.platform.region, table, desired), graph
+
+
+def run(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these.
+    from accelplane.cost.budget import budgets_in, judge
+    from accelplane.cost.report import render
+    from accelplane.report.output import emit
+
+    if args.prices_dir is not None and not is_dir(args.prices_dir):
+        raise InputError.single("no such directory", file=str(args.prices_dir), field="--prices-dir")
+    stack = require_stack(args)
+    estimate, graph = stack_estimate(stack, args.prices_dir)
+    budgets = budgets_in(graph.to_json()["resources"])
+    verdict = judge(estimate, budgets[0]) if budgets else None
+    today = args.as_of or date.today()
+    low, desired, high = estimate.totals()
+    emit(render(estimate, stack.stack, args.format, today, verdict) + "\n", args.output,
+         f"cost of {stack.stack}: ${low:,.2f} / ${desired:,.2f} / ${high:,.2f} a month (minimum / desired / maximum)")
+    return EXIT_OK
+
+
+def run_idle(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these.
+    from accelplane.idle.report import render_idle
+    from accelplane.idle.run import find_idle
+    from accelplane.report.output import emit
+
+    stack = require_stack(args)
+    report = find_idle(stack, args.prometheus_url, hours=args.hours, impersonate=args.impersonate_service_account)
+    emit(render_idle(report, args.format) + "\n", args.output, report.summary_line())
+    return EXIT_FINDINGS if report.idle else EXIT_OK

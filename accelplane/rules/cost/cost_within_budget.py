@@ -1,0 +1,50 @@
+"""AP-COST-001: the stack's monthly cost at the size its budget is judged at stays within the budget.
+
+The budget is the cloud budget resource the program creates from `budget:` (accelplane.cost.budget);
+the cost is the plan's estimate at list prices with declared discounts (accelplane.cost.estimate), at
+every pool's maximum size (default) or desired size. Lines without a price are left out of the sum
+and counted in the message, so the figure is a lower bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from accelplane.cost.budget import AWS_BUDGET, BUDGET_TYPES, BudgetVerdict, judge, read_budget
+from accelplane.rules.cost.plan_estimate import graph_estimate
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.view import Resource
+
+
+def verdict(resource: Resource, graph: ReferenceGraph) -> BudgetVerdict | None:
+    budget = read_budget(resource.type, resource.name, resource.props)
+    estimate = graph_estimate(graph, "aws" if resource.type == AWS_BUDGET else "gcp")
+    if budget is None or estimate is None:
+        return None
+    return judge(estimate, budget)
+
+
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
+    found = verdict(resource, graph)
+    if found is not None and found.over:
+        yield f"{found.message()}: over by ${found.cost - found.budget.monthly_usd:,.2f}"
+
+
+RULE = Rule(
+    id="AP-COST-001",
+    name="cost-within-budget",
+    description="Checks whether the stack's monthly cost at the pool sizes its budget is judged at (maximum by "
+    "default) stays within the declared budget.",
+    family=Family.cost,
+    severity=Severity.high,
+    enforcement=Enforcement.mandatory,
+    remediation="Lower the pools' maximum sizes, move a pool to spot or a discounted commitment, or raise "
+    "budget.monthly_usd (`accelplane cost --stack NAME` shows each line).",
+    resource_types=BUDGET_TYPES,
+    check=check,
+    scope=Scope.stack,
+    categories=("cost",),
+    references=("https://aws.amazon.com/aws-cost-management/aws-budgets/",
+                "https://cloud.google.com/billing/docs/how-to/budgets"),
+)
