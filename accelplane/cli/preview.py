@@ -27,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # Start-up time: the Pulumi engine, the cloud's SDK and the manifest validator load only for a
     # preview (every command's parser is built at start).
+    from accelplane.cost.estimate import estimate_plan
+    from accelplane.cost.prices import builtin_table
+    from accelplane.cost.report import one_line
     from accelplane.engine.plan import render_plan
     from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
     from accelplane.k8s.manifests import render_manifest_report, validate_graph
@@ -39,6 +42,12 @@ def run(args: argparse.Namespace) -> int:
     print(render_plan(graph, graph.project))
     print()
     print(render_profile_checks(pool_checks))
+    platform = stack.platform
+    cloud = platform.cloud.value
+    estimate = estimate_plan(graph.to_json(), cloud, platform.region, builtin_table(cloud),
+                             {pool.name: pool.scaling.desired for pool in platform.node_pools})
+    print()
+    print(one_line(estimate))
     manifests = validate_graph(graph, stack.platform.kubernetes_version)
     print()
     print(render_manifest_report(manifests, stack.platform.kubernetes_version))

@@ -175,6 +175,7 @@ def refresh_tables(
     day = date.fromisoformat(retrieved) if retrieved else date.today()
     target = output_dir or shipped_dir
     lines: list[str] = []
+    writes: list[tuple[Path, str, int]] = []  # every table is built before any is written
     for cloud, used in (("aws", aws_offers or aws_spot), ("gcp", gcp_skus)):
         if not used:
             continue
@@ -188,10 +189,12 @@ def refresh_tables(
         lines.extend(changed)
         data["retrieved"] = day.isoformat()
         parse_table(type(document)(path=str(source), data=data, root=None))  # still a valid table
-        out = target / f"{cloud}.yaml"
         header = "".join(line + "\n" for line in document_header(source))
-        out.write_text(header + yaml.safe_dump(data, sort_keys=False, width=120), encoding="utf-8")
-        lines.append(f"wrote {out} ({len(changed)} price(s) changed)")
+        writes.append((target / f"{cloud}.yaml", header + yaml.safe_dump(data, sort_keys=False, width=120),
+                       len(changed)))
+    for out, text, count in writes:
+        out.write_text(text, encoding="utf-8")
+        lines.append(f"wrote {out} ({count} price(s) changed)")
     return lines
 
 
