@@ -10,6 +10,7 @@ caps the findings tables, and says so; the table and JSON formats always have ev
 
 from __future__ import annotations
 
+from accelplane.diff.cost import markdown_section
 from accelplane.diff.plan_diff import (
     OPS,
     Component,
@@ -110,6 +111,8 @@ def _render(diff: PlanDiff, level: int) -> str:
         for c in shown:
             detail = "; ".join(c.details()) or c.artifact.checksum
             lines.append(f"| {symbols[c.op]} | {_cell(c.artifact.label)} | {_cell(detail)} |")
+    if diff.cost is not None:
+        lines += markdown_section(diff.cost, details=details)
     rows = _MAX_FINDING_ROWS if level == _COUNTS_ONLY else None
     if diff.introduced:
         lines += ["", "#### Findings introduced", "", *_findings_table(diff.introduced, rows)]

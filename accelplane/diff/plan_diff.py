@@ -16,6 +16,7 @@ from accelplane.tool import report_header
 
 if TYPE_CHECKING:
     from accelplane.diff.bundle_lock import ArtifactChange
+    from accelplane.diff.cost import CostDiff
 
 SECRET = "[secret]"
 
@@ -258,6 +259,8 @@ class PlanDiff:
     # Bundle-lock artifacts added, removed and changed; None when the stack has no lock in both revisions.
     artifacts: list[ArtifactChange] | None = None
     lock_file: str | None = None
+    # Monthly cost of both revisions and the picture of pools and traffic; None when the plan says no region.
+    cost: CostDiff | None = None
 
     def of(self, op: str) -> list[ResourceDiff]:
         return [resource for resource in self.resources if resource.op == op]
@@ -319,7 +322,7 @@ class PlanDiff:
             "rollout": [service.to_json() for service in self.rollout],
             "notes": list(self.notes),
         } | ({"artifacts": {"lock": self.lock_file, "changes": [c.to_json() for c in self.artifacts]}}
-             if self.artifacts is not None else {})
+             if self.artifacts is not None else {}) | ({"cost": self.cost.to_json()} if self.cost is not None else {})
 
 
 def plan_counts(summary: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from accelplane.config.loader import PLATFORM_KEY, StackConfig
 from accelplane.config.project import Project
 from accelplane.config.yaml_source import read_yaml
 from accelplane.diff.bundle_lock import artifact_section
+from accelplane.diff.cost import cost_diff, desired_sizes
 from accelplane.diff.findings import compare, judge_revision, raw_waivers
 from accelplane.diff.git import Repository
 from accelplane.diff.plan_diff import PlanDiff
@@ -97,6 +98,9 @@ def diff_stack(
     lock_path = lock if lock is not None else project_dir / DEFAULT_LOCK
     artifacts, lock_notes = artifact_section(lock_path, commit, stack)
     notes += lock_notes
+    platform = head_stack.platform
+    cost = cost_diff(base_document, head_document, cloud=platform.cloud.value, region=platform.region,
+                     base_desired=desired_sizes(base_platform_data), head_desired=desired_sizes(head_platform_data))
     return PlanDiff(
         stack=stack,
         base_ref=base_ref,
@@ -111,6 +115,7 @@ def diff_stack(
         rollout=rollout,
         artifacts=artifacts,
         lock_file=_shown(lock_path, project_dir) if artifacts is not None else None,
+        cost=cost,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accelplane.diff.cost import text_section
 from accelplane.diff.plan_diff import PlanDiff, ResourceDiff, ServiceRollout, SoftwareChange, plan_counts
 from accelplane.diff.values import change_lines, plural, pool_text, show, weight_text
 from accelplane.report.document import Item
@@ -40,6 +41,9 @@ def render_table(diff: PlanDiff) -> str:
             detail = "; ".join(artifact.details())
             suffix = f": {detail}" if detail else ""
             lines.append(f"  {_ARTIFACT_SYMBOL[artifact.op]} {artifact.artifact.label}{suffix}")
+
+    if diff.cost is not None:
+        lines += ["", *text_section(diff.cost)]
 
     lines += ["", f"Findings introduced ({len(diff.introduced)}):"]
     lines.extend(_finding(item, "BLOCKING" if item.blocking else item.enforcement) for item in diff.introduced)

@@ -15,9 +15,12 @@
 #   skopeo           copies images into the mirror's OCI layout and pushes the test image
 #   docker-registry  Debian's distribution registry, started on a free loopback port by tests/bundle
 #   jq               what the pull-request workflow lists its stacks with (tests/ci_files runs that step)
+#   chromium         headless, renders the diff comment's Mermaid picture with the real mermaid
+#                    (tests/cost); npm fetches that mermaid below
+#   npm              `npm pack` of the pinned mermaid release
 set -euo pipefail
 packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates prometheus
-  apt-utils gnupg skopeo docker-registry jq)
+  apt-utils gnupg skopeo docker-registry jq chromium npm)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -35,3 +38,7 @@ for service in prometheus docker-registry; do
     systemctl disable --now "$service.service" >/dev/null 2>&1 || true
   fi
 done
+
+# The real mermaid the cost tests render with: the pinned release's tarball from the npm registry,
+# checked against its registry integrity before it is unpacked (tests/support/mermaid_render.py).
+bash "$(dirname "$0")/../fetch_mermaid.sh"
