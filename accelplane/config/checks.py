@@ -48,7 +48,8 @@ def _cost(platform: Platform) -> Iterator[Issue]:
                    f"{discount.kind.value} is not a discount of {platform.cloud.value} (savings_plan: AWS; "
                    "committed_use: Google Cloud)")
         fixed_slice = pool.tpu_topology is not None and pool.scaling.min == pool.scaling.max
-        if pool.expiry is not None and pool.scaling.min != 0 and not fixed_slice:
+        consistent = pool.scaling.min <= pool.scaling.desired <= pool.scaling.max  # else reported above
+        if pool.expiry is not None and pool.scaling.min != 0 and not fixed_slice and consistent:
             yield (("node_pools", index, "scaling", "min"),
                    "a pool with an expiry (a development or experiment pool) must be able to scale to zero: min 0")
 

@@ -75,7 +75,8 @@ def read_budget(type_token: str, name: str, inputs: Mapping[str, Any]) -> Declar
         amount = _float(inputs.get("limitAmount"))
         if amount is None or str(inputs.get("limitUnit", "USD")) != "USD":
             return None
-        tags = inputs.get("tags") if isinstance(inputs.get("tags"), Mapping) else {}
+        found_tags = inputs.get("tags")
+        tags: Mapping[str, Any] = found_tags if isinstance(found_tags, Mapping) else {}
         warn = _float(tags.get(BUDGET_WARN_AT_TAG)) or 0.8
         return DeclaredBudget(name, amount, str(tags.get(BUDGET_JUDGED_AT_TAG) or "maximum"), warn)
     if type_token == GCP_BUDGET:

@@ -72,8 +72,8 @@ def _monthly(estimate: Estimate, item: LineItem) -> tuple[str, str, str]:
 
 
 def render_text(estimate: Estimate, stack: str, today: date, verdict: BudgetVerdict | None = None) -> str:
-    header = ("RESOURCE", "KIND", "POOL", "NODES", "MINIMUM", "DESIRED", "MAXIMUM", "PRICING")
-    rows = [header]
+    header: tuple[str, ...] = ("RESOURCE", "KIND", "POOL", "NODES", "MINIMUM", "DESIRED", "MAXIMUM", "PRICING")
+    rows: list[tuple[str, ...]] = [header]
     for item in estimate.items:
         rows.append((item.resource, item.kind, item.pool or "", _nodes(item), *_monthly(estimate, item),
                      _pricing(item) if item.parts else (item.usage or "")))

@@ -17,13 +17,15 @@ from dataclasses import dataclass
 import pulumi
 
 from accelplane.accelerator_vendors import vendor_of
+from accelplane.cost.idle_policy import accelerator_family as family
+from accelplane.cost.idle_policy import idle_policy
 from accelplane.declaration import BucketRole, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
 from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, AcceleratorEnablementArgs, VendorPools
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.inference_service import BackendPlacement, InferenceService, InferenceServiceArgs
 from accelplane.k8s.mirror import air_gapped, current_image
-from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitoringArgs
+from accelplane.k8s.monitoring import AcceleratorMonitoring, AcceleratorMonitoringArgs, IdlePool
 from accelplane.k8s.neuron_monitor import NeuronMonitor, NeuronMonitorArgs
 from accelplane.k8s.priority_classes import PriorityClasses
 from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flavor, local_queue_name
@@ -208,6 +210,10 @@ def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
             tpu=tpu,
             device_exporter_alerts=ctx.facts.runs_device_exporters,
             inference_namespaces=sorted({workloads[s.workload].namespace for s in ctx.spec.inference_services}),
+            idle_pools=[IdlePool(pool.name, kind, policy.below_percent, policy.for_hours)
+                        for pool in ctx.platform.node_pools
+                        if (kind := family(pool.accelerator)) is not None
+                        and (policy := idle_policy(ctx.platform, pool)) is not None],
         ),
         opts=ctx.opts,
     )

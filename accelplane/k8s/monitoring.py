@@ -139,6 +139,44 @@ TPU_ALERTS = [
 ]
 
 
+# Which node a series is on and which pool that node is in: kube-state-metrics exports the node's
+# `accelplane.io/pool` label (allow-listed below) as `label_accelplane_io_pool`.
+POOL_NODE_LABEL = "accelplane.io/pool"
+# Per accelerator family: the utilisation (percent) per node, as `accelplane cost idle` reads it
+# (accelplane/idle/queries.py holds the same expressions for the report).
+IDLE_UTILISATION = {
+    "nvidia": 'avg by (node) (label_replace(DCGM_FI_DEV_GPU_UTIL, "node", "$1", "Hostname", "(.+)"))',
+    "neuron": "avg by (node) (neuroncore_utilization_ratio * 100)",
+    "tpu": 'avg by (node) (duty_cycle{make="cloud-tpu"})',
+}
+
+
+@dataclass(frozen=True)
+class IdlePool:
+    """A pool's idle threshold: its accelerators below `below_percent` for `for_hours` (docs/cost.md)."""
+
+    pool: str
+    family: str  # nvidia | neuron | tpu
+    below_percent: float
+    for_hours: int
+
+
+def idle_alerts(pools: Sequence[IdlePool], families: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
+    """One `AcceleratorIdle` alert per pool whose exporter this Prometheus scrapes."""
+    alerts = []
+    for pool in pools:
+        if pool.family not in families:
+            continue
+        expr = (f"{IDLE_UTILISATION[pool.family]} < {pool.below_percent:g} and on (node) "
+                f'kube_node_labels{{label_accelplane_io_pool="{pool.pool}"}}')
+        alerts.append((
+            f"AcceleratorIdle-{pool.pool}", expr, f"{pool.for_hours}h", "warning",
+            f"Accelerators of pool {pool.pool} on {{{{ $labels.node }}}} under {pool.below_percent:g}% busy for "
+            f"{pool.for_hours} hours: release the node or scale the pool down (`accelplane cost idle`).",
+        ))
+    return alerts
+
+
 @dataclass(frozen=True)
 class AcceleratorMonitoringArgs:
     version: str
@@ -147,6 +185,7 @@ class AcceleratorMonitoringArgs:
     # The DCGM and Neuron alerts watch the exporters the EKS layer runs; on GKE nothing runs them.
     device_exporter_alerts: bool = True
     inference_namespaces: Sequence[str] = ()  # where inference services run (their pods are scraped)
+    idle_pools: Sequence[IdlePool] = ()
 
 
 def _copy_label(source: str, target: str) -> dict[str, Any]:
@@ -198,8 +237,8 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
             },
             "grafana": {"enabled": False},
         }
-        if args.tpu:
-            values["kube-state-metrics"] = {"metricLabelsAllowlist": [f"nodes=[{','.join(TPU_NODE_LABELS)}]"]}
+        node_labels = [POOL_NODE_LABEL, *(TPU_NODE_LABELS if args.tpu else ())]
+        values["kube-state-metrics"] = {"metricLabelsAllowlist": [f"nodes=[{','.join(node_labels)}]"]}
         self.release = pinned_release(
             f"{name}-prometheus", "kube_prometheus_stack", args.version, values, pulumi.ResourceOptions(parent=self)
         )
@@ -210,7 +249,8 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
                 "neuron-monitor",
                 [neuron_monitor.NAMESPACE],
                 {"matchLabels": dict(neuron_monitor.POD_LABELS)},
-                {"port": neuron_monitor.METRICS_PORT_NAME},
+                {"port": neuron_monitor.METRICS_PORT_NAME,
+                 "relabelings": [_copy_label("__meta_kubernetes_pod_node_name", "node")]},
                 after,
             )
         if args.tpu:
@@ -245,6 +285,11 @@ class AcceleratorMonitoring(pulumi.ComponentResource):
         alerts = list(ALERTS if args.device_exporter_alerts else GENERIC_ALERTS)
         if args.tpu:
             alerts += TPU_ALERTS
+        # Idle alerts for the families this Prometheus scrapes: DCGM and neuron-monitor where the EKS layer
+        # runs them, the TPU device plugin on GKE (GKE's managed DCGM goes to Managed Service for Prometheus).
+        scraped = [*(["nvidia"] if args.device_exporter_alerts else []), *(["neuron"] if args.neuron else []),
+                   *(["tpu"] if args.tpu else [])]
+        alerts += idle_alerts(args.idle_pools, scraped)
         k8s.apiextensions.CustomResource(
             f"{name}-alerts",
             api_version="monitoring.coreos.com/v1",

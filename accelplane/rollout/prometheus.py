@@ -76,15 +76,28 @@ def read_traffic(url: str, service: str, backends: list[str], rollout: Rollout, 
 
 
 def _query(base: str, promql: str, now: datetime, timeout: float,
-           authorization: Callable[[], str] | None = None) -> dict[str, float]:
-    """One instant query; its vector as {backend label: value}."""
+           authorization: Callable[[], str] | None = None, key: str = "backend",
+           command: str = "accelplane rollout") -> dict[str, float]:
+    """One instant query; its vector as {value of the `key` label: value}."""
+    values: dict[str, float] = {}
+    for metric, value in instant_samples(base, promql, now, command=command, timeout=timeout,
+                                         authorization=authorization):
+        label = metric.get(key)
+        if isinstance(label, str):
+            values[label] = value
+    return values
+
+
+def instant_samples(base: str, promql: str, now: datetime, *, command: str, timeout: float = 10.0,
+                    authorization: Callable[[], str] | None = None) -> list[tuple[dict[str, str], float]]:
+    """One instant query at `now`: each sample's labels and value."""
     endpoint = base.rstrip("/") + "/api/v1/query?" + urllib.parse.urlencode(
         {"query": promql, "time": f"{now.timestamp():.3f}"}
     )
 
     def refuse(why: str) -> InputError:
         return InputError.single(f"cannot read metrics from Prometheus at {base}: {why}", field=OPTION,
-                                 file="accelplane rollout")
+                                 file=command)
 
     headers = {"Accept": "application/json"}
     if authorization is not None:
@@ -115,16 +128,15 @@ def _query(base: str, promql: str, now: datetime, timeout: float,
     result = data.get("data") or {}
     if result.get("resultType") != "vector" or not isinstance(result.get("result"), list):
         raise refuse(f"expected an instant vector for {promql!r}, got {result.get('resultType')!r}")
-    values: dict[str, float] = {}
+    samples: list[tuple[dict[str, str], float]] = []
     for sample in result["result"]:
         try:
-            backend = sample["metric"].get("backend")
+            metric = {str(k): str(v) for k, v in sample["metric"].items()}
             value = float(sample["value"][1])  # "NaN", "+Inf" parse too
         except (KeyError, TypeError, IndexError, ValueError, AttributeError):
             raise refuse(f"a sample of {promql!r} is not [time, value]: {str(sample)[:120]}") from None
-        if isinstance(backend, str):
-            values[backend] = value
-    return values
+        samples.append((metric, value))
+    return samples
 
 
 def _api_error(body: bytes) -> str | None:

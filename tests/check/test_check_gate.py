@@ -126,7 +126,9 @@ def test_sarif_lines_of_node_pool_findings_are_the_pools(capsys: pytest.CaptureF
     dev = STACKS_DIR / "Pulumi.dev.yaml"
     lines = {r["message"]["text"].split(":")[0]: r["locations"][0]["physicalLocation"]["region"]["startLine"]
              for r in results}
-    assert code == 0 and lines
+    # In 2031 the dev pools' expiry (2027-12-31) has passed too: AP-COST-003 blocks; the version findings stay advisory.
+    blocking = {r["ruleId"] for r in json.loads(out)["runs"][0]["results"] if r["level"] == "error"}
+    assert code == 1 and blocking == {"AP-COST-003"} and lines
     assert lines == {
         "acme-ml-dev-infer-l4-ng": line_of(dev, "      - name: infer-l4\n"),
         "acme-ml-dev-train-l4-ng": line_of(dev, "      - name: train-l4\n"),

@@ -234,6 +234,12 @@ def _cluster(ctx: _Context, keys: _Keys, node_account: NodeServiceAccount) -> Gk
             deletion_protection=ctx.protect,
             release_channel=ctx.settings.release_channel.value if ctx.settings.release_channel else None,
             key_grants=[keys.gke.grant],
+            # GKE's managed DCGM exporter, not the dcgm-exporter chart: GKE installs the driver in its own
+            # path and keeps the exporter matched to the node version, with no privileged DaemonSet of ours
+            # (https://cloud.google.com/kubernetes-engine/docs/how-to/dcgm-metrics). It needs the driver
+            # GKE installs, so a pool with gpu_driver: disabled brings its own exporter.
+            gpu_metrics=any(pool.accelerator and pool.accelerator.startswith("nvidia-")
+                            and pool.gpu_driver is not GpuDriver.disabled for pool in platform.node_pools),
         ),
         ctx.opts,
     )

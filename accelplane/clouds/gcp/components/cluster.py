@@ -54,6 +54,9 @@ class GkeClusterArgs:
     release_channel: str | None = None
     # The key's grant to GKE's service agent (EncryptionKey.grant): the cluster waits for it.
     key_grants: Sequence[pulumi.Resource] = ()
+    # GPU pools whose driver GKE installs: GKE's managed DCGM metrics (GPU utilisation, memory, XID)
+    # go to Managed Service for Prometheus (the idle-accelerator report and alerts read them).
+    gpu_metrics: bool = False
 
     def __post_init__(self) -> None:
         if self.release_channel is not None and self.release_channel not in RELEASE_CHANNELS:
@@ -108,7 +111,7 @@ class GkeCluster(pulumi.ComponentResource):
             addons_config={"http_load_balancing": {"disabled": False}},
             logging_config={"enable_components": list(CONTROL_PLANE_COMPONENTS)},
             monitoring_config={
-                "enable_components": list(CONTROL_PLANE_COMPONENTS),
+                "enable_components": [*CONTROL_PLANE_COMPONENTS, *(["DCGM"] if args.gpu_metrics else [])],
                 "managed_prometheus": {"enabled": True},
             },
             remove_default_node_pool=True,
