@@ -162,15 +162,16 @@ class IdlePool:
 
 
 def idle_alerts(pools: Sequence[IdlePool], families: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
-    """One `AcceleratorIdle` alert per pool whose exporter this Prometheus scrapes."""
+    """One `AcceleratorIdle` rule per pool whose exporter this Prometheus scrapes (label `pool`)."""
     alerts = []
     for pool in pools:
         if pool.family not in families:
             continue
-        expr = (f"{IDLE_UTILISATION[pool.family]} < {pool.below_percent:g} and on (node) "
-                f'kube_node_labels{{label_accelplane_io_pool="{pool.pool}"}}')
+        # One alert name for every pool (an alert name is a metric name: no '-'); the pool is a label.
+        expr = (f'label_replace({IDLE_UTILISATION[pool.family]} < {pool.below_percent:g} and on (node) '
+                f'kube_node_labels{{label_accelplane_io_pool="{pool.pool}"}}, "pool", "{pool.pool}", "", "")')
         alerts.append((
-            f"AcceleratorIdle-{pool.pool}", expr, f"{pool.for_hours}h", "warning",
+            "AcceleratorIdle", expr, f"{pool.for_hours}h", "warning",
             f"Accelerators of pool {pool.pool} on {{{{ $labels.node }}}} under {pool.below_percent:g}% busy for "
             f"{pool.for_hours} hours: release the node or scale the pool down (`accelplane cost idle`).",
         ))

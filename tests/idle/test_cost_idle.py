@@ -101,3 +101,26 @@ def test_a_shorter_window_and_a_bad_url(prometheus: Prometheus) -> None:
     assert nodes[BURST_GPU]["idle"] and nodes[BURST_GPU]["window_hours"] == 1
     bad = run_cli(["cost", "idle", "--stack", "prod", "--prometheus-url", "ftp://example"])
     assert bad.code == 2 and "--prometheus-url" in bad.err and "Traceback" not in bad.err
+
+
+def test_the_per_pool_alert_rules_are_valid_and_find_the_idle_node(prometheus: Prometheus, tmp_path) -> None:
+    """prod's PrometheusRule passes promtool's rule check, and its AcceleratorIdle expression for
+    infer-l40s, asked of the same recorded series, names the idle nodes (not the busy one) with the pool."""
+    import yaml
+
+    from accelplane.config.loader import load_stack
+    from accelplane.program import offline_graph
+
+    graph = offline_graph(load_stack("prod"))
+    [rule] = [r for r in graph.by_type("kubernetes:monitoring.coreos.com/v1:PrometheusRule")]
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(yaml.safe_dump({"groups": rule.inputs["spec"]["groups"]}))
+    checked = subprocess.run([shutil.which("promtool") or "promtool", "check", "rules", str(rules)],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    idle = [r for r in rule.inputs["spec"]["groups"][0]["rules"] if r["alert"] == "AcceleratorIdle"]
+    # prod's accelerator pools, prod's default window: train-h100, infer-l40s (DCGM), infer-inf2, train-trn1 (Neuron)
+    assert {r["for"] for r in idle} == {"24h"} and len(idle) == 4
+    l40s = next(r for r in idle if 'label_accelplane_io_pool="infer-l40s"' in r["expr"])
+    found = {sample["metric"]["node"]: sample["metric"]["pool"] for sample in prometheus.query(l40s["expr"])}
+    assert found == {IDLE_GPU: "infer-l40s", BURST_GPU: "infer-l40s"}  # idle now; `for: 24h` spares the burst one

@@ -298,14 +298,19 @@ def test_tpu_metrics_are_scraped_and_alerted_on(tpu_prod: OfflineGraph) -> None:
     [rule] = _k8s(tpu_prod, "PrometheusRule")
     alerts = {r["alert"]: r for r in rule.inputs["spec"]["groups"][0]["rules"]}
     assert set(alerts) == {"TpuLowDutyCycle", "TpuHbmNearlyFull", "TpuNodeNotReady", "InferenceP99LatencyHigh",
-                           "NodeNotReady"}  # no DCGM or Neuron exporter runs on GKE
+                           "NodeNotReady", "AcceleratorIdle"}  # no DCGM or Neuron exporter runs on GKE
+    # Idle alerts for the TPU pools only (their duty cycle is scraped here), prod's 24-hour default.
+    idle = [r for r in rule.inputs["spec"]["groups"][0]["rules"] if r["alert"] == "AcceleratorIdle"]
+    assert sorted(r["expr"].rsplit('"pool", "', 1)[1].split('"')[0] for r in idle) == ["infer-v5e", "train-v5p"]
+    assert all("duty_cycle" in r["expr"] and r["for"] == "24h" for r in idle)
     assert "duty_cycle" in alerts["TpuLowDutyCycle"]["expr"]
     assert "memory_used" in alerts["TpuHbmNearlyFull"]["expr"] and "memory_total" in alerts["TpuHbmNearlyFull"]["expr"]
     assert "label_cloud_google_com_gke_tpu_accelerator" in alerts["TpuNodeNotReady"]["expr"]
     [release] = [r for r in tpu_prod.by_type("kubernetes:helm.sh/v3:Release")
                  if r.inputs["chart"] == "kube-prometheus-stack"]
     allowlist = release.inputs["values"]["kube-state-metrics"]["metricLabelsAllowlist"]
-    assert allowlist == ["nodes=[cloud.google.com/gke-tpu-accelerator,cloud.google.com/gke-tpu-topology]"]
+    assert allowlist == ["nodes=[accelplane.io/pool,cloud.google.com/gke-tpu-accelerator,"
+                         "cloud.google.com/gke-tpu-topology]"]
 
 
 def test_top_level_components_are_the_same_kinds_as_on_eks_plus_the_gateway(tpu_prod: OfflineGraph) -> None:
@@ -315,3 +320,11 @@ def test_top_level_components_are_the_same_kinds_as_on_eks_plus_the_gateway(tpu_
         "accelplane:k8s:BatchAddons", "accelplane:k8s:AcceleratorMonitoring", "accelplane:k8s:InferenceService",
         "accelplane:k8s:TrainingJobTemplate", "accelplane:k8s:AcceleratorQueues",
     }
+
+
+def test_gpu_pools_with_gke_installed_drivers_get_gkes_managed_dcgm_metrics(tpu_prod: OfflineGraph) -> None:
+    """tpu-prod's H100 pools take GKE's driver (gpu_driver default): the cluster enables the DCGM
+    monitoring component, so GPU utilisation reaches Managed Service for Prometheus (docs/cost.md)."""
+    [cluster] = tpu_prod.by_type("gcp:container/cluster:Cluster")
+    assert cluster.inputs["monitoringConfig"]["enableComponents"][-1] == "DCGM"
+    assert cluster.inputs["monitoringConfig"]["managedPrometheus"] == {"enabled": True}
