@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from typing import Any
 
 from accelplane.cost.prices import PriceTable, RegionPrices
@@ -207,7 +208,8 @@ class _Pricer:
     ) -> tuple[Part, tuple[float, float] | None]:
         row = self.prices.hourly(machine)
         if row is None:
-            return Part(f"{machine} (no price)", _floats(nodes), None, "hour", None), None
+            why = next((reason for key, reason in self.table.unpriced.items() if fnmatch(machine, key)), None)
+            return Part(f"{machine} (no price{': ' + why if why else ''})", _floats(nodes), None, "hour", None), None
         if not spot:
             return Part(machine, _floats(nodes), row.on_demand, "hour", row.source, row.confirmed), None
         snapshot = self.prices.spot.ranges.get(machine) if self.prices.spot else None

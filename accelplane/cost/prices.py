@@ -89,6 +89,7 @@ class PriceTable(_Model):
     spot_bounds: SpotBounds
     shapes: dict[str, Shape] = Field(default_factory=dict)
     skus: dict[str, SkuMatch] = Field(default_factory=dict)
+    unpriced: dict[str, str] = Field(default_factory=dict, description="type -> why it has no price")
     regions: dict[str, RegionPrices]
 
     @model_validator(mode="after")

@@ -1,0 +1,49 @@
+"""The shipped price tables: valid, sourced, dated, and covering what the stacks and catalogs name."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatch
+
+import pytest
+
+from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.config.loader import load_stack
+from accelplane.cost.prices import builtin_table
+from tests.support.stack_files import STACKS_DIR
+
+CLOUD_STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in STACKS_DIR.glob("Pulumi.*.yaml"))
+
+
+@pytest.mark.parametrize("stack", CLOUD_STACKS)
+def test_every_example_stacks_pool_has_a_price_in_its_region(stack: str) -> None:
+    platform = load_stack(stack).platform
+    if platform.bare_metal is not None and not platform.node_pools:
+        pytest.skip("bare metal only")
+    prices = builtin_table(platform.cloud.value).region(platform.region)
+    assert prices is not None, f"{stack}: no prices for {platform.region}"
+    assert [p.instance_type for p in platform.node_pools if prices.hourly(p.instance_type) is None] == []
+
+
+def test_every_gcp_catalog_machine_type_is_priced_or_says_why_not() -> None:
+    table = builtin_table("gcp")
+    priced = set(table.regions["us-central1"].machine_types)
+    said = {name for name in gcp_catalog.machine_types() if any(fnmatch(name, key) for key in table.unpriced)}
+    missing = sorted(gcp_catalog.machine_types() - priced - said)
+    assert missing == [], "price these machine types or list them under `unpriced` with the reason"
+    assert priced.isdisjoint(said), "a priced machine type is also listed as unpriced"
+    # n2-standard-32 from N2's rates: 32 vCPUs x $0.031611 + 128 GB x $0.004237
+    assert table.regions["us-central1"].machine_types["n2-standard-32"].on_demand == pytest.approx(
+        32 * 0.031611 + 128 * 0.004237)
+
+
+@pytest.mark.parametrize("cloud", ["aws", "gcp"])
+def test_tables_are_usd_dated_and_every_row_names_a_public_source(cloud: str) -> None:
+    table = builtin_table(cloud)
+    assert table.currency == "USD" and table.retrieved.year >= 2026 and table.max_age_days > 0
+    assert all(source.url.startswith("https://") for source in table.sources.values())
+    # A TPU VM's price is its chips' (the shapes the refresh builds it from agree with the table).
+    for name, shape in table.shapes.items():
+        row = table.regions["us-central1"].machine_types.get(name) if cloud == "gcp" else None
+        if row is not None and shape.tpu:
+            per_chip = {"v5e": 1.20, "v5p": 4.20, "v6e": 2.70, "v4": 3.22}[shape.tpu]
+            assert row.on_demand == pytest.approx(shape.chips * per_chip), name
