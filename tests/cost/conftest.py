@@ -7,23 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.config.loader import StackConfig, load_stack, load_stack_file
+from accelplane.config.loader import StackConfig, load_stack
 from accelplane.cost.estimate import Estimate
-from tests.support.stack_files import stack_text
+from tests.support.stack_files import edited_stack
 
 DATA = Path(__file__).parent / "data"
 HOURS = 730
 
 
-def variant(tmp_path: Path, *edits: tuple[str, str], stack: str = "prod") -> StackConfig:
-    """The example stack with each `old -> new` edit made once."""
-    text = stack_text(stack)
-    for old, new in edits:
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    path = tmp_path / f"Pulumi.{stack}.yaml"
-    path.write_text(text)
-    return load_stack_file(path, stack=stack)
+variant = edited_stack  # the example stack with each `old -> new` edit made once
 
 
 def priced(stack: StackConfig) -> Estimate:

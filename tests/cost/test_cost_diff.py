@@ -12,17 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.cost.conftest import HOURS
+from tests.diff.conftest import NEW_POOL
 from tests.diff.git_project import copy_project, edit, init_repository
 from tests.support.cli_contract import run_cli
 
-NEW_POOL = """      - name: infer-l4
-        purpose: inference
-        accelerator: nvidia-l4
-        instance_type: g6.2xlarge
-        software_profile: l40s-cuda12
-        scaling: {min: 0, desired: 1, max: 4}
-        disk_gib: 200
-"""
 P5_HOUR, G6_2XL_HOUR, GP3 = 55.04, 0.9776, 0.08
 
 

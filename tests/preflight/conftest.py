@@ -17,11 +17,11 @@ from moto import mock_aws
 
 from accelplane.clouds.aws.clients import AwsClients
 from accelplane.clouds.aws.preflight import aws_preflight
-from accelplane.config.loader import StackConfig, load_stack, load_stack_file
+from accelplane.config.loader import StackConfig, load_stack
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightCheck, PreflightReport, Status
 from tests.support.aws_stubs import Answering
-from tests.support.stack_files import stack_text
+from tests.support.stack_files import edited_stack
 from tests.verify.conftest import fake_aws  # noqa: F401 - fake credentials only, for every test here
 
 NOW = dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC)
@@ -150,15 +150,7 @@ def account() -> Iterator[Account]:
         yield found
 
 
-def variant(tmp_path: Path, *edits: tuple[str, str], stack: str = "prod") -> StackConfig:
-    """The example stack with each `old -> new` edit made once."""
-    text = stack_text(stack)
-    for old, new in edits:
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    path = tmp_path / f"Pulumi.{stack}.yaml"
-    path.write_text(text)
-    return load_stack_file(path, stack=stack)
+variant = edited_stack  # the example stack with each `old -> new` edit made once
 
 
 # prod with the placement-group pools' zone first where moto's offerings (AWS's, as moto records

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from accelplane.config.loader import StackConfig, load_stack_file
+
 ROOT = Path(__file__).resolve().parents[2]
 STACKS_DIR = ROOT / "stacks"  # the example stacks of this checkout
 
@@ -26,3 +28,14 @@ def write_variant(tmp_path: Path, old: str, new: str, stack: str = "dev") -> tup
 def line_of(path: Path, needle: str) -> int:
     text = path.read_text()
     return text[: text.index(needle)].count("\n") + 1
+
+
+def edited_stack(tmp_path: Path, *edits: tuple[str, str], stack: str = "prod") -> StackConfig:
+    """The example stack with each `old -> new` edit made once, written to `tmp_path` and loaded."""
+    text = stack_text(stack)
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / f"Pulumi.{stack}.yaml"
+    path.write_text(text)
+    return load_stack_file(path, stack=stack)
