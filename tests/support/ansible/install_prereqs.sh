@@ -17,10 +17,12 @@
 #   jq               what the pull-request workflow lists its stacks with (tests/ci_files runs that step)
 #   chromium         headless, renders the diff comment's Mermaid picture with the real mermaid
 #                    (tests/cost); npm fetches that mermaid below
-#   npm              `npm pack` of the pinned mermaid release
+#   npm              `npm pack` of the pinned mermaid release (only where no npm is on PATH: a Node.js
+#                    from elsewhere, e.g. NodeSource, brings its own and conflicts with Debian's)
 set -euo pipefail
 packages=(debootstrap zstd dpkg-dev openssh-client iproute2 mount ca-certificates prometheus
-  apt-utils gnupg skopeo docker-registry jq chromium npm)
+  apt-utils gnupg skopeo docker-registry jq chromium openssl)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
