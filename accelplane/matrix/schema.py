@@ -89,6 +89,11 @@ class AcceleratorFacts(Fact):
     segment: Segment | None = Field(
         None, description="NVIDIA product line: datacenter, workstation (Quadro / RTX) or geforce (incl. TITAN)"
     )
+    product_names: tuple[str, ...] = Field(
+        (), description="what the vendor's tool prints for one device: nvidia-smi `name`, rocm-smi `Card Series` "
+        "(node validation fails a node whose devices name none of these)"
+    )
+    product_names_source: Source | None = None
     nvswitch: bool = Field(False, description="NVSwitch board: needs Fabric Manager equal to the driver")
     gpus_per_node: int = Field(1, ge=1, description="devices on the board this name describes")
     kernel_modules: tuple[KernelModule, ...] = Field(

@@ -40,6 +40,10 @@ def tables(acc: AcceleratorFacts, as_of: dt.date | None = None) -> list[Table]:
 
 def _summary(acc: AcceleratorFacts, data: MatrixData) -> Table:
     rows = [("name", acc.name), ("vendor", acc.vendor.value), ("model", acc.model)]
+    if acc.product_names:
+        tool = "nvidia-smi name" if acc.vendor.value == "nvidia" else "device name (whole word)"
+        rows.append((tool, " | ".join(acc.product_names) + (f"  [{acc.product_names_source}]"
+                                                            if acc.product_names_source else "")))
     if acc.architecture:
         rows.append(("architecture", acc.architecture))
     if acc.compute_capability:

@@ -99,6 +99,7 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         "accelplane_vendor": facts.vendor.value,
         "accelplane_nvswitch": facts.nvswitch,
         "accelplane_devices": group.validation.devices or facts.gpus_per_node,
+        "accelplane_device_names": list(facts.product_names),
         "accelplane_efa": group.efa,
         "accelplane_profile_name": group.software_profile,
         "accelplane_profile": profile.versions(),

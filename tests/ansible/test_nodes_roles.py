@@ -258,3 +258,41 @@ def test_progress_view_prints_what_changed_and_summarises_each_host():
     summary = view.summary({"n1": "reports/n1.json"}).splitlines()
     assert summary[1].split() == ["n1", "changed", "5", "1", "0", "rebooted", "reports/n1.json"]
     assert summary[2].split()[:2] == ["n2", "failed"] and summary[-1] == "n2: drift"
+
+
+# A real H200 SXM node's line (nvidia-smi --query-gpu=..., read on the node 2026-12-04).
+H200_NODE = ["0, NVIDIA H200, GPU-0c44aaa9-22a5-f661-cd38-36ed02f8c092, 580.159.04, 00000000:00:06.0, 143771, Enabled"]
+
+
+def test_a_node_whose_gpus_are_another_model_fails_naming_both():
+    from accelplane.matrix.loader import accelerators
+
+    known = accelerators()
+    result = {"rc": 0, "stdout_lines": H200_NODE}
+    # Declared as what it is: the SXM part's name.
+    assert device_query.nvidia_smi_problems(result, 1, "580.159.04", known["nvidia-h200"].product_names,
+                                            "nvidia-h200") == []
+    # Declared as the PCIe card (whose nvidia-smi name is "NVIDIA H200 NVL"), or as H100s: named, both sides.
+    assert device_query.nvidia_smi_problems(result, 1, "580.159.04", known["nvidia-h200-nvl"].product_names,
+                                            "nvidia-h200-nvl") == [
+        "GPU 0 is NVIDIA H200, but the group is declared nvidia-h200-nvl (NVIDIA H200 NVL)"]
+    assert device_query.nvidia_smi_problems(result, 1, "580.159.04", known["nvidia-hgx-h100-8gpu"].product_names,
+                                            "nvidia-hgx-h100-8gpu") == [
+        "GPU 0 is NVIDIA H200, but the group is declared nvidia-hgx-h100-8gpu (NVIDIA H100 80GB HBM3)"]
+    # A node declared with H100s that holds A100s, with the right count and driver, no longer passes.
+    a100 = [line.replace("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB") for line in NVIDIA_SMI[:1]]
+    assert device_query.nvidia_smi_problems({"rc": 0, "stdout_lines": a100}, 1, "570.172.08",
+                                            known["nvidia-hgx-h100-8gpu"].product_names, "nvidia-hgx-h100-8gpu") == [
+        "GPU 0 is NVIDIA A100-SXM4-80GB, but the group is declared nvidia-hgx-h100-8gpu (NVIDIA H100 80GB HBM3)"]
+
+
+def test_rocm_smi_model_is_matched_as_a_whole_word():
+    from accelplane.matrix.loader import accelerators
+
+    known = accelerators()
+    text = ('{"card0": {"Card Series": "AMD Instinct MI300X OAM", "GFX Version": "gfx942"}, '
+            '"system": {"Driver version": "6.12.12"}}')
+    result = {"rc": 0, "stdout": text}
+    assert device_query.rocm_smi_problems(result, 1, "6.12.12", known["amd-mi300x"].product_names, "amd-mi300x") == []
+    assert device_query.rocm_smi_problems(result, 1, "6.12.12", known["amd-mi325x"].product_names, "amd-mi325x") == [
+        "GPU 0 is AMD Instinct MI300X OAM, but the group is declared amd-mi325x (MI325X)"]

@@ -83,14 +83,35 @@ def rocm_smi_devices(text):
     return {"devices": devices, "driver_version": data.get("system", {}).get("Driver version")}
 
 
-def nvidia_smi_problems(result, expected_devices, driver):
-    """What differs between an nvidia-smi query (a registered command result) and the profile."""
+def _model_problem(kind, index, name, accelerator, product_names, exact):
+    """The device is not the declared model: name both (None when it is, or no names are known).
+    NVIDIA names are exact (nvidia-smi prints "NVIDIA H200" for the SXM part and "NVIDIA H200 NVL" for
+    the PCIe card); other vendors' tools decorate the model ("AMD Instinct MI300X OAM"): a whole word."""
+    if not product_names:
+        return None
+    if exact:
+        matches = name in product_names
+    else:
+        matches = any(re.search(rf"(?<![A-Za-z0-9]){re.escape(model)}(?![A-Za-z0-9])", name or "", re.IGNORECASE)
+                      for model in product_names)
+    if matches:
+        return None
+    return (f"{kind} {index} is {name or 'unnamed'}, but the group is declared {accelerator} "
+            f"({' or '.join(product_names)})")
+
+
+def nvidia_smi_problems(result, expected_devices, driver, product_names=(), accelerator=""):
+    """What differs between an nvidia-smi query (a registered command result) and the profile;
+    `product_names`: what nvidia-smi prints for the declared accelerator (the matrix's facts)."""
     failed = _failed(result, "nvidia-smi")
     if failed:
         return [failed]
     devices = nvidia_smi_devices(result.get("stdout_lines", []))
     problems = _count_problems(devices, expected_devices, "GPUs")
     for device in devices:
+        wrong = _model_problem("GPU", device["index"], device["name"], accelerator, product_names, exact=True)
+        if wrong:
+            problems.append(wrong)
         if device["driver_version"] != driver:
             problems.append(f"GPU {device['index']} runs driver {device['driver_version']}, expected {driver}")
         if device["persistence_mode"] != "Enabled":
@@ -98,13 +119,17 @@ def nvidia_smi_problems(result, expected_devices, driver):
     return problems
 
 
-def rocm_smi_problems(result, expected_devices, kmd):
+def rocm_smi_problems(result, expected_devices, kmd, product_names=(), accelerator=""):
     """What differs between a rocm-smi query (a registered command result) and the profile."""
     failed = _failed(result, "rocm-smi")
     if failed:
         return [failed]
     parsed = rocm_smi_devices(result.get("stdout", ""))
     problems = _count_problems(parsed["devices"], expected_devices, "GPUs")
+    for device in parsed["devices"]:
+        wrong = _model_problem("GPU", device["index"], device["name"], accelerator, product_names, exact=False)
+        if wrong:
+            problems.append(wrong)
     if parsed["driver_version"] != kmd:
         problems.append(f"amdgpu driver {parsed['driver_version']} loaded, expected {kmd}")
     return problems
