@@ -283,10 +283,23 @@ class TorchXlaPairing(Fact):
     rule: str
 
 
+class TpuGenerationSupport(Fact):
+    """What a TPU generation runs: the frameworks Google documents for it, and whether it has a TPU VM
+    software version (the Cloud TPU API's runtime) at all."""
+
+    accelerator: str
+    frameworks: tuple[str, ...] = Field(description="profile keys of the supported frameworks (jax, torch_xla)")
+    unsupported: tuple[str, ...] = Field((), description="frameworks Google says it does not support")
+    tpu_vm_runtime: bool = Field(True, description="False: GKE only, no TPU VM software version to pin")
+    min_gke_version: VersionStr | None = None
+    note: str | None = None
+
+
 class TpuFile(_File):
     jax: tuple[JaxRelease, ...]
     torch_xla: tuple[TorchXlaRelease, ...]
     torch_xla_pairing: TorchXlaPairing
+    generations: tuple[TpuGenerationSupport, ...] = ()
 
 
 # ---- Intel Gaudi -----------------------------------------------------------------------------

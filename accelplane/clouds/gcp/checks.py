@@ -168,6 +168,13 @@ def _tpu_pool(platform: Platform, pool: NodePool, base: tuple[str | int, ...], z
                f"{did_you_mean(pool.tpu_topology, topologies)} (it offers {len(topologies)} shapes; the JSON Schema "
                "lists them)")
         return
+    if shape.multi_host and generation == "tpu7x":
+        # GKE's Ironwood page: a multi-host TPU7x slice is placed by a workload policy (--placement-policy),
+        # which replaces the tpu-topology placement the other generations use; accelplane declares none yet.
+        yield ((*base, "tpu_topology"), f"a multi-host TPU7x slice ({pool.tpu_topology}, {shape.vms} VMs) is placed "
+               "by a GKE workload policy, which accelplane does not declare yet; use the single-host 2x2x1 slice "
+               "(https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood)")
+        return
     if shape.multi_host:
         scaling = pool.scaling
         if not scaling.min == scaling.desired == scaling.max:

@@ -6,7 +6,13 @@ from __future__ import annotations
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, matches, series
 from accelplane.matrix.checks.published import never_released
+from accelplane.matrix.report import Verdict
 from accelplane.matrix.versions import parse_version
+
+
+def _generation(ctx: Context) -> f.TpuGenerationSupport | None:
+    name = ctx.stack.accelerator.name
+    return next((g for g in ctx.data.tpu.generations if g.accelerator == name), None)
 
 
 def runtime(ctx: Context) -> None:
@@ -16,6 +22,11 @@ def runtime(ctx: Context) -> None:
     if ctx.vendor != "google" or declared is None:
         return
     fields = ("tpu_runtime", "accelerator")
+    generation = _generation(ctx)
+    if generation is not None and not generation.tpu_vm_runtime:
+        ctx.bad(rule, f"{acc.model} has no TPU VM software version ({generation.note}); fix: drop tpu_runtime",
+                generation.source, fields)
+        return
     if declared != acc.tpu_runtime:
         ctx.bad(
             rule,
@@ -188,4 +199,25 @@ def torch_xla(ctx: Context) -> None:
             )
 
 
-CHECKS = (runtime, jax, libtpu, torch_xla)
+def frameworks(ctx: Context) -> None:
+    """The frameworks Google documents for the generation (TPU7x: JAX; TensorFlow not supported)."""
+    generation = _generation(ctx) if ctx.vendor == "google" else None
+    if generation is None:
+        return
+    acc = ctx.stack.accelerator
+    for key in ("jax", "torch_xla"):
+        version = ctx.stack.v(key)
+        if version is None:
+            continue
+        rule = f"tpu.generation.{key}"
+        if key in generation.frameworks:
+            ctx.ok(rule, f"{acc.model} runs {key} (Google publishes no minimum {key} or libtpu version for it: the "
+                   f"{key} row judges the pins)", generation.source, (key, "accelerator"))
+        else:
+            documented = ", ".join(generation.frameworks)
+            ctx.add(rule, Verdict.WARN, f"{key} {version} on {acc.model}: Google documents {documented} for it, not "
+                    f"{key}; fix: a {documented} profile, or test {key} on the hardware first",
+                    generation.source, (key, "accelerator"))
+
+
+CHECKS = (runtime, frameworks, jax, libtpu, torch_xla)
