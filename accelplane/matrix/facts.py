@@ -352,6 +352,16 @@ class PublishedPackage(Fact):
     known_from: VersionStr
     known_until: VersionStr
     versions: tuple[VersionStr, ...] = Field(description="every release in the window, ascending")
+    closed: ClosedLine | None = Field(
+        None, description="the line is closed: no release after known_until as of a date (a package in maintenance)"
+    )
+
+
+class ClosedLine(Fact):
+    """A package that stopped releasing: a pin above `known_until` cannot be installed (as of `as_of`)."""
+
+    as_of: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    note: str
 
 
 class PublishedFile(_File):

@@ -61,3 +61,21 @@ def test_published_lists_cover_what_the_pairing_tables_name() -> None:
     for record in data.tpu.jax:  # each jax's jaxlib range holds at least one release
         low, high = parse_version(record.jaxlib_min), parse_version(record.jaxlib_max)
         assert any(low <= v <= high for v in jaxlibs), record.jax
+
+
+def test_a_pin_after_a_closed_lines_last_release_cannot_be_installed(judge) -> None:
+    """torchaudio is in maintenance: nothing after 2.11.1 (published.yaml `closed`, with its source).
+    The boundary: 2.11.1 is a release; 2.11.2 and 2.12.0 are not. torchvision, whose line is open, is
+    still "not in the matrix" above its window (it may simply be newer than the data)."""
+    base = {"accelerator": "nvidia-h100", "python": "3.11", "driver": "580.95.05", "cuda": "13.0", "torch": "2.11.0"}
+    released = judge({**base, "torchaudio": "2.11.1"})
+    assert released.findings("release.torchaudio") == []
+    for version in ("2.11.2", "2.12.0"):
+        judged = judge({**base, "torchaudio": version})
+        assert judged.verdict("release.torchaudio") is Verdict.INCOMPATIBLE
+        [finding] = judged.findings("release.torchaudio")
+        assert finding.message.startswith(f"torchaudio {version} was never released: torchaudio is in maintenance")
+        assert "the last release is 2.11.1" in finding.message
+        assert finding.source == "https://github.com/pytorch/pytorch.github.io/pull/2074"
+    newer = judge({**base, "torchvision": "0.40.0"})
+    assert newer.findings("release.torchvision") == []

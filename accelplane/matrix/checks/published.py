@@ -26,6 +26,8 @@ def never_released(ctx: Context, key: str, version: Version) -> f.PublishedPacka
     record = record_for(ctx, key)
     if record is None:
         return None
+    if record.closed is not None and version > parse_version(record.known_until):
+        return record  # a closed line: nothing after its last release
     if not parse_version(record.known_from) <= version <= parse_version(record.known_until):
         return None
     if any(version == parse_version(v) for v in record.versions):
@@ -47,6 +49,17 @@ def releases(ctx: Context) -> None:
             continue
         record = never_released(ctx, key, version)
         if record is None:
+            continue
+        if record.closed is not None and version > parse_version(record.known_until):
+            closed = record.closed
+            ctx.bad(
+                f"release.{key}",
+                f"{record.package} {version} was never released: {closed.note} (as of {closed.as_of}); the last "
+                f"release is {record.known_until}; it cannot be installed; fix: pin {record.package} "
+                f"{record.known_until} or drop it",
+                closed.source,
+                (key,),
+            )
             continue
         ctx.bad(
             f"release.{key}",
