@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_from_args
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
 
@@ -93,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.prices_dir is not None and not is_dir(args.prices_dir):
         raise InputError.single("no such directory", file=str(args.prices_dir), field="--prices-dir")
-    stack = require_stack(args)
+    # --stack is optional on `cost` itself (the `idle` action has its own): without one, say so.
+    stack = stack_from_args(args)
+    if stack is None:
+        raise InputError.single("name the stack to price: --stack NAME or --stack-file PATH", file="accelplane cost")
     estimate, graph = stack_estimate(stack, args.prices_dir)
     budgets = budgets_in(graph.to_json()["resources"])
     verdict = judge(estimate, budgets[0]) if budgets else None

@@ -207,3 +207,21 @@ def test_validate_names_every_drift_and_fails(applied, make_node, tmp_path):
     # Nothing else differs: the report names exactly the drift.
     expected = ("nccl:", "containerd:", "nvidia-container-toolkit:", "nvidia-smi", "dcgm")
     assert [m for m in mismatches if not m.startswith(expected)] == [], mismatches
+
+
+def test_validate_fails_a_node_holding_another_gpu_model(applied, make_node, tmp_path):
+    """The h100-train group's node answers nvidia-smi as the real H200 node did ("NVIDIA H200", the
+    driver the profile pins): count, driver and persistence match, the model does not, and validation
+    names both the device and the declared accelerator."""
+    node = make_node("h100-01", snapshot=applied.h100)
+    hardware = json.loads(node.path("etc/lab/hardware.json").read_text())
+    hardware["gpus"] = [{**gpu, "name": "NVIDIA H200"} for gpu in hardware["gpus"]]
+    node.path("etc/lab/hardware.json").write_text(json.dumps(hardware))
+    stack = lab.write_stack(tmp_path, {"h100-train": [("h100-01", node.root)]},
+                            group_settings={"h100-train": {"validation": {"matmul_size": 8}}})
+    result = lab.run("validate.yml", stack, tmp_path)
+    assert result.rc != 0
+    report = json.loads((result.report_dir / "h100-01.json").read_text())
+    wrong = [m for m in report["mismatches"] if "is NVIDIA H200" in m]
+    assert len(wrong) == 8
+    assert wrong[0] == "GPU 0 is NVIDIA H200, but the group is declared nvidia-hgx-h100-8gpu (NVIDIA H100 80GB HBM3)"

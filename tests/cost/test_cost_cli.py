@@ -111,3 +111,8 @@ def test_an_unknown_region_is_refused_and_an_unpriced_one_says_no_price(tmp_path
     data = json.loads(outcome.out)
     assert data["total"]["maximum"] == 0 and len(data["unpriced"]) == len(data["items"]) - 4  # buckets: usage
     assert "no prices for region eu-west-1 in the aws table (regions: us-east-1, us-west-2)" in data["notes"]
+
+
+def test_cost_without_a_stack_says_so() -> None:
+    outcome = run_cli(["cost"])
+    assert outcome.code == 2 and "name the stack to price: --stack NAME or --stack-file PATH" in outcome.err
