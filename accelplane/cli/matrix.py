@@ -57,8 +57,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     resolve_parser.add_argument("--as-of", type=_date, help="date for lifecycle rules (default today)")
     resolve_parser.set_defaults(handler=run_resolve)
 
-    show_parser = commands.add_parser("show", help="what the matrix knows for an accelerator")
-    show_parser.add_argument("--accelerator", required=True, help="e.g. nvidia-h100")
+    show_parser = commands.add_parser("show", help="what the matrix knows for an accelerator, or a package's releases")
+    what = show_parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--accelerator", help="e.g. nvidia-h100")
+    what.add_argument("--package", help="a package whose releases the data lists, e.g. torchaudio")
     show_parser.add_argument("--as-of", type=_date, help="date for lifecycle columns (default today)")
     show_parser.set_defaults(handler=run_show)
 
@@ -181,8 +183,15 @@ def _yaml_string(value: str) -> str:
 def run_show(args: argparse.Namespace) -> int:
     # Start-up time: the matrix data and tables load only for this command (every parser is built at start).
     from accelplane.matrix import accelerators
-    from accelplane.matrix.show import tables
+    from accelplane.matrix.show import package_names, package_releases, tables
 
+    if args.package is not None:
+        table = package_releases(args.package)
+        if table is None:
+            raise InputError.single(f"no release list for {args.package!r} (known: {', '.join(package_names())})",
+                                    file="matrix show", field="--package")
+        sys.stdout.write(render_table(table) + "\n")
+        return EXIT_OK
     acc = accelerators().get(args.accelerator)
     if acc is None:
         raise InputError.single(

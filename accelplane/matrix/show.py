@@ -22,6 +22,34 @@ class Table:
     rows: list[tuple[str, ...]]
 
 
+def package_releases(name: str) -> Table | None:
+    """The releases the data knows of a package (`published.yaml`, torch from `pytorch.yaml`, jax from
+    `tpu.yaml`): a user sees the nearest real version. None when the data holds no list for it."""
+    data = load()
+    wanted = name.replace("_", "-").lower()
+    for record in data.published.packages:
+        if wanted in (record.package.lower(), record.key.replace("_", "-").lower()):
+            rows = [("releases", ", ".join(record.versions)),
+                    ("window", f"{record.known_from} to {record.known_until} (a version inside it that is not listed "
+                               "was never released)"),
+                    ("source", record.source)]
+            if record.closed is not None:
+                rows.append(("closed", f"{record.closed.note} (as of {record.closed.as_of}; {record.closed.source})"))
+            return Table(f"{record.package} releases", ("fact", "value"), rows)
+    lists = {"torch": ([r.torch for r in data.pytorch.releases], "pytorch.yaml"),
+             "jax": ([r.jax for r in data.tpu.jax], "tpu.yaml")}
+    if wanted in lists:
+        versions, file = lists[wanted]
+        return Table(f"{wanted} releases in the matrix", ("fact", "value"),
+                     [("releases", ", ".join(versions)), ("source", f"accelplane/matrix/data/{file}")])
+    return None
+
+
+def package_names() -> list[str]:
+    data = load()
+    return sorted({p.package for p in data.published.packages} | {"torch", "jax"})
+
+
 def tables(acc: AcceleratorFacts, as_of: dt.date | None = None) -> list[Table]:
     data = load()
     when = as_of or dt.date.today()

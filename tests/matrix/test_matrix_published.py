@@ -79,3 +79,14 @@ def test_a_pin_after_a_closed_lines_last_release_cannot_be_installed(judge) -> N
         assert finding.source == "https://github.com/pytorch/pytorch.github.io/pull/2074"
     newer = judge({**base, "torchvision": "0.40.0"})
     assert newer.findings("release.torchvision") == []
+
+
+def test_matrix_show_lists_a_packages_releases_and_refuses_an_unknown_one() -> None:
+    from tests.support.cli_contract import run_cli
+
+    shown = run_cli(["matrix", "show", "--package", "torchaudio"])
+    assert shown.code == 0
+    assert "2.10.0, 2.11.0, 2.11.1" in shown.out and "has not released after 2.11.1" in shown.out
+    assert "0.29.1, 0.29.2" in run_cli(["matrix", "show", "--package", "torchvision"]).out
+    unknown = run_cli(["matrix", "show", "--package", "tensorflow"])
+    assert unknown.code == 2 and "no release list for 'tensorflow'" in unknown.err
