@@ -101,6 +101,8 @@ def render() -> str:
     # rollout: the inference service's weighted backend holds no replicas (its share goes to no pods)
     service = next(r for r in resources if r["type"] == "accelplane:k8s:InferenceService")["inputs"]
     next(b for b in service["backends"] if b["weight"] > 0)["minReplicas"] = 0
+    # cost: a development pool kept past its expiry
+    inputs("acme-ml-dev-infer-l4-ng")["labels"]["accelplane.io/expires"] = "2020-01-31"
     # hygiene: an untagged VPC
     inputs("acme-ml-dev-network-vpc")["tags"] = {"Name": "acme-ml-dev-network-vpc"}
     for r in resources:

@@ -11,17 +11,18 @@ from accelplane.config.loader import load_stack
 from accelplane.cost.prices import builtin_table
 from tests.support.stack_files import STACKS_DIR
 
-CLOUD_STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in STACKS_DIR.glob("Pulumi.*.yaml"))
+STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in STACKS_DIR.glob("Pulumi.*.yaml"))
 
 
-@pytest.mark.parametrize("stack", CLOUD_STACKS)
-def test_every_example_stacks_pool_has_a_price_in_its_region(stack: str) -> None:
+@pytest.mark.parametrize("stack", STACKS)
+def test_every_example_stacks_pool_has_a_price_in_its_region_or_says_why_not(stack: str) -> None:
     platform = load_stack(stack).platform
-    if platform.bare_metal is not None and not platform.node_pools:
-        pytest.skip("bare metal only")
-    prices = builtin_table(platform.cloud.value).region(platform.region)
+    table = builtin_table(platform.cloud.value)
+    prices = table.region(platform.region)
     assert prices is not None, f"{stack}: no prices for {platform.region}"
-    assert [p.instance_type for p in platform.node_pools if prices.hourly(p.instance_type) is None] == []
+    unpriced = [p.instance_type for p in platform.node_pools if prices.hourly(p.instance_type) is None]
+    # Only ironwood-dev's TPU7x has no public list price yet: listed, with the reason, as unpriced.
+    assert all(any(fnmatch(kind, key) for key in table.unpriced) for kind in unpriced), unpriced
 
 
 def test_every_gcp_catalog_machine_type_is_priced_or_says_why_not() -> None:
