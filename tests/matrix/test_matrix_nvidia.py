@@ -323,3 +323,20 @@ def test_torch_wheel_runtime_library_version_is_judged_by_its_toolkit_line(judge
     judged = judge({"accelerator": H100, "driver": "570.172.08", "torch": "2.8.0"})
     assert judged.verdict("nvidia.cuda-driver") is C
     assert not [f for f in judged.report.findings if f.not_in_matrix], judged.dump()
+
+
+def test_a_gpus_own_driver_minimum_overrides_its_branchs_on_both_sides(judge) -> None:
+    """HGX B200 needs 570.133.20 (GPU Operator platform support), later in the R570 branch than CUDA
+    12.8's 570.26; the single B200 (the same GPU) inherits it at low confidence. Both sides of the line."""
+    for accelerator in ("nvidia-hgx-b200-8gpu", "nvidia-b200"):
+        profile = {"accelerator": accelerator, "python": "3.11", "kernel_module": "open", "cuda": "12.8"}
+        if accelerator.startswith("nvidia-hgx"):
+            profile["fabric_manager"] = "570.124.06"
+        below = judge({**profile, "driver": "570.124.06"})
+        assert below.verdict("nvidia.driver-gpu") is Verdict.INCOMPATIBLE
+        assert "needs driver 570.133.20 or newer" in below.message("nvidia.driver-gpu")
+        assert below.findings("nvidia.driver-gpu")[0].source == "https://github.com/NVIDIA/cloud-native-docs/pull/184"
+        if accelerator.startswith("nvidia-hgx"):
+            profile["fabric_manager"] = "570.133.20"
+        at = judge({**profile, "driver": "570.133.20"})
+        assert at.verdict("nvidia.driver-gpu") is Verdict.COMPATIBLE
