@@ -361,7 +361,7 @@ class ClosedLine(Fact):
     """A package that stopped releasing: a pin above `known_until` cannot be installed (as of `as_of`)."""
 
     as_of: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
-    note: str
+    reason: str = Field(description="why nothing follows the last release, in a sentence")
 
 
 class PublishedFile(_File):

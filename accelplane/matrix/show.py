@@ -34,7 +34,7 @@ def package_releases(name: str) -> Table | None:
                                "was never released)"),
                     ("source", record.source)]
             if record.closed is not None:
-                rows.append(("closed", f"{record.closed.note} (as of {record.closed.as_of}; {record.closed.source})"))
+                rows.append(("closed", f"{record.closed.reason} (as of {record.closed.as_of}; {record.closed.source})"))
             return Table(f"{record.package} releases", ("fact", "value"), rows)
     lists = {"torch": ([r.torch for r in data.pytorch.releases], "pytorch.yaml"),
              "jax": ([r.jax for r in data.tpu.jax], "tpu.yaml")}

@@ -54,7 +54,7 @@ def releases(ctx: Context) -> None:
             closed = record.closed
             ctx.bad(
                 f"release.{key}",
-                f"{record.package} {version} was never released: {closed.note} (as of {closed.as_of}); the last "
+                f"{record.package} {version} was never released: {closed.reason} (as of {closed.as_of}); the last "
                 f"release is {record.known_until}; it cannot be installed; fix: pin {record.package} "
                 f"{record.known_until} or drop it",
                 closed.source,
