@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_from_args
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
@@ -22,7 +22,6 @@ from accelplane.input_files import is_dir
 if TYPE_CHECKING:
     from accelplane.config.loader import StackConfig
     from accelplane.cost.estimate import Estimate
-    from accelplane.engine.graph import OfflineGraph
 
 
 def _date(text: str) -> date:
@@ -71,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     idle.set_defaults(handler=run_idle)
 
 
-def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[Estimate, OfflineGraph]:
+def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[Estimate, dict[str, Any]]:
     """The offline plan of `stack` priced (the program run with mocks, as `preview`)."""
     # Start-up time: the Pulumi engine loads only for a command that runs the program.
     from accelplane.cost.estimate import estimate_plan
@@ -80,9 +79,10 @@ def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[
 
     cloud = stack.platform.cloud.value
     table = table_for(cloud, prices_dir)
-    graph = offline_graph(stack)
+    # The plan document once: the estimate and the budget both read it.
+    document = offline_graph(stack).to_json()
     desired = {pool.name: pool.scaling.desired for pool in stack.platform.node_pools}
-    return estimate_plan(graph.to_json(), cloud, stack.platform.region, table, desired), graph
+    return estimate_plan(document, cloud, stack.platform.region, table, desired), document
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     stack = stack_from_args(args)
     if stack is None:
         raise InputError.single("name the stack to price: --stack NAME or --stack-file PATH", file="accelplane cost")
-    estimate, graph = stack_estimate(stack, args.prices_dir)
-    budgets = budgets_in(graph.to_json()["resources"])
+    estimate, document = stack_estimate(stack, args.prices_dir)
+    budgets = budgets_in(document["resources"])
     verdict = judge(estimate, budgets[0]) if budgets else None
     today = args.as_of or date.today()
     low, desired, high = estimate.totals()
