@@ -46,7 +46,7 @@ CASES = [
     ("mi100-on-6.3.3", {"accelerator": "amd-mi100", "rocm": "6.3.3"}, "amd.gpu-target", C, []),
     ("mi300a-on-6.0.0", {"accelerator": "amd-mi300a", "rocm": "6.0.0"}, "amd.gpu-target", C, []),
     ("mi350x-on-7.1.1", {"accelerator": "amd-mi350x", "rocm": "7.1.1"}, "amd.gpu-target", C, []),
-    ("mi350x-before-7", {"accelerator": "amd-mi350x", "rocm": "6.4.0"}, "amd.gpu-target", X, ["7.0.0"]),
+    ("mi350x-before-7", {"accelerator": "amd-mi350x", "rocm": "6.4.3"}, "amd.gpu-target", X, ["7.0.0"]),
     ("w6800-on-5.7.1", {"accelerator": "amd-radeon-pro-w6800", "rocm": "5.7.1"}, "amd.gpu-target", C, []),
     ("w7900-on-6.3.3", {"accelerator": "amd-radeon-pro-w7900", "rocm": "6.3.3"}, "amd.gpu-target", C, []),
     (
@@ -59,11 +59,27 @@ CASES = [
     ("rx-7900-xtx-on-6.2.4", {"accelerator": "amd-radeon-rx-7900-xtx", "rocm": "6.2.4"}, "amd.gpu-target", C, []),
     (
         "released-patch-without-a-column",
-        {"accelerator": "amd-mi300x", "rocm": "6.1.5"},
+        {"accelerator": "amd-mi300x", "rocm": "6.1.3"},
         "amd.gpu-target",
         W,
         ["not in the matrix", "6.1.2", "not judged by another"],
     ),
+    # Patch releases AMD publishes a column for are judged by it (the 7.2.0 revision of the table).
+    ("mi300x-on-6.1.5", {"accelerator": "amd-mi300x", "rocm": "6.1.5"}, "amd.gpu-target", C, []),
+    ("mi300x-on-6.4.1", {"accelerator": "amd-mi300x", "rocm": "6.4.1", "os": "ubuntu-24.04.2"}, "amd.os", C, []),
+    ("mi300x-on-6.4.3", {"accelerator": "amd-mi300x", "rocm": "6.4.3"}, "amd.gpu-target", C, []),
+    ("mi355x-on-7.0.2", {"accelerator": "amd-mi355x", "rocm": "7.0.2"}, "amd.gpu-target", C, []),
+    ("mi355x-on-7.2.0", {"accelerator": "amd-mi355x", "rocm": "7.2.0"}, "amd.gpu-target", C, []),
+    # RDNA4 (gfx1201) arrives in 6.4.1: the patch release differs from its minor's first release.
+    ("rdna4-on-6.4.1", {"accelerator": "amd-radeon-ai-pro-r9700", "rocm": "6.4.1"}, "amd.gpu-target", C, []),
+    ("rdna4-not-on-6.4.0", {"accelerator": "amd-radeon-ai-pro-r9700", "rocm": "6.4.0"}, "amd.gpu-target", X, ["gfx1201"]),
+    # SLES 15 SP7 arrives in 6.4.2, not in 6.4.1.
+    ("sles-sp7-on-6.4.2", {"accelerator": "amd-mi300x", "rocm": "6.4.2", "os": "sles-15.7"}, "amd.os", C, []),
+    ("sles-sp7-not-on-6.4.1", {"accelerator": "amd-mi300x", "rocm": "6.4.1", "os": "sles-15.7"}, "amd.os", W, ["validated on sles-15.6"]),
+    ("oracle-9-only-for-mi300x-in-6.4", {"accelerator": "amd-mi250x", "rocm": "6.4.2", "os": "oraclelinux-9"}, "amd.os", X, ["only for"]),
+    ("oracle-9-mi300x-on-6.4.2", {"accelerator": "amd-mi300x", "rocm": "6.4.2", "os": "oraclelinux-9"}, "amd.os", C, []),
+    # A patch after the table (6.4.4) is not judged by 6.4.3's column.
+    ("patch-after-the-table", {"accelerator": "amd-mi300x", "rocm": "6.4.4"}, "amd.gpu-target", W, ["not in the matrix"]),
     (
         "never-released-patch",
         {"accelerator": "amd-mi300x", "rocm": "6.2.3"},
