@@ -93,6 +93,12 @@ class CloudSupport(ABC):
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         """Problems only this cloud's facts can find (regions, instance types, labels, shapes)."""
 
+    def with_image_software(self, platform: Platform) -> Platform:
+        """The platform with the profile fields a pool's machine image decides filled in from the
+        image's sourced facts (EKS: the AMI release's NVIDIA driver); called once the declaration
+        has no problems. The platform itself where the cloud's images decide nothing the profile types."""
+        return platform
+
     @abstractmethod
     def addon_fields(self) -> tuple[str, ...]:
         """Software-profile fields the Kubernetes add-ons profile must pin on this cloud (chart versions)."""

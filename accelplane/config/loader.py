@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from accelplane.cloud_support import cloud_support
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
@@ -148,7 +149,8 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
     found = cross_field_problems(platform)
     if found:
         raise InputError([problem(parts, message) for parts, message in found])
-    return platform
+    # What the nodes' machine images decide (the EKS AMI's driver) is derived, never typed twice.
+    return cloud_support(platform.cloud).with_image_software(platform)
 
 
 def _without_failed_fields(raw: Any, errors: Sequence[ErrorDetails]) -> Platform | None:

@@ -6,7 +6,8 @@ Second commit: a new node pool (`infer-l4`), one allowed CIDR of the inference e
 (two security-group rules), `force_destroy` moved to the checkpoints bucket (a new mandatory
 finding), a program change (an egress rule's description: proves the base graph comes from the
 base's own code) and a new `qa` stack (a copy of dev).
-Working tree, not committed: train-h100's driver and fabric manager 570.172.08 → 580.95.05.
+Working tree, not committed: train-h100's profile moves to EKS AMI release 1.33.11-20260505, whose driver (and
+fabric manager) is 580.126.09 instead of 580.105.08.
 
 `accelplane diff` runs once through the CLI (exit code, JSON output); a spy keeps the `PlanDiff`
 so the other formats are rendered from the same run.
@@ -34,8 +35,10 @@ NEW_POOL = """      - name: infer-l4
         scaling: {min: 0, desired: 1, max: 4}
         disk_gib: 200
 """
-DRIVER_570 = 'driver: "570.172.08"\n        kernel_module: open\n        fabric_manager: "570.172.08"'
-DRIVER_580 = 'driver: "580.95.05"\n        kernel_module: open\n        fabric_manager: "580.95.05"'
+# The H100 profile's AMI release: on EKS it decides the driver and fabric manager (580.105.08 -> 580.126.09).
+_H100_AMI_TAIL = '\n        nvidia_device_plugin: "0.18.0"\n        dcgm_exporter: "4.1.1"\n        efa_device_plugin'
+AMI_RELEASE_OLD = 'ami_release_version: "1.33.5-20251120"' + _H100_AMI_TAIL
+AMI_RELEASE_NEW = 'ami_release_version: "1.33.11-20260505"' + _H100_AMI_TAIL
 
 
 @dataclass
@@ -68,7 +71,7 @@ def build_scenario_repository(root: Path) -> tuple[Path, str]:
     (repo / "stacks" / "Pulumi.qa.yaml").write_text(dev.replace("name: acme-ml-dev", "name: acme-ml-qa"))
     commit_all(repo, "a new inference pool, one CIDR replaced, force_destroy moved, a qa stack")
 
-    edit(prod, DRIVER_570, DRIVER_580)  # left uncommitted: the diff is against the working tree
+    edit(prod, AMI_RELEASE_OLD, AMI_RELEASE_NEW)  # left uncommitted: the diff is against the working tree
     return repo, base_commit
 
 

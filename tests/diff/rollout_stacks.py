@@ -3,7 +3,9 @@ service, so the tests do not depend on how the example stacks declare theirs.
 
 `canary_stack(weights)` serves `serve` from an L40S backend (the baseline) and an Inferentia2 canary;
 with a third weight, also from `cuda13`, a backend on the L40S pool whose image is built for CUDA 13.0
-(profile `l40s-cuda13`), too new for the pool's R570 driver: its matrix verdict is incompatible.
+(profile `l40s-cuda13`), too new for the pool's R570 driver: its matrix verdict is incompatible. The
+L40S pool's profile pins EKS AMI release 1.33.5-20250920 here, whose NVIDIA driver is 570.172.08 (on
+EKS the AMI decides the driver).
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ CUDA13_PROFILE = """\
         nccl_package: nvidia-nccl-cu13
         torch: "2.9.0"
 """
+# The L40S profile's AMI release line (the one followed by the Trainium profile) and a 1.33 release
+# whose AMI ships the R570 driver 570.172.08 (data/eks_ami.yaml).
+L40S_AMI = ('ami_release_version: "1.33.5-20251120"\n        nvidia_device_plugin: "0.18.0"\n'
+            '        dcgm_exporter: "4.1.1"\n      trn1-neuron:')
+R570_AMI_RELEASE = "1.33.5-20250920"
 _BACKENDS = {
     "l40s": ("infer-l40s", "", "1", None, 'cpu: "6"\n              memory: 48Gi', 2, 12),
     "inf2": ("infer-inf2", "-neuron", "2", None, 'cpu: "3"\n              memory: 12Gi', 1, 8),
@@ -50,6 +57,8 @@ def canary_stack(prod: Path, weights: dict[str, int]) -> str:
     text = prod.read_text()
     start, end = text.index("      inference_services:\n"), text.index("      training_templates:\n")
     text = text[:start] + services_block(weights) + text[end:]
+    assert L40S_AMI in text, "the prod stack's L40S profile moved: update L40S_AMI"
+    text = text.replace(L40S_AMI, L40S_AMI.replace("1.33.5-20251120", R570_AMI_RELEASE), 1)
     return text.replace("    software_profiles:\n", "    software_profiles:\n" + CUDA13_PROFILE, 1)
 
 

@@ -34,7 +34,7 @@ def test_working_tree_repository_and_temp_area_are_untouched(scenario: Scenario)
     status_before, files_before = scenario.before
     status_after, files_after = scenario.after
     assert status_after == status_before
-    assert " M stacks/Pulumi.prod.yaml" in status_after  # the uncommitted driver change is still there
+    assert " M stacks/Pulumi.prod.yaml" in status_after  # the uncommitted AMI release change is still there
     assert files_after == files_before
     assert scenario.git_after == scenario.git_before  # no ref, index or worktree registration changed
     assert list(scenario.temp_root.iterdir()) == []  # the base's copy is gone
@@ -54,12 +54,16 @@ def test_table_shows_changed_inputs_old_to_new_by_component(scenario: Scenario) 
           cidrIpv4: "203.0.113.0/24" → "192.0.2.0/24"
     ~ aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule  acme-ml-sg-lb-out-targets
           description: "to inference pods" → "to inference pods (service port)\""""
-    # The uncommitted driver change is in the diff: the head is the working tree, not HEAD.
+    # The uncommitted AMI release change is in the diff: the head is the working tree, not HEAD. The
+    # driver, fabric manager and container toolkit labels follow the release (the AMI decides them).
     assert _section(text, "  AcceleratorNodePool acme-ml-train-h100", "  AcceleratorQueues") == """\
   AcceleratorNodePool acme-ml-train-h100
     ~ aws:eks/nodeGroup:NodeGroup  acme-ml-train-h100-ng
-          labels["versions.accelplane.io/driver"]: "570.172.08" → "580.95.05"
-          labels["versions.accelplane.io/fabric-manager"]: "570.172.08" → "580.95.05\""""
+          labels["versions.accelplane.io/ami-release-version"]: "1.33.5-20251120" → "1.33.11-20260505"
+          labels["versions.accelplane.io/container-toolkit"]: "1.18.0" → "1.19.0"
+          labels["versions.accelplane.io/driver"]: "580.105.08" → "580.126.09"
+          labels["versions.accelplane.io/fabric-manager"]: "580.105.08" → "580.126.09"
+          releaseVersion: "1.33.5-20251120" → "1.33.11-20260505\""""
     assert _section(text, "  SecureBucket acme-ml-checkpoints", "  SecureBucket acme-ml-logs") == """\
   SecureBucket acme-ml-checkpoints
     ~ aws:s3/bucket:Bucket  acme-ml-checkpoints-bucket
@@ -89,12 +93,11 @@ def test_table_software_findings_and_verdict_sections(scenario: Scenario) -> Non
     assert _section(text, "Software profiles:") == """\
 Software profiles:
   + node pool infer-l4: profile l40s-cuda12, nvidia-l4; matrix: compatible
-        os amazon-linux-2023, python 3.11, driver 570.172.08, kernel_module open, cuda 12.8, cudnn 9.10.2.21, \
-nccl 2.27.3, nccl_package nvidia-nccl-cu12, torch 2.8.0, container_toolkit 1.17.8, ami_release_version \
-1.33.5-20251120, nvidia_device_plugin 0.18.0, dcgm_exporter 4.1.1
+        os amazon-linux-2023, python 3.11, kernel_module open, cuda 12.8, cudnn 9.10.2.21, nccl 2.27.3, \
+nccl_package nvidia-nccl-cu12, torch 2.8.0, ami_release_version 1.33.5-20251120, nvidia_device_plugin 0.18.0, \
+dcgm_exporter 4.1.1
   ~ node pool train-h100: profile h100-cuda12, nvidia-hgx-h100-8gpu; matrix: compatible
-        driver: 570.172.08 → 580.95.05
-        fabric_manager: 570.172.08 → 580.95.05"""
+        ami_release_version: 1.33.5-20251120 → 1.33.11-20260505"""
     assert _section(text, "Findings introduced") == """\
 Findings introduced (1):
   BLOCKING  high     AP-S3-011   acme-ml-checkpoints-bucket: forceDestroy is on in prod: destroying the stack \
@@ -137,8 +140,7 @@ def test_markdown_is_a_short_pr_comment(scenario: Scenario) -> None:
 | Target | Change | Matrix (new set) |
 |---|---|---|
 | `infer-l4` (node pool) | new, profile `l40s-cuda12` on `nvidia-l4` | ✅ compatible |
-| `train-h100` (node pool) | driver `570.172.08` → `580.95.05`<br>fabric_manager `570.172.08` → `580.95.05` | \
-✅ compatible |
+| `train-h100` (node pool) | ami_release_version `1.33.5-20251120` → `1.33.11-20260505` | ✅ compatible |
 """
     assert _section(text, "#### Findings introduced", "<details>") == """\
 #### Findings introduced
@@ -184,9 +186,14 @@ def test_json_carries_the_same_diff(scenario: Scenario) -> None:
     assert data["summary"]["passed"] is False and data["summary"]["blocking"] == 1
     by_name = {r["name"]: r for c in data["components"] for r in c["resources"]}
     assert by_name["acme-ml-train-h100-ng"]["changes"] == [
-        {"path": 'labels["versions.accelplane.io/driver"]', "op": "change", "old": "570.172.08", "new": "580.95.05"},
-        {"path": 'labels["versions.accelplane.io/fabric-manager"]', "op": "change", "old": "570.172.08",
-         "new": "580.95.05"},
+        {"path": 'labels["versions.accelplane.io/ami-release-version"]', "op": "change", "old": "1.33.5-20251120",
+         "new": "1.33.11-20260505"},
+        {"path": 'labels["versions.accelplane.io/container-toolkit"]', "op": "change", "old": "1.18.0",
+         "new": "1.19.0"},
+        {"path": 'labels["versions.accelplane.io/driver"]', "op": "change", "old": "580.105.08", "new": "580.126.09"},
+        {"path": 'labels["versions.accelplane.io/fabric-manager"]', "op": "change", "old": "580.105.08",
+         "new": "580.126.09"},
+        {"path": "releaseVersion", "op": "change", "old": "1.33.5-20251120", "new": "1.33.11-20260505"},
     ]
     assert by_name["acme-ml-infer-l4-ng"]["op"] == "create"
     assert by_name["acme-ml-infer-l4-ng"]["parent"].endswith("accelplane:aws:AcceleratorNodePool::acme-ml-infer-l4")
@@ -201,8 +208,7 @@ def test_json_carries_the_same_diff(scenario: Scenario) -> None:
         "kind": "node pool", "name": "train-h100", "status": "changed",
         "profile": {"old": "h100-cuda12", "new": "h100-cuda12"},
         "accelerator": {"old": "nvidia-hgx-h100-8gpu", "new": "nvidia-hgx-h100-8gpu"},
-        "changes": [{"key": "driver", "old": "570.172.08", "new": "580.95.05"},
-                    {"key": "fabric_manager", "old": "570.172.08", "new": "580.95.05"}],
+        "changes": [{"key": "ami_release_version", "old": "1.33.5-20251120", "new": "1.33.11-20260505"}],
         "verdict": "compatible", "verdict_findings": [],
     }
 

@@ -134,14 +134,18 @@ def _prod(*edits: tuple[str, str]) -> tuple[dict[str, Any], Any]:
 
 def test_software_changes_carry_the_matrix_verdict_of_the_new_set() -> None:
     base, _ = _prod()
-    # Fabric manager one patch away from the driver on an NVSwitch system: incompatible.
-    head, platform = _prod(('fabric_manager: "570.172.08"', 'fabric_manager: "570.172.07"'))
+    # CUDA 13.2 needs driver 595.45.04; the H100 pool's AMI release ships 580.105.08 (only with the
+    # forward-compatibility package), and torch 2.8.0 has no CUDA 13.2 build: incompatible.
+    head, platform = _prod(('cuda: "12.8"\n        cudnn: "9.10.2.21"\n        nccl: "2.27.3"\n        nccl_package: '
+                            'nvidia-nccl-cu12\n        torch: "2.8.0"\n        efa_installer',
+                            'cuda: "13.2"\n        cudnn: "9.10.2.21"\n        nccl: "2.27.3"\n        nccl_package: '
+                            'nvidia-nccl-cu12\n        torch: "2.8.0"\n        efa_installer'))
     [change] = software_changes(base, head, platform, as_of=date(2026, 6, 1))
     assert (change.kind, change.name, change.status, change.verdict) == ("node pool", "train-h100", "changed",
                                                                         "incompatible")
-    assert [(v.key, v.old, v.new) for v in change.changes] == [("fabric_manager", "570.172.08", "570.172.07")]
-    assert change.verdict_findings[0][1] == "incompatible"
-    assert "570.172.07" in " ".join(message for _, _, message in change.verdict_findings)
+    assert [(v.key, v.old, v.new) for v in change.changes] == [("cuda", "12.8", "13.2")]
+    assert ("nvidia.cuda-driver", "conditional") in [(rule, verdict) for rule, verdict, _ in change.verdict_findings]
+    assert "580.105.08" in " ".join(message for _, _, message in change.verdict_findings)
 
 
 def test_software_changes_for_profiles_pools_groups_and_addons() -> None:
@@ -168,8 +172,9 @@ def test_software_changes_for_profiles_pools_groups_and_addons() -> None:
     assert all(v.new is None for v in changes[1].changes)
     assert sorted(v.key for v in changes[2].changes) == sorted(h100)
     assert [(v.key, v.old, v.new) for v in changes[3].changes] == [("kueue", "0.14.2", "0.14.3")]
-    # Keys in the profile model's order (driver before cuda), not alphabetical.
-    assert [v.key for v in changes[2].changes].index("driver") < [v.key for v in changes[2].changes].index("cuda")
+    # Keys in the profile model's order (kernel_module before cuda), not alphabetical.
+    keys = [v.key for v in changes[2].changes]
+    assert keys.index("kernel_module") < keys.index("cuda")
 
 
 def _rule(rule_id: str, enforcement: Enforcement = Enforcement.mandatory) -> Rule:

@@ -72,14 +72,44 @@ CASES = [
     ("mi355x-on-7.2.0", {"accelerator": "amd-mi355x", "rocm": "7.2.0"}, "amd.gpu-target", C, []),
     # RDNA4 (gfx1201) arrives in 6.4.1: the patch release differs from its minor's first release.
     ("rdna4-on-6.4.1", {"accelerator": "amd-radeon-ai-pro-r9700", "rocm": "6.4.1"}, "amd.gpu-target", C, []),
-    ("rdna4-not-on-6.4.0", {"accelerator": "amd-radeon-ai-pro-r9700", "rocm": "6.4.0"}, "amd.gpu-target", X, ["gfx1201"]),
+    (
+        "rdna4-not-on-6.4.0",
+        {"accelerator": "amd-radeon-ai-pro-r9700", "rocm": "6.4.0"},
+        "amd.gpu-target",
+        X,
+        ["gfx1201"],
+    ),
     # SLES 15 SP7 arrives in 6.4.2, not in 6.4.1.
     ("sles-sp7-on-6.4.2", {"accelerator": "amd-mi300x", "rocm": "6.4.2", "os": "sles-15.7"}, "amd.os", C, []),
-    ("sles-sp7-not-on-6.4.1", {"accelerator": "amd-mi300x", "rocm": "6.4.1", "os": "sles-15.7"}, "amd.os", W, ["validated on sles-15.6"]),
-    ("oracle-9-only-for-mi300x-in-6.4", {"accelerator": "amd-mi250x", "rocm": "6.4.2", "os": "oraclelinux-9"}, "amd.os", X, ["only for"]),
-    ("oracle-9-mi300x-on-6.4.2", {"accelerator": "amd-mi300x", "rocm": "6.4.2", "os": "oraclelinux-9"}, "amd.os", C, []),
+    (
+        "sles-sp7-not-on-6.4.1",
+        {"accelerator": "amd-mi300x", "rocm": "6.4.1", "os": "sles-15.7"},
+        "amd.os",
+        W,
+        ["validated on sles-15.6"],
+    ),
+    (
+        "oracle-9-only-for-mi300x-in-6.4",
+        {"accelerator": "amd-mi250x", "rocm": "6.4.2", "os": "oraclelinux-9"},
+        "amd.os",
+        X,
+        ["only for"],
+    ),
+    (
+        "oracle-9-mi300x-on-6.4.2",
+        {"accelerator": "amd-mi300x", "rocm": "6.4.2", "os": "oraclelinux-9"},
+        "amd.os",
+        C,
+        [],
+    ),
     # A patch after the table (6.4.4) is not judged by 6.4.3's column.
-    ("patch-after-the-table", {"accelerator": "amd-mi300x", "rocm": "6.4.4"}, "amd.gpu-target", W, ["not in the matrix"]),
+    (
+        "patch-after-the-table",
+        {"accelerator": "amd-mi300x", "rocm": "6.4.4"},
+        "amd.gpu-target",
+        W,
+        ["not in the matrix"],
+    ),
     (
         "never-released-patch",
         {"accelerator": "amd-mi300x", "rocm": "6.2.3"},

@@ -64,7 +64,7 @@ def test_entry_point_reports_bad_config_with_the_stack_files_line() -> None:
 
 def test_entry_point_refuses_an_incompatible_profile() -> None:
     platform = _declared("prod")
-    platform["software_profiles"]["h100-cuda12"]["fabric_manager"] = "570.172.07"
+    platform["software_profiles"]["h100-cuda12"]["cuda"] = "13.2"  # the AMI's driver 580.105.08 is too old
     with pytest.raises(pulumi.RunError) as raised:
         _run_entry_point("prod", platform)
     assert "train-h100" in str(raised.value) and "incompatible" in str(raised.value)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
-from accelplane.clouds.aws import checks, kubernetes_checks, node_images, provenance
+from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance
 
 if TYPE_CHECKING:
     import pulumi
@@ -27,6 +27,10 @@ class AwsSupport(CloudSupport):
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         yield from checks.aws_problems(platform)
         yield from kubernetes_checks.eks_problems(platform)
+        yield from ami_software.ami_software_problems(platform)
+
+    def with_image_software(self, platform: Platform) -> Platform:
+        return ami_software.with_ami_software(platform)
 
     def addon_fields(self) -> tuple[str, ...]:
         return kubernetes_checks.ADDON_FIELDS
