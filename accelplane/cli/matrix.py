@@ -10,7 +10,8 @@
   software profile. Exit 1 when nothing in the data fits, 2 on bad input.
 - `matrix resolve --eks-ami 1.33 [--driver D | --neuron-driver N]` proposes the EKS AMI release
   that ships a driver (on EKS the AMI decides it); `matrix refresh eks-ami --changelog F` proposes
-  the AMI facts from amazon-eks-ami's release notes (`accelplane.cli.matrix_eks_ami`).
+  the AMI facts from amazon-eks-ami's release notes (`accelplane.cli.matrix_eks_ami`); `matrix refresh
+  pypi --json F` proposes release lists and torch wheel pins from PyPI JSON documents (`matrix_pypi`).
 - `matrix show --accelerator X [--as-of ...]` prints what the matrix knows for that accelerator.
 
 The date for lifecycle rules: `--as-of`, else the file's `as_of` key, else today.
@@ -76,6 +77,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     eks.add_argument("--retrieved", type=_date, help="the day it was downloaded (default today)")
     eks.add_argument("--output", type=Path, help="write the proposed data file here (default: only report)")
     eks.set_defaults(handler=_refresh_eks_ami)
+    pypi = sources.add_parser("pypi", help="release lists and torch wheel pins from PyPI JSON API documents")
+    pypi.add_argument("--json", type=Path, action="append", required=True,
+                      help="a downloaded https://pypi.org/pypi/<project>/json or .../torch/<version>/json (repeat)")
+    pypi.add_argument("--output", type=Path, help="write the proposed YAML here (default: only report)")
+    pypi.set_defaults(handler=_refresh_pypi)
 
     show_parser = commands.add_parser("show", help="what the matrix knows for an accelerator, or a package's releases")
     what = show_parser.add_mutually_exclusive_group(required=True)
@@ -168,6 +174,13 @@ def _refresh_eks_ami(args: argparse.Namespace) -> int:
     from accelplane.cli.matrix_eks_ami import run_refresh_eks_ami
 
     return run_refresh_eks_ami(args)
+
+
+def _refresh_pypi(args: argparse.Namespace) -> int:
+    # Start-up time: the PyPI document reader loads only for this command.
+    from accelplane.cli.matrix_pypi import run_refresh_pypi
+
+    return run_refresh_pypi(args)
 
 
 def run_resolve(args: argparse.Namespace) -> int:
