@@ -43,11 +43,16 @@ def test_preview_prints_tree_counts_and_matrix_verdicts(capsys: pytest.CaptureFi
 def test_preview_exits_1_when_a_profile_is_incompatible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tests.support.stack_files import write_variant
 
-    # Fabric manager one patch away from the driver on an NVSwitch system.
-    path, _ = write_variant(tmp_path, 'fabric_manager: "570.172.08"', 'fabric_manager: "570.172.07"', stack="prod")
+    # CUDA 13.2 and torch 2.8.0 on the H100 pool: no such torch build, and the AMI's driver 580.105.08
+    # runs 13.2 only with the forward-compatibility package.
+    path, _ = write_variant(tmp_path, 'cuda: "12.8"\n        cudnn: "9.10.2.21"\n        nccl: "2.27.3"\n'
+                            '        nccl_package: nvidia-nccl-cu12\n        torch: "2.8.0"\n        efa_installer',
+                            'cuda: "13.2"\n        cudnn: "9.10.2.21"\n        nccl: "2.27.3"\n'
+                            '        nccl_package: nvidia-nccl-cu12\n        torch: "2.8.0"\n        efa_installer',
+                            stack="prod")
     assert main(["preview", "--stack-file", str(path)]) == 1
     text = capsys.readouterr().out
-    assert "train-h100" in text and "incompatible" in text and "570.172.07" in text
+    assert "train-h100" in text and "incompatible" in text and "13.2" in text
 
 
 def test_console_script_runs_from_a_fresh_process() -> None:
