@@ -63,9 +63,18 @@ from accelplane.declaration.parity import (
 )
 from accelplane.declaration.platform import AirGap, GcpSettings, Platform
 from accelplane.declaration.pools import Capacity, NodePool, Scaling, Taint
+from accelplane.declaration.resilience import (
+    EnforcementMode,
+    RateLimit,
+    RateLimitAction,
+    RateLimitKey,
+    Retries,
+    ServiceHealthCheck,
+    Timeouts,
+)
 from accelplane.declaration.software import SoftwareProfile
 from accelplane.declaration.storage import Bucket, LifecycleRule, LifecycleTransition
-from accelplane.declaration.workloads import BucketGrant, Secret, Waiver, Workload
+from accelplane.declaration.workloads import BucketGrant, RunAs, Secret, Waiver, Workload
 from accelplane.matrix.schema import KernelModule
 
 __all__ = [
@@ -82,6 +91,7 @@ __all__ = [
     "Cidr",
     "Cloud",
     "Duration",
+    "EnforcementMode",
     "Environment",
     "ExistingVpc",
     "GcpSettings",
@@ -111,19 +121,26 @@ __all__ = [
     "Platform",
     "PrometheusMetrics",
     "Purpose",
+    "RateLimit",
+    "RateLimitAction",
+    "RateLimitKey",
     "ReleaseChannel",
+    "Retries",
     "Rollout",
     "RolloutAction",
     "RolloutGates",
     "RolloutRecord",
+    "RunAs",
     "Scaling",
     "Secret",
+    "ServiceHealthCheck",
     "SoftwareProfile",
     "SslProfile",
     "Tags",
     "Taint",
     "TaintEffect",
     "Team",
+    "Timeouts",
     "Timestamp",
     "TrainingTemplate",
     "Version",

@@ -48,7 +48,14 @@ class InferenceEndpoint(Model):
     target_port: int = Field(default=8000, ge=1, le=65535, description="Port the inference pods listen on.")
     health_check: HealthCheck = Field(default_factory=HealthCheck, description="Target group health check.")
     allowed_cidrs: list[Cidr] = Field(min_length=1, description="Client CIDRs allowed to reach the endpoint.")
-    idle_timeout_seconds: int = Field(default=60, ge=1, le=4000, description="AWS: ALB idle timeout.")
+    idle_timeout_seconds: int = Field(
+        default=60, ge=1, le=4000, description="AWS: ALB idle timeout, shared by every service (a silent "
+        "connection is closed after it).",
+    )
+    waf_managed_rule_groups: list[str] = Field(
+        default_factory=list, description="AWS: AWS managed rule groups the endpoint's WAF web ACL runs (e.g. "
+        "AWSManagedRulesKnownBadInputsRuleSet). AWSManagedRulesCommonRuleSet blocks bodies over 8 KB (a long prompt).",
+    )
 
     @field_validator("allowed_cidrs")
     @classmethod

@@ -16,6 +16,7 @@ from accelplane.declaration.base import (
     Timestamp,
 )
 from accelplane.declaration.parity import Parity
+from accelplane.declaration.resilience import RateLimit, Retries, ServiceHealthCheck, Timeouts
 
 
 class Autoscaling(Model):
@@ -164,6 +165,24 @@ class InferenceService(Model):
         default=None, min_length=1, description="Backends sharing the service's traffic by weight."
     )
     rollout: Rollout | None = Field(default=None, description="How traffic moves from the baseline to the canary.")
+    rate_limit: RateLimit | None = Field(
+        default=None, description="Requests per window per client; excess gets 429 (AWS WAF, Cloud Armor). No "
+        "default: a prod service the endpoint exposes must declare one.",
+    )
+    timeouts: Timeouts | None = Field(
+        default=None, description="Request, per-try and idle timeouts (defaults per environment)."
+    )
+    retries: Retries | None = Field(
+        default=None, description="Retries at the load balancer: neither ALB nor the GKE Gateway (standard "
+        "channel v1.2.1) can retry, so a declared policy is refused there (docs/endpoint-resilience.md).",
+    )
+    health_check: ServiceHealthCheck | None = Field(
+        default=None, description="The load balancer's probe of this service's pods (default: the endpoint's)."
+    )
+    max_request_body_bytes: int | None = Field(
+        default=None, ge=1, description="AWS: requests with a larger body are refused with 413 by AWS WAF (at most "
+        "8192: ALB shows WAF the first 8 KB). Google Cloud: not offered.",
+    )
 
     _INLINE: ClassVar[tuple[str, ...]] = (
         "node_pool", "image", "accelerators_per_replica", "cpu", "memory", "autoscaling",

@@ -30,6 +30,15 @@ class BucketGrant(Model):
         description="Key prefix the workload may touch, e.g. 'trainer/'. '' means the whole bucket.",
     )
 
+class RunAs(Model):
+    """A pod's user: non-root and high enough (>= 10000) never to be a user of the node
+    (checkov CKV_K8S_40); `fs_group` owns the writable volumes."""
+
+    user: int = Field(default=10001, ge=10000, le=2147483647, description="runAsUser of every container.")
+    group: int = Field(default=10001, ge=10000, le=2147483647, description="runAsGroup of every container.")
+    fs_group: int = Field(default=10001, ge=10000, le=2147483647, description="fsGroup of the pod's volumes.")
+
+
 class Workload(Model):
     name: Name
     kind: WorkloadKind = Field(description="training, inference or batch.")
@@ -37,6 +46,9 @@ class Workload(Model):
     service_account: Name | None = Field(default=None, description="Service account name (default: workload name).")
     buckets: list[BucketGrant] = Field(default_factory=list, description="Bucket prefixes the workload may touch.")
     secrets: list[Name] = Field(default_factory=list, description="Secrets the workload may read.")
+    run_as: RunAs = Field(
+        default_factory=lambda: RunAs(), description="The UID and GIDs its pods run as (the image's own user)."
+    )
 
     @property
     def service_account_name(self) -> str:

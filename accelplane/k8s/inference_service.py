@@ -33,7 +33,7 @@ graph without the declaration.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
@@ -43,7 +43,7 @@ from pulumi_kubernetes.autoscaling.v2 import HorizontalPodAutoscalerSpecArgsDict
 from pulumi_kubernetes.core.v1 import ContainerArgsDict, ProbeArgsDict, TolerationArgsDict
 from pulumi_kubernetes.meta.v1 import ObjectMetaArgsDict
 
-from accelplane.declaration import Backend
+from accelplane.declaration import Backend, RunAs
 from accelplane.declaration import InferenceService as ServiceSpec
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import INFERENCE_PRIORITY
@@ -91,6 +91,7 @@ class InferenceServiceArgs:
     health_path: str
     exposure: ServiceBackend | None  # what exposes the service; None: not exposed
     depends_on: Sequence[pulumi.Resource]
+    run_as: RunAs = field(default_factory=RunAs)
 
 
 class InferenceService(pulumi.ComponentResource):
@@ -100,8 +101,11 @@ class InferenceService(pulumi.ComponentResource):
         account: ObjectMetaArgsDict = {"name": args.service_account, "namespace": args.namespace}
         if args.account_annotations:
             account["annotations"] = dict(args.account_annotations)
+        # No API token in the pods: a model server never calls the Kubernetes API, and the cloud identity
+        # needs none (IRSA mounts its own projected web-identity token; GKE Workload Identity answers on
+        # the metadata server).
         k8s.core.v1.ServiceAccount(
-            f"{name}-sa", metadata=account, automount_service_account_token=True,
+            f"{name}-sa", metadata=account, automount_service_account_token=False,
             opts=pulumi.ResourceOptions(parent=self),
         )
         refs = [self._backend(name, args, placement) for placement in args.backends]
@@ -165,9 +169,21 @@ class InferenceService(pulumi.ComponentResource):
         return ref
 
 
+# Writable places of a read-only root file system: scratch, compile caches (Neuron's default
+# /var/tmp/neuron-compile-cache; XLA, Triton and Hugging Face under $HOME/.cache), and the shared memory
+# PyTorch's workers use. Each is an emptyDir: gone with the pod, owned by the pod's fs_group.
+SCRATCH_VOLUMES = (("tmp", "/tmp"), ("var-tmp", "/var/tmp"), ("cache", "/cache"))
+SHM_SIZE = "2Gi"
+# The pod stays in the endpoint's backends until the load balancer has deregistered it (ALB
+# deregistration delay, GKE connection draining: 30 s) plus a margin; the grace period covers both.
+PRE_STOP_SECONDS = 35
+TERMINATION_GRACE_SECONDS = 90
+
+
 def _container(args: InferenceServiceArgs, placement: BackendPlacement) -> ContainerArgsDict:
     """The model server: its accelerators requested exactly (requests = limits), probed on its health
-    path, unprivileged."""
+    path, unprivileged, on a read-only root file system. No CPU limit: CFS quota throttles a server's
+    request threads in bursts (docs/endpoint-resilience.md), the request is what the scheduler needs."""
     backend, spec = placement.backend, args.spec
     accelerators = str(placement.accelerators)
     resource = placement.accelerator_resource
@@ -183,9 +199,22 @@ def _container(args: InferenceServiceArgs, placement: BackendPlacement) -> Conta
         "startup_probe": _http_probe(args.health_path, failure_threshold=90),
         "readiness_probe": _http_probe(args.health_path, failure_threshold=3),
         "liveness_probe": _http_probe(args.health_path, failure_threshold=6),
+        "env": [
+            {"name": "HOME", "value": "/cache"},
+            {"name": "XDG_CACHE_HOME", "value": "/cache/.cache"},
+            {"name": "HF_HOME", "value": "/cache/huggingface"},
+        ],
+        "volume_mounts": [
+            *({"name": name, "mount_path": path} for name, path in SCRATCH_VOLUMES),
+            {"name": "shm", "mount_path": "/dev/shm"},
+        ],
+        "lifecycle": {"pre_stop": {"sleep": {"seconds": PRE_STOP_SECONDS}}},
         "security_context": {
             "allow_privilege_escalation": False,
+            "read_only_root_filesystem": True,
             "run_as_non_root": True,
+            "run_as_user": args.run_as.user,
+            "run_as_group": args.run_as.group,
             "capabilities": {"drop": ["ALL"]},
             "seccomp_profile": {"type": "RuntimeDefault"},
         },
@@ -215,7 +244,19 @@ def _deployment_spec(
                         "label_selector": {"match_labels": selector},
                     }
                 ],
-                "termination_grace_period_seconds": 60,
+                "termination_grace_period_seconds": TERMINATION_GRACE_SECONDS,
+                "automount_service_account_token": False,
+                "security_context": {
+                    "run_as_non_root": True,
+                    "run_as_user": args.run_as.user,
+                    "run_as_group": args.run_as.group,
+                    "fs_group": args.run_as.fs_group,
+                    "seccomp_profile": {"type": "RuntimeDefault"},
+                },
+                "volumes": [
+                    *({"name": name, "empty_dir": {}} for name, _ in SCRATCH_VOLUMES),
+                    {"name": "shm", "empty_dir": {"medium": "Memory", "size_limit": SHM_SIZE}},
+                ],
                 "containers": [_container(args, placement)],
             },
         },

@@ -20,6 +20,7 @@ from accelplane.accelerator_vendors import vendor_of
 from accelplane.cost.idle_policy import accelerator_family as family
 from accelplane.cost.idle_policy import idle_policy
 from accelplane.declaration import BucketRole, KubernetesLayer, NodePool, Platform, Purpose, WorkloadKind
+from accelplane.declaration.resilience import effective_health_check
 from accelplane.k8s.accelerator_enablement import AcceleratorEnablement, AcceleratorEnablementArgs, VendorPools
 from accelplane.k8s.batch_addons import BatchAddons, BatchAddonsArgs
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
@@ -268,7 +269,9 @@ def _inference(
                 service_account=workload.service_account_name,
                 account_annotations=ctx.facts.service_account_annotations(workload),
                 backends=placements,
-                health_path=endpoint.health_check.path if endpoint else "/healthz",
+                health_path=effective_health_check(endpoint.health_check, service.health_check).path
+                if endpoint else (service.health_check.path if service.health_check else "/healthz"),
+                run_as=workload.run_as,
                 exposure=exposure.backend,
                 depends_on=[
                     namespaces[workload.namespace],

@@ -70,17 +70,26 @@ from accelplane.rules.kubernetes import (
     k8s_no_host_path,
     k8s_no_privileged_containers,
     k8s_one_service_account_per_workload,
+    k8s_pod_hardened,
     k8s_workload_fits_quota,
 )
 from accelplane.rules.load_balancer import (
+    gcp_armor_rate_limit_enforced,
     gcp_backend_service_cloud_armor,
     gcp_cloud_armor_default_deny,
     gcp_ssl_policy_tls12,
     gke_gateway_cloud_armor,
+    gke_gateway_health_check,
+    gke_gateway_rate_limit,
     gke_gateway_ssl_policy,
+    gke_route_request_timeout,
+    gke_route_retry_per_try_timeout,
     lb_drop_invalid_headers,
     lb_http_redirects_to_https,
     lb_https_tls12,
+    lb_inference_rate_limit,
+    lb_rate_limit_enforced,
+    lb_target_group_health_check,
 )
 from accelplane.rules.matrix import (
     matrix_group_shares_versions,
@@ -269,6 +278,15 @@ RULES: tuple[Rule, ...] = build_registry(
         lb_https_tls12.RULE,
         lb_http_redirects_to_https.RULE,
         lb_drop_invalid_headers.RULE,
+        # Load balancer: resilience of the inference endpoint (rate limits, health checks, timeouts)
+        lb_inference_rate_limit.RULE,
+        lb_rate_limit_enforced.RULE,
+        lb_target_group_health_check.RULE,
+        gke_gateway_rate_limit.RULE,
+        gcp_armor_rate_limit_enforced.RULE,
+        gke_route_request_timeout.RULE,
+        gke_gateway_health_check.RULE,
+        gke_route_retry_per_try_timeout.RULE,
         # Load balancer: Google Cloud (SSL policies, Cloud Armor, GKE Gateway)
         gcp_ssl_policy_tls12.RULE,
         gcp_cloud_armor_default_deny.RULE,
@@ -284,6 +302,7 @@ RULES: tuple[Rule, ...] = build_registry(
         k8s_inference_probes.RULE,
         k8s_one_service_account_per_workload.RULE,
         k8s_workload_fits_quota.RULE,
+        k8s_pod_hardened.RULE,
         # Version matrix
         matrix_profile_compatible.RULE,
         matrix_profile_conditional.RULE,

@@ -70,6 +70,11 @@ LOAD_BALANCERS = frozenset({LOAD_BALANCER, ALB})
 LISTENER = "aws:lb/listener:Listener"
 ALB_LISTENER = "aws:alb/listener:Listener"
 LISTENERS = frozenset({LISTENER, ALB_LISTENER})
+TARGET_GROUP = "aws:lb/targetGroup:TargetGroup"
+ALB_TARGET_GROUP = "aws:alb/targetGroup:TargetGroup"
+TARGET_GROUPS = frozenset({TARGET_GROUP, ALB_TARGET_GROUP})
+WAF_WEB_ACL = "aws:wafv2/webAcl:WebAcl"
+WAF_WEB_ACL_ASSOCIATION = "aws:wafv2/webAclAssociation:WebAclAssociation"
 
 # Kubernetes (pulumi-kubernetes): where the pod spec sits in each workload kind.
 K8S_POD = "kubernetes:core/v1:Pod"
@@ -228,6 +233,7 @@ K8S_GATEWAY = "kubernetes:gateway.networking.k8s.io/v1:Gateway"
 K8S_HTTP_ROUTE = "kubernetes:gateway.networking.k8s.io/v1:HTTPRoute"
 GKE_BACKEND_POLICY = "kubernetes:networking.gke.io/v1:GCPBackendPolicy"
 GKE_GATEWAY_POLICY = "kubernetes:networking.gke.io/v1:GCPGatewayPolicy"
+GKE_HEALTH_CHECK_POLICY = "kubernetes:networking.gke.io/v1:HealthCheckPolicy"
 
 # GCP resources that take `labels` (the cluster: `resourceLabels`, which GKE also puts on its nodes and disks).
 GCP_LABELLED = frozenset(

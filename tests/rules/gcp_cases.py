@@ -181,6 +181,13 @@ def backend_policy(service: str, security_policy: str = "acme-inference") -> Res
         "default": {"securityPolicy": security_policy}, "targetRef": {"group": "", "kind": "Service", "name": service}})
 
 
+def health_policy(service: str, path: str | None = "/healthz") -> Resource:
+    probe = {"port": 8080, **({"requestPath": path} if path else {})}
+    return k8s(t.GKE_HEALTH_CHECK_POLICY, service, "inference", {
+        "default": {"config": {"type": "HTTP", "httpHealthCheck": probe}},
+        "targetRef": {"group": "", "kind": "Service", "name": service}})
+
+
 def gateway_policy(gateway_name: str, ssl_policy: str = "acme-tls12") -> Resource:
     return k8s(t.GKE_GATEWAY_POLICY, gateway_name, "inference", {
         "default": {"sslPolicy": ssl_policy},
@@ -447,7 +454,7 @@ GCP_CASES: dict[str, Case] = {
                  # An internal gateway needs no Cloud Armor.
                  gateway("internal", "gke-l7-rilb"), http_route("batch", "internal", "batch")],
         failing=[gateway(), http_route("serve", "inference", "serve", "canary"), backend_policy("serve"),
-                 backend_policy("canary", "")],
+                 backend_policy("canary", ""), health_policy("serve"), health_policy("canary")],
         expect="inference/canary has no GCPBackendPolicy", target="inference-inference-gateway"),
     "AP-GLB-004": Case(
         passing=[res(t.GCP_BACKEND_SERVICE, "backend", {"loadBalancingScheme": "EXTERNAL_MANAGED",

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
-from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance
+from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance, resilience_checks
 
 if TYPE_CHECKING:
     import pulumi
@@ -28,6 +28,7 @@ class AwsSupport(CloudSupport):
         yield from checks.aws_problems(platform)
         yield from kubernetes_checks.eks_problems(platform)
         yield from ami_software.ami_software_problems(platform)
+        yield from resilience_checks.resilience_problems(platform)
 
     def with_image_software(self, platform: Platform) -> Platform:
         return ami_software.with_ami_software(platform)

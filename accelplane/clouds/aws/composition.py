@@ -36,6 +36,7 @@ from accelplane.clouds.aws.k8s.cluster_facts import EksFacts
 from accelplane.config.pulumi_source import secret_values
 from accelplane.cost.budget import BUDGET_JUDGED_AT_TAG, BUDGET_WARN_AT_TAG
 from accelplane.declaration import BucketRole, Environment, Platform, Purpose
+from accelplane.declaration.resilience import effective_health_check
 from accelplane.k8s.layer import build_kubernetes
 
 
@@ -253,6 +254,10 @@ def _routes(platform: Platform) -> list[Route]:
             service=service.name,
             path_prefix=service.path_prefix,
             backends=[RouteBackend(name=b.name, weight=b.weight) for b in service.serving_backends],
+            health_check=effective_health_check(platform.inference_endpoint.health_check, service.health_check)
+            if platform.inference_endpoint else None,
+            rate_limit=service.rate_limit,
+            max_request_body_bytes=service.max_request_body_bytes,
         )
         for service in services
         if service.expose

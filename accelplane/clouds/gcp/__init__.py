@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
-from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance
+from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance, resilience_checks
 
 if TYPE_CHECKING:
     import pulumi
@@ -28,6 +28,7 @@ class GcpSupport(CloudSupport):
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         yield from checks.gcp_problems(platform)
         yield from kubernetes_checks.gke_problems(platform)
+        yield from resilience_checks.resilience_problems(platform)
 
     def addon_fields(self) -> tuple[str, ...]:
         return kubernetes_checks.ADDON_FIELDS

@@ -63,7 +63,7 @@ def _aws_keys(platform: Platform) -> Iterator[Issue]:
             yield ("secrets", index, "recovery_window_days"), f"recovery_window_days {hint}"
     endpoint = platform.inference_endpoint
     if endpoint is not None:
-        for key in ("certificate_arn", "tls_policy", "idle_timeout_seconds"):
+        for key in ("certificate_arn", "tls_policy", "idle_timeout_seconds", "waf_managed_rule_groups"):
             if key in endpoint.model_fields_set:
                 yield ("inference_endpoint", key), f"{key} {hint}"
 

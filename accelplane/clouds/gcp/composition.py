@@ -52,6 +52,7 @@ from accelplane.declaration import (
     Environment,
     GcpSettings,
     GpuDriver,
+    InferenceService,
     NodePool,
     Platform,
 )
@@ -123,7 +124,9 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
             f"{ctx.name}-inference",
             InferenceEndpointArgs(allowed_cidrs=list(spec.allowed_cidrs), labels=ctx.labels,
                                   tls_profile=spec.ssl_profile.value, certificate=spec.certificate,
-                                  certificate_map_name=f"{ctx.name}-inference"),
+                                  certificate_map_name=f"{ctx.name}-inference",
+                                  service_limits={s.name: s.rate_limit for s in _exposed(platform)
+                                                  if s.rate_limit is not None}),
             ctx.opts,
         )
         outputs["inferenceAddress"] = endpoint.address
@@ -132,6 +135,10 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
     _budget(ctx, agents)
     _kubernetes(ctx, cluster, buckets, endpoint)
     return outputs
+
+
+def _exposed(platform: Platform) -> list[InferenceService]:
+    return [s for s in (platform.kubernetes.inference_services if platform.kubernetes else []) if s.expose]
 
 
 def _budget(ctx: _Context, agents: ServiceAgents) -> None:
@@ -175,6 +182,7 @@ def _kubernetes(
                 address_name=endpoint.address_name,
                 ssl_policy_name=endpoint.ssl_policy_name,
                 security_policy_name=endpoint.security_policy_name,
+                service_policy_names=endpoint.service_policy_names,
                 certificate_map=endpoint.certificate_map_name,
             ) if endpoint is not None and endpoint.certificate_map_name is not None else None,
         ),

@@ -44,9 +44,14 @@ class PlatformComponent:
     namespace: str  # where the platform deploys it
     repository: str  # last path segment of the image repository its containers run
     profile_field: str  # the software-profile field that pins its image by digest
+    reason: str  # why it needs what no workload may have (privileged, root, host paths)
 
 
-NEURON_MONITOR = PlatformComponent("neuron-monitor", "kube-system", "neuron-monitor", "neuron_monitor_image")
+NEURON_MONITOR = PlatformComponent(
+    "neuron-monitor", "kube-system", "neuron-monitor", "neuron_monitor_image",
+    reason="reads every Neuron device (/dev/neuron*) and the host's sysfs counters, which needs a privileged, "
+    "root container; it serves metrics only and never takes requests from outside the cluster",
+)
 PRIVILEGED_COMPONENTS: tuple[PlatformComponent, ...] = (NEURON_MONITOR,)
 
 

@@ -30,6 +30,8 @@ from pulumi_aws.lb import (
     ListenerRuleActionForwardArgsDict,
 )
 
+from accelplane.clouds.aws.components.endpoint_firewall import EndpointFirewall, EndpointFirewallArgs, ProtectedRoute
+from accelplane.declaration import HealthCheck, RateLimit
 from accelplane.declaration import InferenceEndpoint as EndpointSpec
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 
@@ -39,6 +41,11 @@ DEFAULT_PREFIX = "/"
 # service of another length never renumbers the others (two rules may not share a priority, even for
 # the moment an update swaps them).
 PATH_PATTERN_MAX = 128
+# A deregistered pod keeps its in-flight requests this long (the pods' preStop pause outlasts it:
+# `accelplane.k8s.inference_service`); slow start ramps a new pod's share up over this many seconds
+# (30-900, https://docs.aws.amazon.com/elasticloadbalancing/latest/application/edit-target-group-attributes.html).
+DEREGISTRATION_DELAY_SECONDS = 30
+SLOW_START_SECONDS = 60
 RULES_PER_LENGTH = 100  # an ALB listener holds at most 100 rules
 
 
@@ -55,6 +62,9 @@ class Route:
     service: str
     path_prefix: str
     backends: Sequence[RouteBackend]
+    health_check: HealthCheck | None = None  # the service's effective probe (default: the endpoint's)
+    rate_limit: RateLimit | None = None
+    max_request_body_bytes: int | None = None
 
 
 def _weights(route: Route) -> str:
@@ -102,13 +112,16 @@ class InferenceEndpoint(pulumi.ComponentResource):
             subnets=list(args.public_subnet_ids),
             security_groups=[args.security_group_id],
             drop_invalid_header_fields=True,
+            # Strictest: requests whose ambiguous framing could smuggle a second request are refused
+            # (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/application-load-balancers.html#desync-mitigation-mode).
+            desync_mitigation_mode="strictest",
             idle_timeout=spec.idle_timeout_seconds,
             tags=tags,
             opts=child,
         )
-        health = spec.health_check
         self.target_group_arns = {}
         for route in args.routes:
+            health = route.health_check or spec.health_check
             for backend in route.backends:
                 # Target group names are left to pulumi-aws (32 characters at most, a random suffix):
                 # the logical name carries service and backend, the tags say them to other tools.
@@ -123,7 +136,10 @@ class InferenceEndpoint(pulumi.ComponentResource):
                     port=spec.target_port,
                     protocol="HTTP",
                     vpc_id=args.vpc_id,
-                    deregistration_delay=30,
+                    deregistration_delay=DEREGISTRATION_DELAY_SECONDS,
+                    # New pods get a rising share over a minute: a model server's first requests are slow
+                    # (compilation, cache warm-up) and must not take a full share at once.
+                    slow_start=SLOW_START_SECONDS,
                     health_check={
                         "enabled": True,
                         "path": health.path,
@@ -192,6 +208,17 @@ class InferenceEndpoint(pulumi.ComponentResource):
                 tags=tags,
                 opts=child,
             )
+        protected = [ProtectedRoute(r.service, r.path_prefix, r.rate_limit, r.max_request_body_bytes)
+                     for r in args.routes]
+        self.web_acl_arn: pulumi.Output[str] | None = None
+        if spec.waf_managed_rule_groups or any(r.rate_limit or r.max_request_body_bytes for r in protected):
+            firewall = EndpointFirewall(
+                f"{name}-waf",
+                EndpointFirewallArgs(load_balancer_arn=alb.arn, routes=protected,
+                                     managed_rule_groups=spec.waf_managed_rule_groups, tags=tags),
+                opts=child,
+            )
+            self.web_acl_arn = firewall.web_acl_arn
         self.dns_name = alb.dns_name
         arns = {f"{service}/{backend}": arn for (service, backend), arn in self.target_group_arns.items()}
         self.register_outputs({"dnsName": alb.dns_name, "targetGroupArns": arns})

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -28,10 +28,15 @@ import pulumi_kubernetes as k8s
 from accelplane.accelerator_vendors import gke_node_facts
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
-from accelplane.clouds.gcp.k8s.gateway_backend import GatewayBackend
+from accelplane.clouds.gcp.k8s.gateway_backend import GatewayBackend, ServiceEdge
 from accelplane.clouds.gcp.k8s.inference_gateway import InferenceGateway, InferenceGatewayArgs
 from accelplane.clouds.gcp.k8s.kubeconfig import gke_kubeconfig
-from accelplane.declaration import BucketRole, Cloud, NodePool, Platform, Workload
+from accelplane.declaration import BucketRole, Cloud, InferenceEndpoint, InferenceService, NodePool, Platform, Workload
+from accelplane.declaration.resilience import (
+    effective_backend_timeout,
+    effective_health_check,
+    effective_request_timeout,
+)
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.provider import provider_for
 from accelplane.k8s.scheduling import declared_taints, pool_selector
@@ -47,6 +52,8 @@ class GkeEndpoint:
     ssl_policy_name: pulumi.Input[str]
     security_policy_name: pulumi.Input[str]
     certificate_map: pulumi.Input[str]
+    # Exposed service -> its own rate-limiting Cloud Armor policy (services with a rate_limit only).
+    service_policy_names: Mapping[str, pulumi.Input[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -149,5 +156,17 @@ class GkeFacts(ClusterFacts):
                 listener=gateway.listener,
                 security_policy=self.inference_endpoint.security_policy_name,
                 health_check=spec.health_check,
+                services={s.name: _edge(s, spec, platform, self.inference_endpoint) for s in exposed},
             ),
         )
+
+
+def _edge(service: InferenceService, spec: InferenceEndpoint, platform: Platform, endpoint: GkeEndpoint) -> ServiceEdge:
+    """What the load balancer applies to one service: its policy, probe and timeouts."""
+    return ServiceEdge(
+        security_policy=endpoint.service_policy_names.get(service.name, endpoint.security_policy_name),
+        health_check=effective_health_check(spec.health_check, service.health_check),
+        response=service.health_check.response if service.health_check else None,
+        request_timeout=effective_request_timeout(service.timeouts, platform.environment),
+        backend_timeout=effective_backend_timeout(service.timeouts, platform.environment),
+    )

@@ -1,0 +1,59 @@
+"""What protects an inference endpoint, as the resilience rules read it from a graph.
+
+AWS: an ALB is protected by the AWS WAF web ACL a `WebAclAssociation` joins to it (`resourceArn` the
+ALB, `webAclArn` the ACL); a rate limit is a rule whose statement is a `rateBasedStatement`, enforcing
+when its action blocks, only counting when its action is `count`.
+Google Cloud: a GKE backend Service is protected by the Cloud Armor policy its GCPBackendPolicy names
+(`spec.default.securityPolicy`, the policy's name); a rate limit is a `throttle` or `rate_based_ban`
+rule, only counting when it is a `preview` rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from accelplane.rules import types as t
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.view import Resource, as_bool, as_list, as_str, get
+
+RATE_ACTIONS = frozenset({"throttle", "rate_based_ban"})
+
+
+def is_public(load_balancer: Resource) -> bool:
+    return as_bool(load_balancer.get("internal")) is not True and (
+        as_str(load_balancer.get("loadBalancerType")) or "application") == "application"
+
+
+def web_acls(graph: ReferenceGraph, load_balancer: Resource) -> list[Resource]:
+    """The WAF web ACLs associated with `load_balancer`."""
+    found: dict[str, Resource] = {}
+    for association in graph.referring(load_balancer, "resourceArn", t.WAF_WEB_ACL_ASSOCIATION):
+        for acl in graph.ref(association, "webAclArn", t.WAF_WEB_ACL):
+            found[acl.urn] = acl
+    return list(found.values())
+
+
+def waf_rate_rules(acl: Resource) -> list[Mapping[str, Any]]:
+    return [rule for rule in as_list(acl.get("rules"))
+            if isinstance(rule, Mapping) and get(rule, "statement", "rateBasedStatement") is not None]
+
+
+def counts_only(rule: Mapping[str, Any]) -> bool:
+    return get(rule, "action", "count") is not None
+
+
+def armor_policy(graph: ReferenceGraph, name: str) -> Resource | None:
+    """The Cloud Armor policy named `name` (its `name` input or output)."""
+    if not name:
+        return None
+    for policy in graph.of_type(t.GCP_SECURITY_POLICY):
+        if name in (as_str(policy.get("name")), as_str(policy.outputs.get("name"))):
+            return policy
+    found = graph.with_identity(name, t.GCP_SECURITY_POLICY)
+    return found[0] if found else None
+
+
+def armor_rate_rules(policy: Resource) -> list[Mapping[str, Any]]:
+    return [rule for rule in as_list(policy.get("rules"))
+            if isinstance(rule, Mapping) and as_str(get(rule, "action")) in RATE_ACTIONS]
