@@ -46,7 +46,7 @@ class RateLimitAction(StrEnum):
 
 class EnforcementMode(StrEnum):
     enforce = "enforce"
-    count = "count"  # only count (AWS WAF Count, Cloud Armor preview): to size a limit, never in prod
+    count_only = "count"  # only count (AWS WAF Count, Cloud Armor preview): to size a limit, never in prod
 
 
 class RateLimit(Model):
@@ -55,7 +55,10 @@ class RateLimit(Model):
         ge=1, description="The window: AWS WAF 60, 120, 300 or 600; Cloud Armor 10, 30, 60, 120, 180, 240, 300, "
         "600, 900, 1200, 1800, 2700 or 3600.",
     )
-    key: RateLimitKey = Field(default=RateLimitKey.source_ip, description="What a client is counted by.")
+    key: RateLimitKey = Field(
+        default=RateLimitKey.source_ip,
+        description="Counted per source_ip, forwarded_ip (first X-Forwarded-For address) or header.",
+    )
     header: str | None = Field(
         default=None, pattern=_HEADER, description="With key: header, the request header whose value is the client "
         "(e.g. X-Api-Key).",

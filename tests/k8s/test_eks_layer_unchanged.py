@@ -6,7 +6,8 @@ the load balancer controller's IAM role included) as recorded before the split i
 type, parent, wire-format inputs, sorted dependencies and provider (updated for weighted backends, issue
 14: per-backend objects and labels, the inference PodMonitor, the service component's props; issue 28:
 the launcher reads the JobSet's node count, Kueue leaves CPU, memory and EFA to the quotas; issue 33: per-pool
-idle alerts, the pool label allow-listed in kube-state-metrics, the Neuron series' node). A
+idle alerts, the pool label allow-listed in kube-state-metrics, the Neuron series' node; issue 35: hardened
+inference pods, no service-account token). A
 deliberate change to the EKS layer updates the snapshot in the same commit (the test prints what
 differs).
 """

@@ -150,17 +150,22 @@ def test_each_exposed_service_has_a_route_health_check_and_cloud_armor(tpu_prod:
     assert rule["backendRefs"] == [{"name": "llm-server-h100", "port": service.port, "weight": 90},
                                    {"name": "llm-server-v5e", "port": service.port, "weight": 10}]
     check = platform.inference_endpoint.health_check
-    armor = tpu_prod.by_type("gcp:compute/securityPolicy:SecurityPolicy")[0]
+    # The service's own Cloud Armor policy (it declares a rate limit), its request timeouts on the route.
+    [armor] = [p for p in tpu_prod.by_type("gcp:compute/securityPolicy:SecurityPolicy")
+               if p.name.endswith("-armor-llm-server")]
+    assert rule["timeouts"] == {"request": "120s", "backendRequest": "90s"}
     for name in ("llm-server-h100", "llm-server-v5e"):
         target = {"group": "", "kind": "Service", "name": name}
         health = _one(tpu_prod, "HealthCheckPolicy", name, "inference")["spec"]
         assert health["targetRef"] == target
-        assert health["default"]["config"] == {"type": "HTTP",
-                                               "httpHealthCheck": {"port": service.port, "requestPath": check.path}}
+        # The declared path, and the body the probe must find (Google's probes pass on 200 only).
+        assert health["default"]["config"] == {"type": "HTTP", "httpHealthCheck": {
+            "port": service.port, "requestPath": service.health_check.path, "response": "ok"}}
         assert (health["default"]["checkIntervalSec"], health["default"]["timeoutSec"]) == (
             check.interval_seconds, check.timeout_seconds)
         backend = _one(tpu_prod, "GCPBackendPolicy", name, "inference")["spec"]
-        assert backend == {"default": {"securityPolicy": armor.outputs["name"]}, "targetRef": target}
+        assert backend == {"default": {"securityPolicy": armor.outputs["name"], "timeoutSec": 90,
+                                       "connectionDraining": {"drainingTimeoutSec": 30}}, "targetRef": target}
 
 
 def test_a_service_on_a_path_prefix_routes_only_that_prefix(tmp_path: Path) -> None:

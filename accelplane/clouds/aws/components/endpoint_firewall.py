@@ -25,6 +25,7 @@ from typing import Any
 
 import pulumi
 import pulumi_aws as aws
+from pulumi_aws.wafv2 import WebAclVisibilityConfigArgsDict
 
 from accelplane.declaration import EnforcementMode, RateLimit, RateLimitKey
 from accelplane.endpoint_tags import SERVICE_TAG
@@ -57,7 +58,7 @@ class EndpointFirewallArgs:
     tags: Mapping[str, str]
 
 
-def _visibility(metric: str) -> dict[str, Any]:
+def _visibility(metric: str) -> WebAclVisibilityConfigArgsDict:
     return {"cloudwatch_metrics_enabled": True, "metric_name": metric[:128], "sampled_requests_enabled": True}
 
 
@@ -99,7 +100,7 @@ def rate_rule(route: ProtectedRoute, priority: int, all_prefixes: Sequence[str])
     down = scope_down(route, all_prefixes)
     if down is not None:
         statement["scope_down_statement"] = down
-    action = ({"count": {}} if limit.mode is EnforcementMode.count
+    action = ({"count": {}} if limit.mode is EnforcementMode.count_only
               else {"block": {"custom_response": {"response_code": RATE_LIMITED_STATUS}}})
     return {"name": f"rate-{route.service}", "priority": priority, "action": action,
             "statement": {"rate_based_statement": statement}, "visibility_config": _visibility(f"rate-{route.service}")}

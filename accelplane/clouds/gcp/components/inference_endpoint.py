@@ -116,7 +116,7 @@ def rate_limited_rules(allowed_cidrs: Sequence[str], limit: RateLimit) -> list[S
             "match": {"versioned_expr": "SRC_IPS_V1",
                       "config": {"src_ip_ranges": cidrs[start : start + RANGES_PER_RULE]}},
             "rate_limit_options": options,  # type: ignore[typeddict-item]
-            "preview": limit.mode is EnforcementMode.count,
+            "preview": limit.mode is EnforcementMode.count_only,
         })
     return [*rules, *armor_rules(cidrs)]
 
