@@ -34,6 +34,7 @@ from accelplane.clouds.gcp.components.node_service_account import NodeServiceAcc
 from accelplane.clouds.gcp.components.secret_store import SecretSpec, SecretStore, SecretStoreArgs
 from accelplane.clouds.gcp.components.service_agents import ServiceAgents, ServiceAgentsArgs
 from accelplane.clouds.gcp.components.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
+from accelplane.declaration import EnforcementMode, RateLimit, RateLimitAction, RateLimitKey
 from tests.gcp.gcp_harness import PROJECT, REGION
 
 VERSION = "1.33.5-gke.1080000"
@@ -259,6 +260,11 @@ def build_platform(env: str) -> dict[str, Any]:
             tls_profile="RESTRICTED" if prod else "MODERN",
             certificate="projects/acme-ml-prod/locations/global/certificates/llm" if prod else None,
             certificate_map_name="acme-ml-endpoint" if prod else None,
+            # prod: per-IP throttling with an exempt health path; dev: a count-only ban keyed by an API
+            # key header (both forms reach the discovery walk).
+            service_limits={"llm": RateLimit(requests=300, window_seconds=60, exempt_paths=["/healthz"])} if prod
+            else {"llm": RateLimit(requests=1000, window_seconds=600, key=RateLimitKey.header, header="X-Api-Key",
+                                   action=RateLimitAction.ban, ban_seconds=600, mode=EnforcementMode.count_only)},
         ),
     )
     return {

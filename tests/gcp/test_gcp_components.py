@@ -538,7 +538,7 @@ def test_endpoint_ssl_policy_allows_tls_1_2_and_later_only(gcp_run: tuple[str, R
 
 def test_cloud_armor_admits_only_the_allowed_cidrs_and_denies_the_rest(gcp_run: tuple[str, Run]) -> None:
     env, run = gcp_run
-    policy = _one(run, "gcp:compute/securityPolicy:SecurityPolicy")
+    [policy] = [p for p in run.of_type("gcp:compute/securityPolicy:SecurityPolicy") if p.name.endswith("-armor")]
     assert policy.inputs["type"] == "CLOUD_ARMOR"
     rules = sorted(policy.inputs["rules"], key=lambda r: r["priority"])
     *allows, default = rules
@@ -551,6 +551,34 @@ def test_cloud_armor_admits_only_the_allowed_cidrs_and_denies_the_rest(gcp_run: 
     assert default["match"] == {"versionedExpr": "SRC_IPS_V1", "config": {"srcIpRanges": ["*"]}}
     assert policy.inputs["labels"] == platform_labels(env)
     assert run.outputs["securityPolicyName"] == policy.outputs["name"]
+
+
+def test_a_rate_limited_service_gets_its_own_policy_throttling_the_allowed_ranges(gcp_run: tuple[str, Run]) -> None:
+    env, run = gcp_run
+    [policy] = [p for p in run.of_type("gcp:compute/securityPolicy:SecurityPolicy") if p.name.endswith("-armor-llm")]
+    rules = sorted(policy.inputs["rules"], key=lambda r: r["priority"])
+    cidrs = ENDPOINT_CIDRS if env == "prod" else ["203.0.113.0/24"]
+    limited = [r for r in rules if r["action"] in ("throttle", "rate_based_ban")]
+    # The same source ranges as the allow-list (a client outside them never reaches a rate rule), at most
+    # 10 per rule, each rule ahead of the plain allows and the default deny.
+    assert [c for r in limited for c in r["match"]["config"]["srcIpRanges"]] == cidrs
+    allows = [r for r in rules if r["action"] == "allow" and r["match"].get("versionedExpr") == "SRC_IPS_V1"]
+    assert max(r["priority"] for r in limited) < min(r["priority"] for r in allows)
+    assert rules[-1]["action"] == "deny(403)" and rules[-1]["priority"] == 2147483647
+    options = limited[0]["rateLimitOptions"]
+    assert options["conformAction"] == "allow" and options["exceedAction"] == "deny(429)"
+    if env == "prod":
+        assert limited[0]["action"] == "throttle" and limited[0]["preview"] is False
+        assert options["enforceOnKey"] == "IP" and options["rateLimitThreshold"] == {"count": 300, "intervalSec": 60}
+        # The exempt path is allowed first, once per allowed range, each expression two sub-expressions.
+        exempt = [r for r in rules if "expr" in r["match"]]
+        assert [r["match"]["expr"]["expression"] for r in exempt] == [
+            f"request.path.startsWith('/healthz') && inIpRange(origin.ip, '{cidr}')" for cidr in cidrs]
+        assert max(r["priority"] for r in exempt) < min(r["priority"] for r in limited)
+    else:
+        assert limited[0]["action"] == "rate_based_ban" and limited[0]["preview"] is True  # count-only
+        assert (options["enforceOnKey"], options["enforceOnKeyName"], options["banDurationSec"]) == (
+            "HTTP_HEADER", "X-Api-Key", 600)
 
 
 # ---- across components ---------------------------------------------------------------------------
@@ -596,7 +624,7 @@ def test_every_labellable_resource_carries_the_platform_labels_and_they_are_vali
             assert _GCP_LABEL_KEY.fullmatch(key) and _GCP_LABEL_VALUE.fullmatch(value), (resource.name, key, value)
         assert len(labels) <= len(expected) + 1, f"{resource.name}: components add at most one label"
         checked += 1
-    assert checked == 14, checked  # 3 keys, cluster, 4 pools, 2 buckets, 2 secrets, address, armor
+    assert checked == 15, checked  # 3 keys, cluster, 4 pools, 2 buckets, 2 secrets, address, 2 armor policies
     assert labelled.get("gcp:compute/network:Network") is None, "VPCs take no labels in Google Cloud"
 
 

@@ -46,6 +46,7 @@ def test_every_key_and_value_the_components_send_is_in_the_api_schemas(gcp_run: 
         ("gcp:container/nodePool:NodePool", "placementPolicy.type"),
         ("gcp:compute/sSLPolicy:SSLPolicy", "minTlsVersion"),
         ("gcp:compute/securityPolicy:SecurityPolicy", "rules.action"),
+        ("gcp:compute/securityPolicy:SecurityPolicy", "rules.rateLimitOptions.enforceOnKey"),
         ("gcp:compute/routerNat:RouterNat", "logConfig.filter"),
         ("gcp:compute/subnetwork:Subnetwork", "logConfig.aggregationInterval"),
         ("gcp:storage/bucket:Bucket", "iamConfiguration.publicAccessPrevention"),

@@ -40,6 +40,8 @@ _ID_AND_ARN: dict[str, tuple[str, str, str]] = {
     "aws:lb/listener:Listener": ("", "elasticloadbalancing", "listener/app/{name}/{id}"),
     "aws:secretsmanager/secret:Secret": ("", "secretsmanager", "secret:{name}-AbCdEf"),
     "aws:cloudwatch/logGroup:LogGroup": ("", "logs", "log-group:{name}"),
+    # A regional web ACL: arn:aws:wafv2:<region>:<account>:regional/webacl/<name>/<id>.
+    "aws:wafv2/webAcl:WebAcl": ("", "wafv2", "regional/webacl/{name}/{id}"),
 }
 _GLOBAL_SERVICES = {"iam", "s3"}
 
