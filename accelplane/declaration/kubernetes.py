@@ -63,6 +63,11 @@ class RolloutGates(Model):
         default=1.25, gt=0, description="Largest canary p99 latency as a multiple of the baseline's p99."
     )
     max_p99_seconds: float = Field(default=2.0, gt=0, description="Largest canary p99 latency, seconds.")
+    max_throttled_rate: float = Field(
+        default=0.05, ge=0, le=1, description="Largest share of the canary's requests answered 429 (0.05 = 5%): a "
+        "canary shedding load looks healthy by its 5xx rate alone. Judged where the metrics count 429s "
+        "(Prometheus); CloudWatch has no per-target-group 429 count.",
+    )
 
 class PrometheusMetrics(Model):
     """Where the model servers' request histogram is (the PodMonitor labels it per service and backend)."""

@@ -4,7 +4,8 @@ Which verdict wins, in order:
 
 1. too few canary requests (`min_requests`) → **hold**: no verdict on a handful of requests, and
    the other gates are shown but not judged;
-2. any gate failing (error rate, p99 in seconds, p99 relative to the baseline) → **rollback**;
+2. any gate failing (5xx rate, 429 rate, p99 in seconds, p99 relative to the baseline) → **rollback**:
+   a canary answering many 429s sheds load, so a low 5xx rate there is no sign of health;
 3. a gate without data (no latency for the canary) → **hold**;
 4. otherwise → **pass** (the caller still waits for the bake time).
 
@@ -63,7 +64,7 @@ def judge(traffic: Traffic, baseline: str, canary: str, gates: RolloutGates) -> 
         f"canary {canary!r} served {ours.requests:.0f} requests in the window, "
         f"{'at least' if enough else 'fewer than'} {gates.min_requests}",
     )
-    found = (volume, _error_rate(ours, gates, enough), _p99(ours, gates, enough),
+    found = (volume, _error_rate(ours, gates, enough), _throttled(ours, gates, enough), _p99(ours, gates, enough),
              _p99_ratio(ours, theirs, baseline, gates, enough))
     if not enough:
         return GateJudgement(found, GateVerdict.hold, volume.detail)
@@ -83,6 +84,21 @@ def _error_rate(ours: BackendTraffic, gates: RolloutGates, enough: bool) -> Gate
     holds = rate <= gates.max_error_rate
     return Gate("max_error_rate", GateState.holds if holds else GateState.fails, rate, gates.max_error_rate,
                 f"canary 5xx rate {rate:.2%} {'≤' if holds else '>'} {gates.max_error_rate:.2%}")
+
+
+def _throttled(ours: BackendTraffic, gates: RolloutGates, enough: bool) -> Gate:
+    rate = ours.throttled_rate
+    limit = gates.max_throttled_rate
+    if ours.throttled is None:
+        return Gate("max_throttled_rate", GateState.not_judged, None, limit,
+                    "not judged: the metrics source does not count 429 answers per backend")
+    if not enough or rate is None:
+        return Gate("max_throttled_rate", GateState.not_judged, rate, limit, "not judged: too few requests")
+    holds = rate <= limit
+    detail = f"canary 429 rate {rate:.2%} {'≤' if holds else '>'} {limit:.2%}"
+    if not holds:
+        detail += " (it sheds load: its low 5xx rate and latency describe only the requests it accepted)"
+    return Gate("max_throttled_rate", GateState.holds if holds else GateState.fails, rate, limit, detail)
 
 
 def _p99(ours: BackendTraffic, gates: RolloutGates, enough: bool) -> Gate:

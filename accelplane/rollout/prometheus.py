@@ -5,6 +5,7 @@ instant queries answer for all backends at once:
 
 - requests: `sum by (backend) (increase(<h>_count{service="S"}[W]))`
 - 5xx:      the same with `<status_label>=~"5.."`
+- 429:      the same with `<status_label>="429"` (throttled: a canary shedding load)
 - p50, p99: `histogram_quantile(q, sum by (le, backend) (rate(<h>_bucket{service="S"}[W])))`
 
 `increase()` extrapolates to the window's edges, so counts are fractional; `histogram_quantile`
@@ -49,10 +50,12 @@ def queries(service: str, rollout: Rollout) -> dict[str, str]:
     window = rollout.gates.window  # "30s", "10m", "1h": Prometheus durations as written
     selector = f'service="{_label_value(service)}"'
     errors = f'{selector},{rollout.prometheus.status_label}=~"5.."'
+    throttled = f'{selector},{rollout.prometheus.status_label}="429"'
     buckets = f"sum by (le, backend) (rate({histogram}_bucket{{{selector}}}[{window}]))"
     return {
         "requests": f"sum by (backend) (increase({histogram}_count{{{selector}}}[{window}]))",
         "errors": f"sum by (backend) (increase({histogram}_count{{{errors}}}[{window}]))",
+        "throttled": f"sum by (backend) (increase({histogram}_count{{{throttled}}}[{window}]))",
         "p50": f"histogram_quantile(0.5, {buckets})",
         "p99": f"histogram_quantile(0.99, {buckets})",
     }
@@ -69,6 +72,7 @@ def read_traffic(url: str, service: str, backends: list[str], rollout: Rollout, 
         traffic[backend] = BackendTraffic(
             requests=found["requests"].get(backend, 0.0) or 0.0,
             errors=found["errors"].get(backend, 0.0) or 0.0,
+            throttled=found["throttled"].get(backend, 0.0) or 0.0,
             p50_seconds=finite(found["p50"].get(backend)),
             p99_seconds=finite(found["p99"].get(backend)),
         )

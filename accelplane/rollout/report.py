@@ -36,6 +36,8 @@ def to_json(found: Situation) -> dict[str, Any]:
             "requests": traffic.requests if traffic else None,
             "errors_5xx": traffic.errors if traffic else None,
             "error_rate": traffic.error_rate if traffic else None,
+            "throttled_429": traffic.throttled if traffic else None,
+            "throttled_rate": traffic.throttled_rate if traffic else None,
             "p50_seconds": traffic.p50_seconds if traffic else None,
             "p99_seconds": traffic.p99_seconds if traffic else None,
         })
@@ -72,10 +74,11 @@ def to_json(found: Situation) -> dict[str, Any]:
 
 def _rows(found: Situation) -> tuple[list[str], list[list[str]]]:
     data = to_json(found)
-    header = ["BACKEND", "ROLE", "WEIGHT", "LIVE", "REQUESTS", "5XX RATE", "P50", "P99"]
+    header = ["BACKEND", "ROLE", "WEIGHT", "LIVE", "REQUESTS", "5XX RATE", "429 RATE", "P50", "P99"]
     rows = [[b["name"], b["role"], f"{b['declared_weight']}%",
              "-" if b["live_weight"] is None else f"{b['live_weight']}%",
-             _count(b["requests"]), _share(b["error_rate"]), _latency(b["p50_seconds"]), _latency(b["p99_seconds"])]
+             _count(b["requests"]), _share(b["error_rate"]), _share(b["throttled_rate"]), _latency(b["p50_seconds"]),
+             _latency(b["p99_seconds"])]
             for b in data["backends"]]
     return header, rows
 
@@ -101,6 +104,7 @@ def _definitions(found: Situation) -> list[str]:
     return [
         f"at least {gates.min_requests} canary requests in {gates.window} for a verdict",
         f"canary 5xx rate at most {gates.max_error_rate:.2%}",
+        f"canary 429 rate at most {gates.max_throttled_rate:.2%} (where the metrics count 429s)",
         f"canary p99 at most {gates.max_p99_seconds:g} s and at most {gates.max_p99_ratio:g} x the baseline's",
     ]
 

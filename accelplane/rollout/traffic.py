@@ -17,10 +17,15 @@ class BackendTraffic:
     errors: float = 0.0  # answered 5xx by the backend
     p50_seconds: float | None = None  # None: no latency data in the window
     p99_seconds: float | None = None
+    throttled: float | None = None  # answered 429 (rate-limited, shedding load); None: the source does not count
 
     @property
     def error_rate(self) -> float | None:
         return self.errors / self.requests if self.requests > 0 else None
+
+    @property
+    def throttled_rate(self) -> float | None:
+        return self.throttled / self.requests if self.requests > 0 and self.throttled is not None else None
 
 
 Traffic = dict[str, BackendTraffic]

@@ -89,8 +89,9 @@ class Metrics:
     exporter: Exporter
     prometheus: Prometheus
 
-    def drive(self, service: str, backend: str, per_second: float, latency: float, errors: float = 0.0) -> None:
-        self.exporter.drive(service, backend, per_second, latency, errors)
+    def drive(self, service: str, backend: str, per_second: float, latency: float, errors: float = 0.0,
+              throttled: float = 0.0) -> None:
+        self.exporter.drive(service, backend, per_second, latency, errors, throttled)
 
     def settle(self, service: str, seconds: float = 6.0) -> None:
         """Wait until the service's series have been scraped for a whole gate window (5s)."""

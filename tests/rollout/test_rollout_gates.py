@@ -18,8 +18,19 @@ def _states(canary: BackendTraffic, baseline: BackendTraffic = BASELINE) -> tupl
 
 
 def test_a_healthy_canary_passes_every_gate() -> None:
-    verdict, states = _states(BackendTraffic(500, 2, 0.1, 0.5))
+    verdict, states = _states(BackendTraffic(500, 2, 0.1, 0.5, throttled=5))
     assert verdict is GateVerdict.passed and set(states.values()) == {GateState.holds}
+
+
+def test_a_canary_answering_429s_rolls_back_however_healthy_the_rest_looks() -> None:
+    found = judge({"base": BASELINE, "new": BackendTraffic(500, 0, 0.05, 0.2, throttled=50)}, "base", "new", GATES)
+    assert found.verdict is GateVerdict.rollback  # 10% > 5%, with no 5xx and a fast p99
+    assert "canary 429 rate 10.00% > 5.00%" in found.reason and "sheds load" in found.reason
+    # At the limit it holds; where the source has no 429 count (CloudWatch) the gate is not judged.
+    _, states = _states(BackendTraffic(500, 0, 0.05, 0.2, throttled=25))
+    assert states["max_throttled_rate"] is GateState.holds
+    verdict, states = _states(BackendTraffic(500, 0, 0.05, 0.2))
+    assert verdict is GateVerdict.passed and states["max_throttled_rate"] is GateState.not_judged
 
 
 @pytest.mark.parametrize(("canary", "failing"), [

@@ -94,6 +94,30 @@ def test_an_error_spike_rolls_back_even_while_baking_and_exits_1(tmp_path: Path,
     metrics.exporter.stop_driving(service)
 
 
+def test_a_canary_shedding_load_with_429s_does_not_advance(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+    """Low 5xx and fast, but a third of its answers are 429s: the canary only looks healthy because it
+    refuses work. It rolls back (exit 1) and the report says the 429 rate is why."""
+    service = "shedding"
+    path = write_stack(tmp_path, service)
+    metrics.drive(service, "l4", 40, 0.08)
+    metrics.drive(service, "l40s", 40, 0.08, throttled=0.3)
+    metrics.settle(service)
+    args = ("--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+
+    data = json.loads(rollout("status", *args, "--format", "json").out)
+    gates = {g["gate"]: g for g in data["gates"]}
+    assert gates["max_error_rate"]["state"] == "holds" and gates["max_p99_seconds"]["state"] == "holds"
+    assert gates["max_throttled_rate"]["state"] == "fails" and 0.2 < gates["max_throttled_rate"]["observed"] < 0.4
+    backends = {b["name"]: b for b in data["backends"]}
+    assert backends["l40s"]["throttled_429"] > 10 and backends["l4"]["throttled_rate"] == 0
+
+    result = rollout("advance", *args)
+    assert result.code == 1, result.out + result.err
+    assert "ROLLED BACK" in result.out and "canary 429 rate" in result.out and "sheds load" in result.out, result.out
+    assert _weights(path, service) == {"l4": 100, "l40s": 0}
+    metrics.exporter.stop_driving(service)
+
+
 def test_too_little_canary_traffic_holds_and_writes_nothing(tmp_path: Path, metrics: Any, rollout: Any) -> None:
     service = "quiet"
     path = write_stack(tmp_path, service)
@@ -130,8 +154,8 @@ def test_status_shows_weights_traffic_and_gates_in_every_format(tmp_path: Path, 
     assert backends["l40s"]["requests"] > 20 and backends["l40s"]["error_rate"] == 0
     assert 0.25 < backends["l40s"]["p99_seconds"] <= 0.5 and 0.05 < backends["l4"]["p99_seconds"] <= 0.1
     gates = {g["gate"]: g["state"] for g in data["gates"]}
-    assert gates == {"min_requests": "holds", "max_error_rate": "holds", "max_p99_seconds": "holds",
-                     "max_p99_ratio": "fails"}
+    assert gates == {"min_requests": "holds", "max_error_rate": "holds", "max_throttled_rate": "holds",
+                     "max_p99_seconds": "holds", "max_p99_ratio": "fails"}
     assert data["decision"]["action"] == "rollback"
 
     report = tmp_path / "status.md"
@@ -157,7 +181,7 @@ def test_status_no_live_reads_nothing_and_says_what_advance_needs(tmp_path: Path
     assert data["live"] == {"read": False, "note": "not read (--no-live)", "route_state": None} and data["gates"] == []
     assert data["decision"]["action"] == "not judged" and data["rollout"]["next_step"] == 25
     assert set(data["gate_definitions"]) == {"window", "min_requests", "max_error_rate", "max_p99_ratio",
-                                             "max_p99_seconds"}
+                                             "max_p99_seconds", "max_throttled_rate"}
 
 
 def test_unreachable_prometheus_is_bad_input_and_writes_nothing(tmp_path: Path, rollout: Any) -> None:

@@ -26,6 +26,7 @@ class Profile:
     per_second: float
     latency_seconds: float
     error_share: float = 0.0
+    throttle_share: float = 0.0  # answered 429 at once (a server shedding load)
 
 
 @dataclass
@@ -79,10 +80,11 @@ class Exporter:
             series.count += count
 
     def drive(self, service: str, backend: str, per_second: float, latency_seconds: float,
-              error_share: float = 0.0) -> None:
-        """From now on, `per_second` requests a second at this latency, `error_share` of them 5xx."""
+              error_share: float = 0.0, throttle_share: float = 0.0) -> None:
+        """From now on, `per_second` requests a second at this latency, `error_share` of them 5xx and
+        `throttle_share` answered 429 at once (1 ms)."""
         with self._lock:
-            self._profiles[(service, backend)] = Profile(per_second, latency_seconds, error_share)
+            self._profiles[(service, backend)] = Profile(per_second, latency_seconds, error_share, throttle_share)
 
     def stop_driving(self, service: str) -> None:
         with self._lock:
@@ -102,10 +104,13 @@ class Exporter:
                 if not whole:
                     continue
                 errors = round(whole * profile.error_share)
-                if whole - errors:
-                    self.observe(*key, whole - errors, profile.latency_seconds)
+                throttled = min(whole - errors, round(whole * profile.throttle_share))
+                if whole - errors - throttled:
+                    self.observe(*key, whole - errors - throttled, profile.latency_seconds)
                 if errors:
                     self.observe(*key, errors, profile.latency_seconds, code="500")
+                if throttled:
+                    self.observe(*key, throttled, 0.001, code="429")
 
     def render(self) -> str:
         name = self.histogram
