@@ -17,6 +17,8 @@
 #   jq               what the pull-request workflow lists its stacks with (tests/ci_files runs that step)
 #   chromium         headless, renders the diff comment's Mermaid picture with the real mermaid
 #                    (tests/cost); npm fetches that mermaid below
+#   (pip)            checkov, the peer scanner of the pod-hardening tests, pinned in its own virtual
+#                    environment (tests/support/checkov/install.sh)
 #   npm              `npm pack` of the pinned mermaid release (only where no npm is on PATH: a Node.js
 #                    from elsewhere, e.g. NodeSource, brings its own and conflicts with Debian's)
 set -euo pipefail
@@ -44,3 +46,4 @@ done
 # The real mermaid the cost tests render with: the pinned release's tarball from the npm registry,
 # checked against its registry integrity before it is unpacked (tests/support/mermaid_render.py).
 bash "$(dirname "$0")/../fetch_mermaid.sh"
+bash "$(dirname "$0")/../checkov/install.sh"
