@@ -49,6 +49,7 @@ class CheckId(StrEnum):
     project_iam = "live.project-iam"  # Google Cloud: project grants of other principals, information only
     launch_template_version = "live.launch-template-version"
     target_health = "live.target-health"
+    rate_limit = "live.rate-limit"  # the endpoint's declared rate limits: attached, present, enforcing
     kms_key_state = "live.kms-key-state"
     certificate = "live.certificate"
     secret_value = "live.secret-value"

@@ -117,6 +117,18 @@ def to_api(value: Any, renames: dict[str, str] | None = None) -> Any:
     return value
 
 
+def to_api_shape(value: Any, shape: Any) -> Any:
+    """Wire-format inputs to boto3 parameters by the operation's own model: member names matched
+    case-insensitively (`cloudwatchMetricsEnabled` is WAF's `CloudWatchMetricsEnabled`)."""
+    if shape.type_name == "structure" and isinstance(value, dict):
+        members = {name.lower(): name for name in shape.members}
+        return {members[key.lower()]: to_api_shape(item, shape.members[members[key.lower()]])
+                for key, item in value.items() if item is not None}
+    if shape.type_name == "list" and isinstance(value, list):
+        return [to_api_shape(item, shape.member) for item in value]
+    return value
+
+
 def self_signed_certificate(common_name: str = "api.example.com") -> tuple[bytes, bytes]:
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
@@ -222,6 +234,8 @@ class MotoPlatform:
             "aws:secretsmanager/secret:Secret": self._secret,
             "aws:secretsmanager/secretPolicy:SecretPolicy": self._secret_policy,
             "aws:secretsmanager/secretVersion:SecretVersion": self._secret_version,
+            "aws:wafv2/webAcl:WebAcl": self._web_acl,
+            "aws:wafv2/webAclAssociation:WebAclAssociation": self._web_acl_association,
         }
         for resource in self.declared.resources:
             handler = handlers.get(resource.type)
@@ -557,6 +571,22 @@ class MotoPlatform:
         if attributes:
             elb.modify_load_balancer_attributes(LoadBalancerArn=lb["LoadBalancerArn"], Attributes=attributes)
         self._record(resource, lb["LoadBalancerArn"], arn=lb["LoadBalancerArn"], name=lb["LoadBalancerName"])
+
+    def _web_acl(self, resource: Resource, props: dict[str, Any]) -> None:
+        waf = self.client("wafv2")
+        shape = waf.meta.service_model.operation_model("CreateWebACL").input_shape
+        acl = waf.create_web_acl(
+            Name=autoname(resource.name, limit=128),
+            Scope=props["scope"],
+            DefaultAction=to_api_shape(props["defaultAction"], shape.members["DefaultAction"]),
+            Rules=to_api_shape(props.get("rules") or [], shape.members["Rules"]),
+            VisibilityConfig=to_api_shape(props["visibilityConfig"], shape.members["VisibilityConfig"]),
+            Tags=tag_list(props.get("tags")),
+        )["Summary"]
+        self._record(resource, acl["Id"], arn=acl["ARN"], name=acl["Name"])
+
+    def _web_acl_association(self, resource: Resource, props: dict[str, Any]) -> None:
+        self.client("wafv2").associate_web_acl(WebACLArn=props["webAclArn"], ResourceArn=props["resourceArn"])
 
     def _target_group(self, resource: Resource, props: dict[str, Any]) -> None:
         elb = self.client("elbv2")

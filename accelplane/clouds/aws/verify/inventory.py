@@ -38,7 +38,8 @@ node group's remote-access group) is read with `ec2:DescribeSecurityGroups` and
 Per-resource reads, only where no list call answers: `eks:DescribeNodegroup` (EKS has no batch
 describe); S3 versioning, encryption, public-access block, ownership, policy and lifecycle per
 bucket; `kms:DescribeKey`, `GetKeyRotationStatus`, `GetKeyPolicy` per key; load balancer and
-target group attributes, listeners and target health; `elbv2:DescribeRules` per listener (the
+target group attributes, listeners and target health; `wafv2:GetWebACLForResource` per load balancer
+(the web ACL attached, with its rules: the endpoint's rate limits); `elbv2:DescribeRules` per listener (the
 listener rules, with their forward actions and target group weights); `secretsmanager:GetResourcePolicy` per
 secret; `iam:GetOpenIDConnectProvider`; a launch template version a node group pins that is
 neither `$Latest` nor `$Default`; `ec2:DescribeVpcAttribute` (DNS support and hostnames) per VPC;
@@ -127,6 +128,7 @@ class LiveInventory:
     target_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     tg_attributes: dict[str, Any] = field(default_factory=dict)
     target_health: dict[str, Any] = field(default_factory=dict)
+    web_acls: dict[str, Any] = field(default_factory=dict)  # LB ARN -> its WAF web ACL (None: none attached)
     kms_aliases: Any = field(default_factory=dict)  # alias name -> alias
     kms_keys: dict[str, dict[str, Any]] = field(default_factory=dict)  # key id -> metadata/rotation/policy/tags
     secrets: Any = field(default_factory=list)
@@ -675,7 +677,13 @@ class Collector:
             def listeners() -> None:
                 inv.listeners[arn] = self.pages("elbv2", "describe_listeners", "Listeners", arn, LoadBalancerArn=arn)
 
-            return [attributes, listeners, bound]
+            def firewall() -> None:
+                # The web ACL guarding the endpoint, with its rules: the rate limits must be there,
+                # enforcing, and attached to this load balancer.
+                found = self.call("wafv2", "get_web_acl_for_resource", arn, ResourceArn=arn)
+                inv.web_acls[arn] = found.get("WebACL") if found else found
+
+            return [attributes, listeners, bound, firewall]
 
         def tg_reads(arn: str) -> list[Callable[[], None]]:
             def attributes() -> None:

@@ -41,7 +41,7 @@ from accelplane.clouds.aws.verify.inventory import Collector
 from accelplane.clouds.aws.verify.live_view import build_live_view
 from accelplane.clouds.aws.verify.routing import idle_target_groups
 from accelplane.clouds.aws.verify.s3_checkpoints import S3Checkpoints
-from accelplane.clouds.aws.verify.state_checks import state_results
+from accelplane.clouds.aws.verify.state_checks import declared_rate_rules, state_results
 from accelplane.config.loader import StackConfig
 from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
@@ -109,7 +109,8 @@ class AwsSession(LiveSession):
 
     def state_results(self, read: LiveRead, now: datetime) -> list[CheckResult]:
         return state_results(read.view, set(read.declared.types), now,
-                             idle_target_groups=idle_target_groups(read.declared))
+                             idle_target_groups=idle_target_groups(read.declared),
+                             rate_rules=declared_rate_rules(read.declared))
 
     def probe_target(self, read: LiveRead, listener_port: int, health_path: str) -> ProbeTarget:
         lb = next((r for r in read.view.matched.values() if r.type == LOAD_BALANCER), None)

@@ -15,6 +15,7 @@ from typing import Any
 
 from accelplane.clouds.aws.verify.inventory import UNREADABLE
 from accelplane.rules.view import Resource
+from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live import LiveView
 from accelplane.verify.results import CheckId, CheckResult, Status
 
@@ -186,10 +187,45 @@ def secret_rotation(
     return CheckResult(CheckId.secret_rotation, Status.passed, f"rotation enabled every {days} days", **where)
 
 
+def rate_limits(resource: Resource, web_acl: Any, declared: Mapping[str, str]) -> CheckResult:
+    """The declared rate-based rules (name -> declared action, `block` or `count`) on the web ACL the
+    load balancer really has: attached, each rule present as a rate-based rule, acting as declared."""
+    where = _where(resource)
+    if web_acl is UNREADABLE:
+        return CheckResult(CheckId.read_error, Status.failed, "not verified: wafv2:GetWebACLForResource failed",
+                           **where)
+    if not web_acl:
+        return CheckResult(CheckId.rate_limit, Status.failed,
+                           "no AWS WAF web ACL is attached: the endpoint's rate limits do not apply", **where)
+    live = {rule.get("Name"): rule for rule in web_acl.get("Rules") or []
+            if (rule.get("Statement") or {}).get("RateBasedStatement") is not None}
+    problems = []
+    for name, action in sorted(declared.items()):
+        rule = live.get(name)
+        if rule is None:
+            problems.append(f"rate rule {name} is missing")
+            continue
+        acting = next(iter(rule.get("Action") or {}), "").lower()
+        if acting != action:
+            problems.append(f"rate rule {name} acts as {acting or 'nothing'}, declared {action}")
+    if problems:
+        return CheckResult(CheckId.rate_limit, Status.failed,
+                           f"web ACL {web_acl.get('Name')}: " + "; ".join(problems), **where)
+    return CheckResult(CheckId.rate_limit, Status.passed,
+                       f"web ACL {web_acl.get('Name')} attached with {len(declared)} rate rule(s) acting as declared",
+                       **where)
+
+
 def state_results(
-    view: LiveView, declared_types: set[str], now: datetime | None = None, *, idle_target_groups: Set[str] = frozenset()
+    view: LiveView,
+    declared_types: set[str],
+    now: datetime | None = None,
+    *,
+    idle_target_groups: Set[str] = frozenset(),
+    rate_rules: Mapping[str, str] | None = None,
 ) -> list[CheckResult]:
-    """`idle_target_groups`: URNs of target groups declared at weight 0 everywhere (`routing`)."""
+    """`idle_target_groups`: URNs of target groups declared at weight 0 everywhere (`routing`);
+    `rate_rules`: the declared web ACL's rate rules (name -> action) the load balancer must have."""
     now = now or datetime.now(UTC)
     results: list[CheckResult] = []
     templates = {
@@ -228,9 +264,24 @@ def state_results(
                 )
             else:
                 results.append(target_health(declared, raw.get("health"), idle=urn in idle_target_groups))
+        elif live.type == "aws:lb/loadBalancer:LoadBalancer" and rate_rules and isinstance(raw, dict):
+            results.append(rate_limits(declared, raw.get("web_acl"), rate_rules))
         elif live.type == "aws:kms/key:Key" and raw:
             results.append(kms_key_state(declared, raw.get("metadata")))
         elif live.type == "aws:secretsmanager/secret:Secret" and raw:
             results.append(secret_value(declared, raw))
             results.append(secret_rotation(declared, raw, declared_rotation=rotation_declared, now=now))
     return results
+
+
+WEB_ACL = "aws:wafv2/webAcl:WebAcl"
+
+
+def declared_rate_rules(declared: DeclaredPlatform) -> dict[str, str]:
+    """The declared web ACL's rate-based rules: name -> `block` or `count` (their declared action)."""
+    found: dict[str, str] = {}
+    for acl in declared.of_type(WEB_ACL):
+        for rule in acl.props.get("rules") or []:
+            if isinstance(rule, dict) and (rule.get("statement") or {}).get("rateBasedStatement") is not None:
+                found[str(rule.get("name"))] = next(iter(rule.get("action") or {}), "").lower()
+    return found

@@ -62,7 +62,7 @@ class Elbv2Reader(ViewCore):
                 arn,
                 props,
                 {"arn": arn, "dnsName": lb.get("DNSName"), "name": lb.get("LoadBalancerName")},
-                raw=lb,
+                raw={**lb, "web_acl": inv.web_acls.get(arn, UNREADABLE)},
             )
 
     def _target_groups(self, tgs: list[Resource]) -> None:
