@@ -108,9 +108,10 @@ def _ssl(d: Deployment) -> None:
     _compute(d).sslPolicies().patch(project=d.project, sslPolicy=name, body={"minTlsVersion": "TLS_1_0"}).execute()
 
 
-def _armor(change: Callable[[list[dict]], list[dict]]) -> Callable[[Deployment], None]:
+def _armor(change: Callable[[list[dict]], list[dict]], logical: str = "acme-tpu-inference-armor"
+           ) -> Callable[[Deployment], None]:
     def apply(d: Deployment) -> None:
-        name = d.live_name("acme-tpu-inference-armor")
+        name = d.live_name(logical)
         policy = _compute(d).securityPolicies().get(project=d.project, securityPolicy=name).execute()
         body = {"rules": change(policy["rules"])}
         _compute(d).securityPolicies().patch(project=d.project, securityPolicy=name, body=body).execute()
@@ -122,6 +123,15 @@ def _widen_allow_list(rules: list[dict]) -> list[dict]:
     allow = next(rule for rule in rules if rule["action"] == "allow")
     widened = {**allow, "match": {**allow["match"], "config": {"srcIpRanges": ["0.0.0.0/0"]}}}
     return [widened if rule is allow else rule for rule in rules]
+
+
+def _throttle_previewed(rules: list[dict]) -> list[dict]:
+    """The service's rate limit switched to preview by hand: it logs, and lets everyone through."""
+    return [{**rule, "preview": True} if rule["action"] == "throttle" else rule for rule in rules]
+
+
+def _throttle_removed(rules: list[dict]) -> list[dict]:
+    return [rule for rule in rules if rule["action"] != "throttle"]
 
 
 def _default_allows(rules: list[dict]) -> list[dict]:
@@ -475,6 +485,10 @@ CASES: list[tuple[str, Callable[[Deployment], None], CheckId, str, str]] = [
     ("TLS minimum lowered", _ssl, CHANGED, "acme-tpu-inference-ssl", "minTlsVersion"),
     ("Cloud Armor allow-list widened", _armor(_widen_allow_list), CHANGED, "acme-tpu-inference-armor", "rules"),
     ("Cloud Armor default rule allows", _armor(_default_allows), CHANGED, "acme-tpu-inference-armor", "rules"),
+    ("rate limit switched to preview", _armor(_throttle_previewed, "acme-tpu-inference-armor-llm-server"), CHANGED,
+     "acme-tpu-inference-armor-llm-server", "rules"),
+    ("rate limit removed", _armor(_throttle_removed, "acme-tpu-inference-armor-llm-server"), CHANGED,
+     "acme-tpu-inference-armor-llm-server", "rules"),
     (
         "key rotation lengthened",
         _patch_key({"rotationPeriod": "31536000s"}, "rotationPeriod"),

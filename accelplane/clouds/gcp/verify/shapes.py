@@ -334,6 +334,8 @@ FIELDS.update(
                     Field("priority", "priority"),
                     Field("preview", "preview"),
                     Field("match", "match"),
+                    # The rate limit of a throttle / rate_based_ban rule: its threshold, key and actions.
+                    Field("rateLimitOptions", "rateLimitOptions"),
                 ),
             ),
         ),
