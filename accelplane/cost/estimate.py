@@ -254,6 +254,12 @@ class _AwsPricer(_Pricer):
             for resource in self.each(type_token):
                 yield LineItem(_name(resource), type_token, kind, (self.service(key, kind, ONE, unit),),
                                usage=self.usage_of(key))
+        for acl in self.each("aws:wafv2/webAcl:WebAcl"):
+            rules = float(len(_inputs(acl).get("rules") or []))
+            yield LineItem(_name(acl), "aws:wafv2/webAcl:WebAcl", "WAF web ACL",
+                           (self.service("waf_web_acl_month", "web ACL", ONE, "month"),
+                            self.service("waf_rule_month", f"{int(rules)} rules", (rules, rules, rules), "month")),
+                           usage=self.usage_of("waf_web_acl_month"))
         for bucket in self.each("aws:s3/bucket:Bucket"):
             yield _bucket_item(bucket, "STANDARD", self.prices, "S3")
 
