@@ -190,3 +190,20 @@ def test_a_plan_from_preview_json_is_judged_like_the_stack(tmp_path: Path, capsy
         return sorted((f["rule"], f["urn"], f["message"]) for f in json.loads(out)["findings"])
 
     assert keys(stack_out) and keys(stack_out) == keys(plan_out)
+
+
+@pytest.mark.parametrize(("stack", "line", "rule", "resource"), [
+    ("prod", "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health]}\n",
+     "AP-LB-010", "acme-ml-inference-alb"),
+    ("tpu-prod",
+     "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n",
+     "AP-GLB-010", "acme-tpu-gateway-gateway"),
+])
+def test_a_prod_endpoint_that_drops_its_rate_limit_fails_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], stack: str, line: str, rule: str, resource: str
+) -> None:
+    assert run(capsys, "--stack", stack)[0] == 0
+    path, _ = write_variant(tmp_path, line, "", stack=stack)
+    code, out, _ = run(capsys, "--stack-file", str(path))
+    assert code == 1, out
+    assert any(rule in row and resource in row and "BLOCKING" in row for row in out.splitlines()), out
