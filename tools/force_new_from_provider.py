@@ -72,6 +72,11 @@ IAM_PARENTS = {
 
 AWS_FILES = {
     "aws:ec2/vpc:Vpc": ["internal/service/ec2/vpc_.go"],
+    # The three wafv2 entries of the table were read at older commits of these files (their URLs say which).
+    "aws:wafv2/webAcl:WebAcl": ["internal/service/wafv2/web_acl.go"],
+    "aws:wafv2/webAclAssociation:WebAclAssociation": ["internal/service/wafv2/web_acl_association.go"],
+    "aws:wafv2/webAclLoggingConfiguration:WebAclLoggingConfiguration": [
+        "internal/service/wafv2/web_acl_logging_configuration.go"],
     "aws:ec2/subnet:Subnet": ["internal/service/ec2/vpc_subnet.go"],
     "aws:ec2/internetGateway:InternetGateway": ["internal/service/ec2/vpc_internet_gateway.go"],
     "aws:ec2/eip:Eip": ["internal/service/ec2/ec2_eip.go"],

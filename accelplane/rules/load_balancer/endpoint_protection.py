@@ -43,15 +43,30 @@ def counts_only(rule: Mapping[str, Any]) -> bool:
     return get(rule, "action", "count") is not None
 
 
-def armor_policy(graph: ReferenceGraph, name: str) -> Resource | None:
-    """The Cloud Armor policy named `name` (its `name` input or output)."""
-    if not name:
-        return None
-    for policy in graph.of_type(t.GCP_SECURITY_POLICY):
-        if name in (as_str(policy.get("name")), as_str(policy.outputs.get("name"))):
-            return policy
-    found = graph.with_identity(name, t.GCP_SECURITY_POLICY)
-    return found[0] if found else None
+def armor_policy(graph: ReferenceGraph, backend_policy: Resource) -> Resource | None:
+    """The Cloud Armor policy a GCPBackendPolicy names: by its name (input, output, or the last segment
+    of its id, as a CrossGuard stack request carries only inputs and ids), else the one policy the
+    GCPBackendPolicy's `spec` was computed from (a preview, where the name is not known yet)."""
+    name = as_str(backend_policy.get("spec", "default", "securityPolicy"))
+    if name:
+        for policy in graph.of_type(t.GCP_SECURITY_POLICY):
+            if name in (as_str(policy.get("name")), as_str(policy.outputs.get("name")),
+                        as_str(policy.id).rsplit("/", 1)[-1]):
+                return policy
+    found = graph.ref(backend_policy, "spec", t.GCP_SECURITY_POLICY)
+    return found[0] if len(found) == 1 else None
+
+
+def backend_armor(graph: ReferenceGraph) -> dict[tuple[str, str], Resource | None]:
+    """(namespace, Service name) -> the Cloud Armor policy its GCPBackendPolicy names (None: none found)."""
+    found: dict[tuple[str, str], Resource | None] = {}
+    for policy in graph.of_type(t.GKE_BACKEND_POLICY):
+        if as_str(policy.get("spec", "targetRef", "kind")) != "Service":
+            continue
+        key = (as_str(policy.get("metadata", "namespace")) or "default",
+               as_str(policy.get("spec", "targetRef", "name")))
+        found[key] = found.get(key) or armor_policy(graph, policy)
+    return found
 
 
 def armor_rate_rules(policy: Resource) -> list[Mapping[str, Any]]:

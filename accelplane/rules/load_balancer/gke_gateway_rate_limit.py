@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 from accelplane.rules import types as t
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.load_balancer.endpoint_protection import armor_policy, armor_rate_rules
-from accelplane.rules.load_balancer.gke_gateway import backend_services, is_external, policy_settings
+from accelplane.rules.load_balancer.endpoint_protection import armor_rate_rules, backend_armor
+from accelplane.rules.load_balancer.gke_gateway import backend_services, is_external
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
 
@@ -19,9 +19,9 @@ from accelplane.rules.view import Resource
 def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if graph.environment != "prod" or not is_external(resource):
         return
-    armour = policy_settings(graph, t.GKE_BACKEND_POLICY, "Service", "securityPolicy")
+    armour = graph.memo("gke-backend-armor", backend_armor)
     for where, name in backend_services(graph, resource):
-        policy = armor_policy(graph, armour.get((where, name), ""))
+        policy = armour.get((where, name))
         if policy is None or not armor_rate_rules(policy):
             yield f"backend Service {where}/{name} in prod has no Cloud Armor rate limit (throttle or " \
                   "rate_based_ban): one client can exhaust the model's capacity"
