@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 import pulumi_aws as aws
-from pulumi_aws.wafv2 import WebAclVisibilityConfigArgsDict
+
+if TYPE_CHECKING:  # annotations only: pulumi_aws.wafv2 is a large module, loaded when a web ACL is declared
+    from pulumi_aws.wafv2 import WebAclVisibilityConfigArgsDict
 
 from accelplane.declaration import EnforcementMode, RateLimit, RateLimitKey
 from accelplane.endpoint_tags import SERVICE_TAG
