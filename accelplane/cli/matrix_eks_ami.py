@@ -29,15 +29,16 @@ _SHOWN = 12
 def run_resolve_eks_ami(args: argparse.Namespace) -> int:
     # Start-up time: the AMI facts load only for this command.
     from accelplane.matrix.eks_ami import eks_ami_data, newest_releases, releases_shipping
+    from accelplane.matrix.versions import parse_version
 
     kubernetes = args.eks_ami
-    if not kubernetes.count(".") == 1 or not all(part.isdigit() for part in kubernetes.split(".")):
+    if kubernetes.count(".") != 1 or not all(part.isdigit() for part in kubernetes.split(".")):
         raise InputError.single(f"expected a Kubernetes minor such as 1.33, got {kubernetes!r}",
                                 file="matrix resolve", field="--eks-ami")
     data = eks_ami_data()
     known = newest_releases(kubernetes, limit=_SHOWN)
     if not known:
-        minors = sorted({row.kubernetes for row in data.releases}, key=lambda m: tuple(map(int, m.split("."))))
+        minors = sorted({row.kubernetes for row in data.releases}, key=parse_version)
         raise InputError.single(f"no EKS AMI release for Kubernetes {kubernetes} in the data (known: "
                                 f"{', '.join(minors)})", file="matrix resolve", field="--eks-ami")
     wanted = next(((key, value) for key, value in (("driver", args.driver), ("neuron_driver", args.neuron_driver))
@@ -56,7 +57,7 @@ def run_resolve_eks_ami(args: argparse.Namespace) -> int:
     found = releases_shipping(kubernetes, ami_type, FACTS[key], version)
     if not found:
         shipped = sorted({getattr(row.facts(ami_type), FACTS[key], None) or "" for row in data.releases
-                          if row.kubernetes == kubernetes} - {""})
+                          if row.kubernetes == kubernetes} - {""}, key=parse_version)
         print(f"error: no EKS AMI release for Kubernetes {kubernetes} ships {key.replace('_', ' ')} {version} on "
               f"{ami_type} ({data.source}); its releases ship: {', '.join(shipped)}", file=sys.stderr)
         return EXIT_FINDINGS

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog
-from accelplane.declaration import Platform, SoftwareProfile
+from accelplane.declaration import NodePool, Platform, SoftwareProfile
 from accelplane.matrix import accelerators
 from accelplane.matrix.eks_ami import ami_release, eks_ami_data, releases_shipping
 
@@ -37,21 +37,23 @@ class AmiSoftware:
     fabric_manager: bool  # a pool of the profile is an NVSwitch board: fabric manager runs too
 
 
-def _ami_type(platform: Platform, pool_index: int) -> str | None:
-    pool = platform.node_pools[pool_index]
+def _ami_type(pool: NodePool) -> str | None:
     facts = node_facts(pool.accelerator)
     if facts is None or pool.accelerator is None:
         return None
     return facts.ami_types.get(catalog.architecture(pool.instance_type))
 
 
-def _shipped(platform: Platform) -> Iterator[AmiSoftware | Issue]:
+def _shipped(platform: Platform) -> tuple[dict[str, AmiSoftware], list[Issue]]:
+    """Per profile, what its pools' AMI release ships; and a problem per profile used on AMI types
+    whose images ship different software."""
     by_profile: dict[str, AmiSoftware] = {}
+    problems: list[Issue] = []
     for index, pool in enumerate(platform.node_pools):
         profile = platform.pool_profile(pool)
         if profile is None or profile.ami_release_version is None or pool.software_profile is None:
             continue
-        ami_type = _ami_type(platform, index)
+        ami_type = _ami_type(pool)
         row = ami_release(profile.ami_release_version)
         facts = row.facts(ami_type) if row is not None and ami_type else None
         if row is None or facts is None or ami_type is None:
@@ -67,16 +69,15 @@ def _shipped(platform: Platform) -> Iterator[AmiSoftware | Issue]:
             fabric_manager=bool(accelerator and accelerator.nvswitch),
         )
         earlier = by_profile.get(found.profile)
-        if earlier is None:
+        if earlier is None or (found.fabric_manager and not earlier.fabric_manager):
             by_profile[found.profile] = found
-        elif (earlier.driver, earlier.container_toolkit) != (found.driver, found.container_toolkit):
-            yield (("node_pools", index, "software_profile"),
-                   f"profile {found.profile!r} is used on {earlier.ami_type} and {found.ami_type}, whose "
-                   f"{found.release} images ship different drivers ({earlier.driver} and {found.driver}): "
-                   "give each AMI type its own profile")
-        elif found.fabric_manager and not earlier.fabric_manager:
-            by_profile[found.profile] = found
-    yield from by_profile.values()
+        if earlier is not None and (earlier.driver, earlier.container_toolkit) != (found.driver,
+                                                                                    found.container_toolkit):
+            problems.append((("node_pools", index, "software_profile"),
+                             f"profile {found.profile!r} is used on {earlier.ami_type} and {found.ami_type}, whose "
+                             f"{found.release} images ship different drivers ({earlier.driver} and {found.driver}): "
+                             "give each AMI type its own profile"))
+    return by_profile, problems
 
 
 def _typed_differs(profile: SoftwareProfile, shipped: AmiSoftware) -> Iterator[tuple[str, str, str]]:
@@ -91,10 +92,9 @@ def _typed_differs(profile: SoftwareProfile, shipped: AmiSoftware) -> Iterator[t
 
 def ami_software_problems(platform: Platform) -> Iterator[Issue]:
     """A profile that types a driver, fabric manager or container toolkit other than its AMI ships."""
-    for item in _shipped(platform):
-        if not isinstance(item, AmiSoftware):
-            yield item
-            continue
+    shipped, problems = _shipped(platform)
+    yield from problems
+    for item in shipped.values():
         profile = platform.software_profiles[item.profile]
         kubernetes = ".".join(item.release.split(".")[:2])
         for field, typed, ships in _typed_differs(profile, item):
@@ -113,9 +113,7 @@ def with_ami_software(platform: Platform) -> Platform:
     """The platform with each EKS profile's untyped driver, fabric manager and container toolkit
     filled in from its AMI release (call after `ami_software_problems` found nothing)."""
     updates: dict[str, SoftwareProfile] = {}
-    for item in _shipped(platform):
-        if not isinstance(item, AmiSoftware):
-            continue
+    for item in _shipped(platform)[0].values():
         profile = platform.software_profiles[item.profile]
         fill: dict[str, str] = {}
         if profile.driver is None and item.driver is not None:

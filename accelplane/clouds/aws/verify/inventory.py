@@ -39,9 +39,9 @@ Per-resource reads, only where no list call answers: `eks:DescribeNodegroup` (EK
 describe); S3 versioning, encryption, public-access block, ownership, policy and lifecycle per
 bucket; `kms:DescribeKey`, `GetKeyRotationStatus`, `GetKeyPolicy` per key; load balancer and
 target group attributes, listeners and target health; `wafv2:GetWebACLForResource` per load balancer
-(the web ACL attached, with its rules: the endpoint's rate limits); `elbv2:DescribeRules` per listener (the
-listener rules, with their forward actions and target group weights); `secretsmanager:GetResourcePolicy` per
-secret; `iam:GetOpenIDConnectProvider`; a launch template version a node group pins that is
+where a web ACL is declared (the one attached, with its rules: the endpoint's rate limits);
+`elbv2:DescribeRules` per listener (the listener rules, with their forward actions and target group
+weights); `secretsmanager:GetResourcePolicy` per secret; `iam:GetOpenIDConnectProvider`; a launch template version a node group pins that is
 neither `$Latest` nor `$Default`; `ec2:DescribeVpcAttribute` (DNS support and hostnames) per VPC;
 `eks:DescribeAccessEntry` for an access entry that is not a declared node role's (to tell the
 cluster creator's entry, made with the cluster, from one granted later).
@@ -67,6 +67,7 @@ from accelplane.clouds.aws.clients import AwsClients, ReadOnlyError, describe_er
 from accelplane.verify.declared import DeclaredPlatform
 
 PLATFORM_TAG = "accelplane:platform"
+WEB_ACL = "aws:wafv2/webAcl:WebAcl"
 
 
 class _Unreadable:
@@ -683,7 +684,8 @@ class Collector:
                 found = self.call("wafv2", "get_web_acl_for_resource", arn, ResourceArn=arn)
                 inv.web_acls[arn] = found.get("WebACL") if found else found
 
-            return [attributes, listeners, bound, firewall]
+            # The web ACL is read only where one is declared: a stack without rate limits makes no wafv2 call.
+            return [attributes, listeners, bound, *([firewall] if self._declares(WEB_ACL) else [])]
 
         def tg_reads(arn: str) -> list[Callable[[], None]]:
             def attributes() -> None:

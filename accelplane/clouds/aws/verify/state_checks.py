@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence, Set
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE
+from accelplane.clouds.aws.verify.inventory import UNREADABLE, WEB_ACL
 from accelplane.rules.view import Resource
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live import LiveView
@@ -273,8 +273,6 @@ def state_results(
             results.append(secret_rotation(declared, raw, declared_rotation=rotation_declared, now=now))
     return results
 
-
-WEB_ACL = "aws:wafv2/webAcl:WebAcl"
 
 
 def declared_rate_rules(declared: DeclaredPlatform) -> dict[str, str]:

@@ -48,8 +48,8 @@ class ServiceEdge:
     security_policy: pulumi.Input[str]  # Cloud Armor policy name
     health_check: HealthCheck
     response: str | None  # text the probe's response body must contain
-    request_timeout: int  # seconds, the whole request
-    backend_timeout: int  # seconds, one try at a backend
+    request_timeout: int | None  # seconds, the whole request (None: the load balancer's default)
+    backend_timeout: int | None  # seconds, one try at a backend
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class GatewayBackend(ServiceBackend):
         found = self.services.get(service)
         if found is not None:
             return found
-        return ServiceEdge(self.security_policy, self.health_check, None, 0, 0)
+        return ServiceEdge(self.security_policy, self.health_check, None, None, None)
 
     def attach_service(self, at: Attachment, path_prefix: str, refs: Sequence[BackendRef]) -> None:
         """The service's HTTPRoute: its path prefix to its backends' Services, by weight."""
@@ -109,7 +109,7 @@ class GatewayBackend(ServiceBackend):
             "securityPolicy": edge.security_policy,
             "connectionDraining": {"drainingTimeoutSec": DRAINING_TIMEOUT_SECONDS},
         }
-        if edge.backend_timeout:
+        if edge.backend_timeout is not None:
             policy["timeoutSec"] = edge.backend_timeout
         k8s.apiextensions.CustomResource(
             f"{at.name}-health-check",
@@ -140,7 +140,7 @@ class GatewayBackend(ServiceBackend):
 
 def _timeouts(edge: ServiceEdge | None) -> dict[str, object]:
     """The route rule's `timeouts` (https://gateway-api.sigs.k8s.io/reference/spec/#httproutetimeouts)."""
-    if edge is None or not edge.request_timeout:
+    if edge is None or edge.request_timeout is None:
         return {}
     return {"timeouts": {"request": f"{edge.request_timeout}s", "backendRequest": f"{edge.backend_timeout}s"}}
 
