@@ -42,7 +42,8 @@ target group attributes, listeners and target health; `wafv2:GetWebACLForResourc
 where a web ACL is declared (the one attached, with its rules: the endpoint's rate limits);
 `elbv2:DescribeRules` per listener (the listener rules, with their forward actions and target group
 weights); `secretsmanager:GetResourcePolicy` per secret; `iam:GetOpenIDConnectProvider`; a launch
-template version a node group pins that is neither `$Latest` nor `$Default`; `ec2:DescribeVpcAttribute` (DNS support and hostnames) per VPC;
+template version a node group pins that is neither `$Latest` nor `$Default`; `ec2:DescribeVpcAttribute`
+(DNS support and hostnames) per VPC;
 `eks:DescribeAccessEntry` for an access entry that is not a declared node role's (to tell the
 cluster creator's entry, made with the cluster, from one granted later).
 
