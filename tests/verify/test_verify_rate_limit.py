@@ -84,4 +84,11 @@ def test_a_rate_rule_switched_to_counting_fails(live: MotoPlatform, run: Callabl
 
 
 def test_without_a_declared_rate_limit_nothing_is_judged(live_dev: MotoPlatform, run_verify: Any) -> None:
-    assert _rate(run_verify()) == []
+    report = run_verify()
+    assert _rate(report) == []
+    # ... and nothing is read: no web ACL declared, no wafv2 call.
+    assert not [op for op in report.api_calls["by_operation"] if op.startswith("wafv2.")]
+
+
+def test_a_declared_web_acl_is_read_once_per_load_balancer(live: MotoPlatform, run: Callable[..., Any]) -> None:
+    assert run().api_calls["by_operation"]["wafv2.GetWebACLForResource"] == 1
