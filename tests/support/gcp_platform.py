@@ -36,7 +36,7 @@ from accelplane.verify.reader import VerifyOptions
 from accelplane.verify.results import VerifyReport
 from accelplane.verify.run import verify
 from tests.support.gcs_emulator import GcsEmulator
-from tests.support.google_api_fake import GoogleApiFake, gke
+from tests.support.google_api_fake import GoogleApiFake
 
 LIVE_ADDRESS = "34.120.0.10"
 LIVE_PROJECT_NUMBER = "314159265358"
@@ -104,7 +104,6 @@ class Deployment:
 
 def deploy(fake: GoogleApiFake, gcs: GcsEmulator, stack_name: str) -> Deployment:
     stack, graph = _stack(stack_name)
-    gke.install(fake)
     deployment = Deployment(fake, gcs, stack, graph, _declared(stack, graph))
     fake.put(
         "cloudresourcemanager",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import googleapiclient
@@ -26,6 +26,8 @@ class Method:
     parameters: tuple[str, ...]  # the path parameters, in the order the template names them
     request: str | None  # schema names
     response: str | None
+    query: dict[str, dict] = field(default_factory=dict)  # the method's query parameters, as documented
+    description: str = ""
 
     @property
     def literal_length(self) -> int:
@@ -39,6 +41,11 @@ class Api:
     service_path: str
     schemas: dict[str, dict]
     methods: tuple[Method, ...]
+    # Parameters every method of the API takes (`fields`, `alt`, `prettyPrint`, `quotaUser` ...).
+    parameters: dict[str, dict] = field(default_factory=dict)
+
+    def method(self, method_id: str) -> Method:
+        return next(method for method in self.methods if method.id == method_id)
 
     def route(self, http_method: str, path: str) -> tuple[Method, dict[str, str]] | None:
         """The method a request is for, and its path parameters; the most literal template wins, as
@@ -97,6 +104,10 @@ def load(name: str, version: str) -> Api:
                 parameters=parameters,
                 request=method.get("request", {}).get("$ref"),
                 response=method.get("response", {}).get("$ref"),
+                query={
+                    name: spec for name, spec in method.get("parameters", {}).items() if spec.get("location") == "query"
+                },
+                description=method.get("description", ""),
             )
         )
     methods.sort(key=lambda method: method.literal_length, reverse=True)
@@ -106,4 +117,5 @@ def load(name: str, version: str) -> Api:
         service_path=document.get("servicePath", ""),
         schemas=document.get("schemas", {}),
         methods=tuple(methods),
+        parameters=document.get("parameters", {}),
     )

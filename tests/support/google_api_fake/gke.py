@@ -137,6 +137,9 @@ def install(fake) -> None:
     fake.handle(f"{_CONTAINER}.update", update_cluster)
     fake.handle(f"{_CONTAINER}.setLegacyAbac", _setter("enabled", "legacyAbac.enabled", "SET_MASTER_AUTH"))
     fake.handle(f"{_CONTAINER}.setResourceLabels", _setter("resourceLabels", "resourceLabels", "SET_LABELS"))
+    fake.handle(f"{_CONTAINER}.setLogging", _setter("loggingService", "loggingService", "UPDATE_CLUSTER"))
+    fake.handle(f"{_CONTAINER}.setMonitoring", _setter("monitoringService", "monitoringService", "UPDATE_CLUSTER"))
+    fake.handle(f"{_CONTAINER}.updateMaster", _setter("masterVersion", "currentMasterVersion", "UPGRADE_MASTER"))
     fake.handle(
         f"{_CONTAINER}.setNetworkPolicy", _setter("networkPolicy", "networkPolicy", "SET_NETWORK_POLICY")
     )

@@ -12,15 +12,15 @@ import json
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
-from tests.support.google_api_fake import discovery, faults, schema
+from tests.support.google_api_fake import compute, discovery, faults, gke, iam, query, schema
 from tests.support.google_api_fake.state import ApiError, Call, Handler, State
 
 
 class GoogleApiFake:
-    def __init__(self) -> None:
-        self.state = State()
+    def __init__(self, *, page_size: int = 1) -> None:
+        self.state = State(page_size=page_size)
         self.calls: list[str] = []
         self.schema_errors: list[str] = []
         self._faults: dict[str, faults.Fault] = {}
@@ -28,6 +28,9 @@ class GoogleApiFake:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # The methods with semantics of their own that the fake serves like Google does.
+        for methods in (gke, compute, iam):
+            methods.install(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -72,6 +75,12 @@ class GoogleApiFake:
         api_doc = discovery.load(api, version)
         self.state.resources[self.state.key(api_doc, path)] = resource
 
+    def grant(self, api: str, version: str, path: str, *permissions: str) -> None:
+        """Let testIamPermissions on `path` (below the service path; "*" for every resource)
+        answer these permissions as held by the caller."""
+        key = "*" if path == "*" else self.state.key(discovery.load(api, version), path)
+        self.state.granted.setdefault(key, set()).update(permissions)
+
     def handle(self, method_id: str, handler: Handler) -> None:
         """Serve a method with semantics of its own."""
         self.state.handlers[method_id] = handler
@@ -108,9 +117,14 @@ class GoogleApiFake:
                     return None
                 project = parameters.get("project") or parameters.get("projectsId") or "unknown"
                 return faults.body(fault, api=name, project=project, resource=below)
-            return self._serve(api, method, below, dict(parse_qsl(split.query)), raw_body)
+            return self._serve(api, method, below, parse_qs(split.query, keep_blank_values=True), raw_body)
 
-    def _serve(self, api, method, path: str, query: dict[str, str], raw_body: bytes) -> tuple[int, str, bytes]:
+    def _serve(self, api, method, path: str, raw_query: dict[str, list[str]],
+               raw_body: bytes) -> tuple[int, str, bytes]:
+        try:
+            parameters = query.parse(api, method, raw_query)
+        except ApiError as error:
+            return faults.status(error.code, error.message)
         body = None
         if raw_body:
             try:
@@ -122,7 +136,7 @@ class GoogleApiFake:
             if problems:
                 return faults.status(400, "Invalid JSON payload received. " + "; ".join(problems))
         try:
-            answer = self.state.serve(api, Call(api=api.name, method=method, path=path, query=query, body=body))
+            answer = self.state.serve(api, Call(api=api.name, method=method, path=path, query=parameters, body=body))
         except ApiError as error:
             return faults.status(error.code, error.message)
         if method.response:

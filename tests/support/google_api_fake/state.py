@@ -13,18 +13,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tests.support.google_api_fake import schema
+from tests.support.google_api_fake import listing, schema
 from tests.support.google_api_fake.discovery import Api, Method
+from tests.support.google_api_fake.errors import ApiError
+
+__all__ = ["STANDARD", "ApiError", "Call", "Handler", "State"]
 
 _VERSION_PREFIX = re.compile(r"^v\d[a-z0-9]*/")
 _VERB = re.compile(r"(:[A-Za-z]+|/(getIamPolicy|setIamPolicy|testIamPermissions))$")
-
-
-class ApiError(Exception):
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -32,7 +28,7 @@ class Call:
     api: str
     method: Method
     path: str  # below the service path, custom verb included
-    query: dict[str, str]
+    query: dict  # parameter -> value (a list for a repeated parameter), checked against the method
     body: dict | None
 
 
@@ -44,6 +40,11 @@ class State:
     resources: dict[str, dict] = field(default_factory=dict)
     policies: dict[str, dict] = field(default_factory=dict)
     handlers: dict[str, Handler] = field(default_factory=dict)
+    # The most members a list answers in one page (a request may ask fewer): 1 in the tests, so the
+    # clients' paging code always runs.
+    page_size: int = 1
+    # testIamPermissions answers only what a test granted: resource path (or "*") -> permissions.
+    granted: dict[str, set[str]] = field(default_factory=dict)
     _serial: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def key(self, api: Api, path: str) -> str:
@@ -53,7 +54,7 @@ class State:
         handler = self.handlers.get(call.method.id)
         if handler is not None:
             return handler(self, call)
-        standard = _STANDARD.get(call.method.name)
+        standard = STANDARD.get(call.method.name)
         if standard is None:
             raise ApiError(501, f"the fake does not implement {call.method.id}; register a handler for it")
         return standard(self, api, call)
@@ -135,7 +136,12 @@ def _list(state: State, api: Api, call: Call) -> dict:
     )
     if field_name is None:
         raise ApiError(501, f"the fake cannot tell the list field of {call.method.response}")
+    members = listing.apply_filter(members, call.query.get("filter"))
+    pages = "pageToken" in call.method.query
+    members, next_token = listing.page(members, call.query, pages=pages, limit=state.page_size)
     answer: dict = {field_name: members} if members else {}
+    if next_token is not None:
+        answer["nextPageToken"] = next_token
     if "kind" in properties and properties["kind"].get("default"):
         answer["kind"] = properties["kind"]["default"]
     return answer
@@ -144,7 +150,12 @@ def _list(state: State, api: Api, call: Call) -> dict:
 def _create(state: State, api: Api, call: Call) -> dict:
     schema = _resource_schema(api, call.path)
     resource = _unwrap(api, call.method.request, schema, call.body or {})
-    identifier = next((value for name, value in call.query.items() if name.endswith("Id")), None)
+    # The id parameter the method documents (`secretId`, `keyRingId`, `certificateMapId` ...), if it
+    # has one; otherwise the name in the body (Compute, GKE) or IAM's `accountId`.
+    id_parameter = _id_parameter(call.method)
+    identifier = call.query.get(id_parameter) if id_parameter else None
+    if id_parameter and not identifier:
+        raise ApiError(400, f"{call.method.id}: the request has no {id_parameter}")
     identifier = identifier or (call.body or {}).get("accountId") or str(resource.get("name", "")).rsplit("/", 1)[-1]
     if not identifier:
         raise ApiError(400, f"{call.method.id}: no name for the new resource")
@@ -246,13 +257,26 @@ def _set_iam_policy(state: State, api: Api, call: Call) -> dict:
     return copy.deepcopy(policy)
 
 
+_NOT_NEW_IDS = frozenset({"requestId", "projectId", "clusterId", "nodePoolId", "operationId"})
+
+
+def _id_parameter(method: Method) -> str | None:
+    # Compute's requestId (idempotence) and GKE's deprecated projectId/clusterId name no new resource.
+    names = [name for name in method.query if name.endswith("Id") and name not in _NOT_NEW_IDS]
+    return names[0] if len(names) == 1 else None
+
+
 def _test_iam_permissions(state: State, api: Api, call: Call) -> dict:
-    state.existing(api, _target(call))
-    permissions = (call.body or {}).get("permissions") or []
+    """The asked permissions the caller holds on the resource: only those a test granted
+    (`GoogleApiFake.grant`), as the real API answers for credentials with no role there."""
+    target = _target(call)
+    state.existing(api, target)
+    held = state.granted.get(state.key(api, target), set()) | state.granted.get("*", set())
+    permissions = [permission for permission in (call.body or {}).get("permissions") or [] if permission in held]
     return {"permissions": permissions} if permissions else {}
 
 
-_STANDARD: dict[str, Callable[[State, Api, Call], dict]] = {
+STANDARD: dict[str, Callable[[State, Api, Call], dict]] = {
     "get": _get,
     "list": _list,
     "insert": _create,
