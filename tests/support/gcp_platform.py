@@ -1,8 +1,15 @@
 """Create a declared Google Cloud platform in the Google API fake with plain google-api-python-client
 calls, the way `pulumi up` would leave it: each resource verify reads, in dependency order, with
-the body `shapes.to_api` gives for its declared inputs (the fake checks it against the API's
-request schema), Pulumi autonaming (`<logical name>-<7 hex>`, a different suffix from the offline
-mocks', so matching is tested for real) and every mock name in an input replaced by the live one.
+the request body written out as the REST API takes it in `tests/support/gcp_live/<stack>.json`
+(keyed by the resource's logical name; the fake checks each against the API's request schema).
+Those bodies are data, not produced by the code under test: verify reads them back through its
+own field table (`shapes.to_wire`), so a field mapped to the wrong API field fails the clean
+platform instead of round-tripping. Live names follow Pulumi autonaming (`<logical name>-<7
+hex>`, a different suffix from the offline mocks', so matching is tested for real).
+
+When a stack file changes what it declares, the clean test names the resource that no longer
+matches: change its body here by hand, reading the REST reference, never by printing what the
+code would send.
 
 What Google does on its own after a create is done on the fake's state, each in one place here:
 a cluster and its node pools become RUNNING with the versions asked for; a global address gets
@@ -17,10 +24,12 @@ A drift case is then a plain client call on `Deployment.client(...)`, e.g.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from accelplane.clouds.gcp.clients import API_VERSIONS, GcpClients
@@ -41,6 +50,12 @@ from tests.support.google_api_fake import GoogleApiFake
 LIVE_ADDRESS = "34.120.0.10"
 LIVE_PROJECT_NUMBER = "314159265358"
 ORGANISATION_GRANT = ("roles/owner", "group:cloud-admins@example.com")  # the organisation's, not the stack's
+LIVE_BODIES = Path(__file__).parent / "gcp_live"
+
+
+@functools.cache
+def _bodies(stack_name: str) -> dict[str, dict[str, Any]]:
+    return json.loads((LIVE_BODIES / f"{stack_name}.json").read_text())
 
 
 @functools.cache
@@ -57,6 +72,7 @@ class Deployment:
     graph: OfflineGraph
     declared: DeclaredPlatform
     live_names: dict[str, str] = field(default_factory=dict)  # declared (mock) name -> live name
+    bodies: dict[str, dict[str, Any]] = field(default_factory=dict)  # logical name -> the API's request body
     _clients: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -104,7 +120,7 @@ class Deployment:
 
 def deploy(fake: GoogleApiFake, gcs: GcsEmulator, stack_name: str) -> Deployment:
     stack, graph = _stack(stack_name)
-    deployment = Deployment(fake, gcs, stack, graph, _declared(stack, graph))
+    deployment = Deployment(fake, gcs, stack, graph, _declared(stack, graph), bodies=_bodies(stack_name))
     fake.put(
         "cloudresourcemanager",
         "v3",
@@ -137,10 +153,14 @@ def _live(deployment: Deployment, value: Any) -> Any:
 
 
 def _body(deployment: Deployment, resource: Resource, *, named: bool = True) -> dict[str, Any]:
-    body = shapes.to_api(resource.type, resource.props)
-    if named:
-        body["name"] = deployment.live_name(resource.name)
-    return _live(deployment, body)
+    """The request body `pulumi up` sent for this resource, as written in gcp_live/<stack>.json."""
+    if resource.name not in deployment.bodies:
+        raise LookupError(f"{LIVE_BODIES.name}/: no API body for {resource.type} {resource.name}; write the one "
+                          "the REST reference gives for what the stack declares")
+    body = copy.deepcopy(deployment.bodies[resource.name])
+    if not named:
+        body.pop("name", None)
+    return body
 
 
 def _policy(deployment: Deployment, grants: list[tuple[str, str]]) -> dict[str, Any]:
