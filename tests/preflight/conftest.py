@@ -50,7 +50,8 @@ class Account:
     defaults: dict[str, float] = field(default_factory=dict)  # code -> AWS default
     reservations: dict[str, dict[str, Any] | tuple[str, str]] = field(default_factory=dict)
     versions: list[dict[str, Any]] | tuple[str, str] = field(default_factory=list)
-    missing_parameters: set[str] = field(default_factory=set)  # SSM parameter names AWS does not publish
+    # The public SSM parameters AWS publishes (name -> value); any other name is ParameterNotFound.
+    parameters: dict[str, str] = field(default_factory=dict)
     stubs: list[Answering] = field(default_factory=list)
 
     def ec2(self) -> Any:
@@ -118,9 +119,9 @@ def _versions_answer(account: Account) -> Any:
 def _parameter_answer(account: Account) -> Any:
     def answer(params: dict[str, Any]) -> Any:
         name = params["Name"]
-        if name in account.missing_parameters:
+        if name not in account.parameters:
             return ("ParameterNotFound", "")
-        return {"Parameter": {"Name": name, "Type": "String", "Value": "ami-0123456789abcdef0", "Version": 1}}
+        return {"Parameter": {"Name": name, "Type": "String", "Value": account.parameters[name], "Version": 1}}
     return answer
 
 
@@ -133,6 +134,14 @@ def account() -> Iterator[Account]:
         found.quotas.update({"L-1216C47A": 1152.0, "L-417A185B": 1536.0, "L-DB2E81BA": 512.0,
                              "L-1945791B": 256.0, "L-2C3B7624": 1024.0, "L-3819A6DF": 256.0})
         found.reservations[PROD_RESERVATION] = reservation()
+        # The EKS-optimized AL2023 images of release v20251120 (the example stacks' ami_release_version),
+        # named as AWS publishes them under /aws/service/eks/optimized-ami/.
+        for variant, image in (("nvidia", "ami-0a1b2c3d4e5f60718"), ("neuron", "ami-0f1e2d3c4b5a69788")):
+            found.parameters[f"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/{variant}/"
+                             f"amazon-eks-node-al2023-x86_64-{variant}-1.33-v20251120/image_id"] = image
+        # A pool that pins no release reads its AMI type's recommended image.
+        found.parameters["/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/"
+                         "image_id"] = "ami-0c1d2e3f4a5b60789"
         found.versions = [{"clusterVersion": "1.33", "clusterType": "eks", "versionStatus": "STANDARD_SUPPORT",
                            "status": "standard-support",
                            "endOfStandardSupportDate": dt.datetime(2027, 3, 29, tzinfo=dt.UTC),

@@ -16,6 +16,43 @@ from typing import Any
 
 from botocore.stub import Stubber
 
+# Errors every AWS query/JSON API may answer besides those its model lists for an operation (the
+# "Common Errors" section of each service's API reference).
+COMMON_ERRORS = frozenset({
+    "AccessDeniedException", "IncompleteSignature", "InternalFailure", "InvalidAction", "InvalidClientTokenId",
+    "NotAuthorized", "OptInRequired", "RequestExpired", "ServiceUnavailable", "ThrottlingException",
+    "ValidationError", "UnrecognizedClientException",
+})
+# EC2's model lists no error shapes: its codes are documented apart ("Error codes for the Amazon EC2
+# API", docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html). The ones tests answer with:
+EC2_ERRORS = frozenset({
+    "AuthFailure", "Blocked", "DryRunOperation", "IdempotentParameterMismatch", "InternalError",
+    "InvalidCapacityReservationId.Malformed", "InvalidCapacityReservationId.NotFound", "InvalidParameterValue",
+    "MissingParameter", "RequestLimitExceeded", "ServiceUnavailable", "Unavailable", "UnauthorizedOperation",
+    "InsufficientInstanceCapacity",
+})
+
+
+def error_status(model: Any, code: str) -> int:
+    """The HTTP status AWS answers `code` with for this operation; AssertionError for an error code the
+    operation cannot answer (not in its model, the common errors, or EC2's documented codes)."""
+    service = model.service_model
+    if service.protocol == "ec2":
+        assert code in EC2_ERRORS | COMMON_ERRORS, f"EC2 documents no error code {code!r} (aws_stubs.EC2_ERRORS)"
+        return 503 if code in ("ServiceUnavailable", "Unavailable") else 400
+    shapes = {shape.name: shape for shape in model.error_shapes}
+    shapes.update({name: service.shape_for(name) for name in service.shape_names
+                   if name in COMMON_ERRORS and name not in shapes})
+    modeled = shapes.get(code)
+    if modeled is None:
+        assert code in COMMON_ERRORS, (
+            f"{service.service_name}.{model.name} answers no error {code!r}: its model lists "
+            f"{sorted(shape.name for shape in model.error_shapes)}")
+        return 400
+    # A server fault (`"fault": true`, e.g. ServiceException) is a 5xx; the model may name the status.
+    default = 500 if modeled.metadata.get("fault") else 400
+    return int(modeled.metadata.get("error", {}).get("httpStatusCode", default))
+
 
 class OperationStubber(Stubber):
     def __init__(self, client: Any, *operations: str) -> None:
@@ -81,7 +118,7 @@ class Answering(Stubber):
         result = self.answer(params)
         if isinstance(result, tuple):
             code, message = result
-            status = 400
+            status = error_status(model, code)
             parsed = {"Error": {"Code": code, "Message": message}, "ResponseMetadata": {"HTTPStatusCode": status}}
             return AWSResponse(None, status, {}, None), parsed
         self._validate_operation_response(model.name, result)
