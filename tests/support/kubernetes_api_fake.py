@@ -209,6 +209,8 @@ def kubernetes_api(work: Path, token: str) -> Iterator[KubernetesApiFake]:
     fake.ca_pem, cert_file, key_file = _certificates(work)
 
     class Handler(BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
+
         def _answer(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             code, answer = fake.serve(self.command, self.path, self.headers, self.rfile.read(length))

@@ -85,6 +85,8 @@ def html_proxy() -> Iterator[HtmlProxy]:
     state = HtmlProxy(url="")
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
+
         def _answer(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             state.requests += 1

@@ -114,6 +114,8 @@ def issue(
 
 
 class Handler(BaseHTTPRequestHandler):
+    disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
+
     def do_GET(self) -> None:
         if self.path == "/slow":
             time.sleep(1.0)
@@ -275,6 +277,8 @@ def plain_http(status: int, location: str = "https://127.0.0.1/healthz") -> Iter
     """A plain-HTTP listener answering every GET with `status` (and Location, for a redirect)."""
 
     class Answer(BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
+
         def do_GET(self) -> None:
             self.send_response(status)
             if status in (301, 302, 307, 308):

@@ -36,6 +36,8 @@ def main() -> None:
     output_name = session.get_outputs()[0].name
 
     class Handler(BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
+
         def _send(self, status: int, body: dict[str, Any]) -> None:
             data = json.dumps(body).encode()
             self.send_response(status)

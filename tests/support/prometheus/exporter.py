@@ -48,6 +48,8 @@ class Exporter:
         exporter = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
+
             def do_GET(self) -> None:
                 body = exporter.render().encode()
                 self.send_response(200 if self.path == "/metrics" else 404)
