@@ -1,4 +1,5 @@
-"""Shared fixtures: offline graphs of the real stacks, computed once per test session."""
+"""Shared fixtures: offline graphs of the real stacks, computed once per test session; and which
+tests share a worker when the suite runs in parallel (pytest-xdist, `--dist loadgroup`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,25 @@ import pytest
 from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
+
+# Tests that share an expensive set-up run on one worker, so it is built once: the lab nodes' first
+# site.yml run (tests/ansible/conftest.py `applied`) and the mixed lab's playbook runs, which
+# tests/support/ansible/mixed.py keeps per process for every vendor module.
+_GROUPS = {
+    "lab-mixed": ("tests/ansible/test_nodes_ascend.py", "tests/ansible/test_nodes_gaudi.py",
+                  "tests/ansible/test_nodes_neuron.py"),
+    "lab": ("tests/ansible/",),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        path = item.path.relative_to(root).as_posix()
+        for group, prefixes in _GROUPS.items():
+            if path.startswith(prefixes):
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
 
 
 @pytest.fixture(scope="session")

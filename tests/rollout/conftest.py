@@ -5,7 +5,6 @@ isolation, and an in-process CLI runner."""
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -92,11 +91,6 @@ class Metrics:
     def drive(self, service: str, backend: str, per_second: float, latency: float, errors: float = 0.0,
               throttled: float = 0.0) -> None:
         self.exporter.drive(service, backend, per_second, latency, errors, throttled)
-
-    def settle(self, service: str, seconds: float = 6.0) -> None:
-        """Wait until the service's series have been scraped for a whole gate window (5s)."""
-        self.prometheus.wait_for(f'http_request_duration_seconds_count{{service="{service}"}}')
-        time.sleep(seconds)
 
 
 @pytest.fixture(scope="session")

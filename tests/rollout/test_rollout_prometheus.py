@@ -1,21 +1,93 @@
-"""`accelplane rollout` against a real Prometheus (Debian's package) scraping a test exporter, in
-real time: the canary walks 5 → 25 → 50 → 100 over bake windows, an error spike rolls back
-(exit 1), too little traffic holds (exit 0, file unchanged), status in every format.
+"""`accelplane rollout` against a real Prometheus (Debian's package) over recorded series: the
+canary walks 5 → 25 → 50 → 100 over bake windows, an error spike rolls back (exit 1), too little
+traffic holds (exit 0, file unchanged), status in every format.
 
-The fixture stack judges a 5s window and bakes 2s (the walk: 3s); each test drives its own
-service's counters, so one Prometheus serves the session. Each scenario first waits for a full
-window of scraped traffic (about 6 s).
+The series are what the model servers' /metrics would have exposed (request histograms per
+service, backend and status code, one sample a second), written as OpenMetrics and backfilled with
+`promtool tsdb create-blocks-from openmetrics`; each command is judged at an explicit `--now`, so
+the gates' 5s window and the bake are read at chosen moments instead of waited for. Each test has
+its own service, so one Prometheus serves the module.
 """
 
 from __future__ import annotations
 
 import json
-import time
+import shutil
+import subprocess
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from accelplane.config.loader import load_stack_file
 from tests.rollout.conftest import write_stack
+from tests.support.prerequisites import missing
+from tests.support.prometheus.exporter import BUCKETS, HISTOGRAM
+from tests.support.prometheus.server import Prometheus, find_binary
+
+# The moment every command is judged at (a fixed past time: no wall clock), and the recorded span.
+NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+RECORDED_FROM, RECORDED_UNTIL = NOW - timedelta(seconds=60), NOW + timedelta(seconds=30)
+
+# service -> backend -> (requests a second, latency in seconds, share answered 5xx, share answered 429)
+TRAFFIC: dict[str, dict[str, tuple[float, float, float, float]]] = {
+    "walk": {"l4": (40, 0.08, 0, 0), "l40s": (40, 0.06, 0, 0)},
+    "spike": {"l4": (40, 0.08, 0, 0), "l40s": (40, 0.08, 0.3, 0)},
+    "shedding": {"l4": (40, 0.08, 0, 0), "l40s": (40, 0.08, 0, 0.3)},
+    "quiet": {"l4": (40, 0.08, 0, 0), "l40s": (1, 0.08, 1.0, 0)},  # failing, but too few requests to judge
+    # The canary's p99 lands in the 0.5 s bucket, the baseline's in the 0.1 s one: 3.75x, over the ratio 3.
+    "shown": {"l4": (30, 0.08, 0, 0), "l40s": (30, 0.3, 0, 0)},
+}
+
+
+def _at(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _series(service: str, backend: str, code: str, per_second: float, latency: float) -> list[str]:
+    """One histogram's samples, a second apart: cumulative counts as a server's counters grow."""
+    labels = f'service="{service}",backend="{backend}",code="{code}"'
+    start, seconds = int(RECORDED_FROM.timestamp()), int((RECORDED_UNTIL - RECORDED_FROM).total_seconds())
+    lines: list[str] = []
+    for bound in (*BUCKETS, float("inf")):
+        le = "+Inf" if bound == float("inf") else repr(bound)
+        inside = latency <= bound
+        lines += [f'{HISTOGRAM}_bucket{{{labels},le="{le}"}} {per_second * t if inside else 0:g} {start + t}'
+                  for t in range(seconds + 1)]
+    lines += [f"{HISTOGRAM}_sum{{{labels}}} {per_second * t * latency:g} {start + t}" for t in range(seconds + 1)]
+    lines += [f"{HISTOGRAM}_count{{{labels}}} {per_second * t:g} {start + t}" for t in range(seconds + 1)]
+    return lines
+
+
+def _openmetrics() -> str:
+    lines = [f"# TYPE {HISTOGRAM} histogram"]
+    for service, backends in TRAFFIC.items():
+        for backend, (per_second, latency, errors, throttled) in backends.items():
+            ok = per_second * (1 - errors - throttled)
+            for code, rate, seconds in (("200", ok, latency), ("500", per_second * errors, latency),
+                                        ("429", per_second * throttled, 0.001)):
+                if rate:
+                    lines += _series(service, backend, code, rate, seconds)
+    return "\n".join(lines) + "\n# EOF\n"
+
+
+@pytest.fixture(scope="module")
+def prometheus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
+    binary, promtool = find_binary(), shutil.which("promtool")
+    if binary is None or promtool is None:
+        missing("the prometheus package (prometheus, promtool) is not installed")
+    workdir = tmp_path_factory.mktemp("rollout-prometheus")
+    recorded = workdir / "recorded.om"
+    recorded.write_text(_openmetrics())
+    subprocess.run([promtool, "tsdb", "create-blocks-from", "openmetrics", str(recorded), str(workdir / "tsdb")],
+                   check=True, capture_output=True)
+    server = Prometheus(binary, workdir, [])  # type: ignore[arg-type]
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 def _service(path: Path, service: str) -> Any:
@@ -34,34 +106,29 @@ def _since(path: Path, service: str) -> str | None:
     return found.rollout.since if found.rollout else None
 
 
-def test_a_healthy_canary_walks_every_step_over_bake_windows(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+def test_a_healthy_canary_walks_every_step_over_bake_windows(
+    tmp_path: Path, prometheus: Prometheus, rollout: Any
+) -> None:
     service = "walk"
-    # `since` is written in whole seconds (rounded down), so a step may bake up to 1s less than
-    # declared: 3s keeps the "still baking" check below clear of that second on a slow runner.
     path = write_stack(tmp_path, service, **{"bake: 2s": "bake: 3s"})
-    metrics.drive(service, "l4", 40, 0.08)
-    metrics.drive(service, "l40s", 40, 0.06)
-    metrics.settle(service)
-    url = metrics.prometheus.url
-    args = ("--stack-file", path, "--service", service, "--prometheus-url", url)
+    args = ("--stack-file", path, "--service", service, "--prometheus-url", prometheus.url)
 
-    first = rollout("advance", *args)
+    first = rollout("advance", *args, "--now", _at(NOW))
     assert first.code == 0, first.out + first.err
     assert "l40s 5% -> 25%" in first.out and "l4 95% -> 75%" in first.out, first.out
     assert _weights(path, service) == {"l4": 75, "l40s": 25}
     assert _since(path, service) is not None
 
-    baking = rollout("advance", *args)  # right away: the bake has not passed
+    baking = rollout("advance", *args, "--now", _at(NOW + timedelta(seconds=2)))  # the 3s bake has not passed
     assert baking.code == 0 and "holding: the step is baking" in baking.out, baking.out
     assert _weights(path, service) == {"l4": 75, "l40s": 25}
 
-    for expected in ({"l4": 50, "l40s": 50}, {"l4": 0, "l40s": 100}):
-        time.sleep(3.1)
-        step = rollout("advance", *args)
+    for seconds, expected in ((3, {"l4": 50, "l40s": 50}), (6, {"l4": 0, "l40s": 100})):
+        step = rollout("advance", *args, "--now", _at(NOW + timedelta(seconds=seconds)))
         assert step.code == 0 and "advance:" in step.out, step.out
         assert _weights(path, service) == expected
 
-    done = rollout("advance", *args)
+    done = rollout("advance", *args, "--now", _at(NOW + timedelta(seconds=9)))
     assert done.code == 0 and "complete:" in done.out, done.out
     assert _weights(path, service) == {"l4": 0, "l40s": 100}
     # Each written step is in the file's history with the gate values it was judged on; holds are not.
@@ -72,37 +139,34 @@ def test_a_healthy_canary_walks_every_step_over_bake_windows(tmp_path: Path, met
     assert history[0].gates["max_error_rate"] == 0 and history[0].gates["min_requests"] > 20
     status = rollout("status", "--stack-file", path, "--service", service, "--no-live")
     assert "history (newest last):" in status.out and "advance   l4 0% / l40s 100%" in status.out, status.out
-    metrics.exporter.stop_driving(service)
 
 
-def test_an_error_spike_rolls_back_even_while_baking_and_exits_1(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+def test_an_error_spike_rolls_back_even_while_baking_and_exits_1(
+    tmp_path: Path, prometheus: Prometheus, rollout: Any
+) -> None:
     service = "spike"
-    # At 25% and baked only just now: a failing gate is decided before the bake holds.
-    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    baking = f'            bake: 10m\n            since: "{now}"\n'
+    # At 25% and baked one minute of ten: a failing gate is decided before the bake holds.
+    since = _at(NOW - timedelta(minutes=1))
+    baking = f'            bake: 10m\n            since: "{since}"\n'
     path = write_stack(tmp_path, service, **{"weight: 95   #": "weight: 75   #", "weight: 5,": "weight: 25,",
                                              "            bake: 2s\n": baking})
-    metrics.drive(service, "l4", 40, 0.08)
-    metrics.drive(service, "l40s", 40, 0.08, errors=0.3)
-    metrics.settle(service)
 
-    result = rollout("advance", "--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+    result = rollout("advance", "--stack-file", path, "--service", service, "--prometheus-url", prometheus.url,
+                     "--now", _at(NOW))
     assert result.code == 1, result.out + result.err
     assert "ROLLED BACK" in result.out and "5xx rate" in result.out and "fails" in result.out, result.out
     assert _weights(path, service) == {"l4": 100, "l40s": 0}
-    assert _since(path, service) != now
-    metrics.exporter.stop_driving(service)
+    assert _since(path, service) == _at(NOW)  # the rollback is the new step, taken now
 
 
-def test_a_canary_shedding_load_with_429s_does_not_advance(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+def test_a_canary_shedding_load_with_429s_does_not_advance(
+    tmp_path: Path, prometheus: Prometheus, rollout: Any
+) -> None:
     """Low 5xx and fast, but a third of its answers are 429s: the canary only looks healthy because it
     refuses work. It rolls back (exit 1) and the report says the 429 rate is why."""
     service = "shedding"
     path = write_stack(tmp_path, service)
-    metrics.drive(service, "l4", 40, 0.08)
-    metrics.drive(service, "l40s", 40, 0.08, throttled=0.3)
-    metrics.settle(service)
-    args = ("--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+    args = ("--stack-file", path, "--service", service, "--prometheus-url", prometheus.url, "--now", _at(NOW))
 
     data = json.loads(rollout("status", *args, "--format", "json").out)
     gates = {g["gate"]: g for g in data["gates"]}
@@ -115,32 +179,29 @@ def test_a_canary_shedding_load_with_429s_does_not_advance(tmp_path: Path, metri
     assert result.code == 1, result.out + result.err
     assert "ROLLED BACK" in result.out and "canary 429 rate" in result.out and "sheds load" in result.out, result.out
     assert _weights(path, service) == {"l4": 100, "l40s": 0}
-    metrics.exporter.stop_driving(service)
 
 
-def test_too_little_canary_traffic_holds_and_writes_nothing(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+def test_too_little_canary_traffic_holds_and_writes_nothing(
+    tmp_path: Path, prometheus: Prometheus, rollout: Any
+) -> None:
     service = "quiet"
     path = write_stack(tmp_path, service)
     before = path.read_bytes()
-    metrics.drive(service, "l4", 40, 0.08)
-    metrics.drive(service, "l40s", 1, 0.08, errors=1.0)  # failing, but too few requests for a verdict
-    metrics.settle(service)
 
-    result = rollout("advance", "--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+    result = rollout("advance", "--stack-file", path, "--service", service, "--prometheus-url", prometheus.url,
+                     "--now", _at(NOW))
     assert result.code == 0, result.out + result.err
     assert "holding:" in result.out and "fewer than 20" in result.out, result.out
     assert path.read_bytes() == before
-    metrics.exporter.stop_driving(service)
 
 
-def test_status_shows_weights_traffic_and_gates_in_every_format(tmp_path: Path, metrics: Any, rollout: Any) -> None:
+def test_status_shows_weights_traffic_and_gates_in_every_format(
+    tmp_path: Path, prometheus: Prometheus, rollout: Any
+) -> None:
     service = "shown"
     path = write_stack(tmp_path, service)
     before = path.read_bytes()
-    metrics.drive(service, "l4", 30, 0.08)
-    metrics.drive(service, "l40s", 30, 0.3)  # 3.75x the baseline's p99 (0.1s bucket bound vs 0.5): fails the ratio 3
-    metrics.settle(service)
-    args = ("--stack-file", path, "--service", service, "--prometheus-url", metrics.prometheus.url)
+    args = ("--stack-file", path, "--service", service, "--prometheus-url", prometheus.url, "--now", _at(NOW))
 
     table = rollout("status", *args)
     assert table.code == 0, table.err
@@ -163,7 +224,6 @@ def test_status_shows_weights_traffic_and_gates_in_every_format(tmp_path: Path, 
     assert markdown.code == 0 and "rollback" in markdown.err
     assert report.read_text().startswith(f"### Rollout: `{service}`") and "| `max_p99_ratio` |" in report.read_text()
     assert path.read_bytes() == before  # status writes nothing
-    metrics.exporter.stop_driving(service)
 
 
 def test_status_no_live_reads_nothing_and_says_what_advance_needs(tmp_path: Path, rollout: Any) -> None:
