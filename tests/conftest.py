@@ -8,6 +8,7 @@ import pytest
 from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
+from tests.support import prerequisites
 
 # Tests that share an expensive set-up run on one worker, so it is built once: the lab nodes' first
 # site.yml run (tests/ansible/conftest.py `applied`) and the mixed lab's playbook runs, which
@@ -19,6 +20,7 @@ _GROUPS = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = config.rootpath
     for item in items:
@@ -27,6 +29,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if path.startswith(prefixes):
                 item.add_marker(pytest.mark.xdist_group(group))
                 break
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "optional(reason): the test may skip where a prerequisite is missing "
+                                       "(tests/support/prerequisites.py); the summary lists it")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    prerequisites.current = item
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    skipped = [report for report in terminalreporter.stats.get("skipped", [])
+               if isinstance(report.longrepr, tuple) and "optional (" in str(report.longrepr[2])]
+    if skipped:
+        terminalreporter.section("optional tests that did not run")
+        for report in skipped:
+            terminalreporter.line(f"{report.nodeid}: {report.longrepr[2]}")
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
+from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 from accelplane.urls import url_problem
@@ -68,16 +69,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _now(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a UTC time like 2026-12-03T06:00:00Z (got {text!r})") from None
-    if moment.tzinfo is None or moment.utcoffset() is None or moment.utcoffset().total_seconds() != 0:  # type: ignore[union-attr]
-        raise argparse.ArgumentTypeError(f"expected a UTC time ending in Z (got {text!r})")
-    return moment.astimezone(UTC)
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("rollout",
                                    help="move an inference service's traffic to its canary, gated on metrics",
@@ -98,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          "(a token or client certificate; default: the cluster's endpoint with Google credentials)")
         sub.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per Prometheus query (default 10)")
         # For tests and reruns: judge the bake time and the window as of this instant.
-        sub.add_argument("--now", type=_now, help=argparse.SUPPRESS)
+        sub.add_argument("--now", type=instant, help=argparse.SUPPRESS)
         if action == "parity":
             _parity_arguments(sub)
         elif action == "status":

@@ -83,7 +83,7 @@ def test_node_side_helpers_import_only_the_standard_library() -> None:
 
 
 def test_tests_decide_skip_or_fail_in_one_place() -> None:
-    """`tests/support/prerequisites.missing()` is the only skip: it fails in CI instead."""
+    """`tests/support/prerequisites.missing()` is the only skip: it fails unless the test is marked optional."""
     import re
 
     tests = layers.ROOT / "tests"

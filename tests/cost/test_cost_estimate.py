@@ -13,30 +13,28 @@ from accelplane.cost.estimate import Estimate
 from tests.cost.conftest import HOURS, priced, variant
 
 # us-west-2 On-Demand, USD per hour, and gp3 per GB-month (accelplane/cost/prices/aws.yaml)
-M7I_2XL, G6E_2XL, INF2_XL, P5, TRN1 = 0.4032, 2.24208, 0.7582, 55.04, 21.50
+G6E_2XL = 2.24208
 GP3 = 0.08
 L40S_ON_SPOT = ("        software_profile: l40s-cuda12\n        scaling:",
                 "        software_profile: l40s-cuda12\n        capacity: {type: spot}\n        scaling:")
 
 
-def pool(nodes: int, hourly: float, disk_gib: int, gb_month: float = GP3) -> float:
-    return nodes * hourly * HOURS + nodes * disk_gib * gb_month
+# One node a month, worked out by hand: hourly x 730 hours + its gp3 volume (GiB x $0.08).
+#   system      m7i.2xlarge    0.4032 x 730 =    294.336  + 100 GiB  8.00 =    302.336
+#   train-h100  p5.48xlarge     55.04 x 730 = 40,179.20   + 1000 GiB 80.00 = 40,259.20
+#   infer-l40s  g6e.2xlarge   2.24208 x 730 =  1,636.7184 + 300 GiB 24.00 =  1,660.7184
+#   infer-inf2  inf2.xlarge    0.7582 x 730 =    553.486  + 300 GiB 24.00 =    577.486
+#   train-trn1  trn1.32xlarge   21.50 x 730 = 15,695.00   + 1000 GiB 80.00 = 15,775.00
 
 
 def test_prod_pools_at_every_size(estimate_of: Callable[[str], Estimate]) -> None:
     pools = estimate_of("prod").by_pool()
-    expected = {
-        "system": (3, 3, 6, M7I_2XL, 100),
-        "train-h100": (0, 2, 4, P5, 1000),
-        "infer-l40s": (2, 3, 12, G6E_2XL, 300),
-        "infer-inf2": (1, 1, 8, INF2_XL, 300),
-        "train-trn1": (0, 1, 4, TRN1, 1000),
-    }
-    for name, (low, desired, high, hourly, disk) in expected.items():
-        assert pools[name] == pytest.approx(
-            (pool(low, hourly, disk), pool(desired, hourly, disk), pool(high, hourly, disk)), abs=0.01), name
-    # 4 x p5.48xlarge: 4 x 55.04 x 730 + 4 x 1000 GiB x 0.08 = 160,716.80 + 320
-    assert pools["train-h100"][2] == pytest.approx(161036.80)
+    # (minimum, desired, maximum) nodes of each pool in stacks/Pulumi.prod.yaml, times one node's month
+    assert pools["system"] == pytest.approx((907.008, 907.008, 1814.016), abs=0.01)  # 3, 3, 6
+    assert pools["train-h100"] == pytest.approx((0, 80518.40, 161036.80), abs=0.01)  # 0, 2, 4
+    assert pools["infer-l40s"] == pytest.approx((3321.4368, 4982.1552, 19928.6208), abs=0.01)  # 2, 3, 12
+    assert pools["infer-inf2"] == pytest.approx((577.486, 577.486, 4619.888), abs=0.01)  # 1, 1, 8
+    assert pools["train-trn1"] == pytest.approx((0, 15775.00, 63100.00), abs=0.01)  # 0, 1, 4
 
 
 def test_prod_totals_include_every_fixed_line(estimate_of: Callable[[str], Estimate]) -> None:
@@ -94,10 +92,9 @@ def test_spot_reservation_and_discount_mix(tmp_path: Path) -> None:
     )
     pools = priced(stack).by_pool()
     # spot without a snapshot: the upper end of the documented range is the On-Demand price itself
-    assert pools["infer-l40s"] == pytest.approx(
-        (pool(2, G6E_2XL, 300), pool(3, G6E_2XL, 300), pool(12, G6E_2XL, 300)), abs=0.01)
-    assert pools["train-trn1"] == pytest.approx(
-        (0, 0.72 * pool(1, TRN1, 1000), 0.72 * pool(4, TRN1, 1000)), abs=0.01)
+    assert pools["infer-l40s"] == pytest.approx((3321.4368, 4982.1552, 19928.6208), abs=0.01)  # 2, 3, 12 nodes
+    # 72 % of 15,775.00 and of 4 x 15,775.00
+    assert pools["train-trn1"] == pytest.approx((0, 11358.00, 45432.00), abs=0.01)
     # the reservation pool: nodes at the On-Demand rate, with the note that the reservation bills its size
     estimate = priced(stack)
     h100 = next(i for i in estimate.items if i.pool == "train-h100")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,7 +122,8 @@ def test_when_one_run_fails_the_other_is_stopped(tmp_path: Path) -> None:
         "dev",
         tmp_path / "a.json",
         tmp_path / "a.log",
-        script=f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)",
+        # Runs until a signal ends it: the code under test must kill it.
+        script=f"import os, signal; open({str(pid_file)!r}, 'w').write(str(os.getpid())); signal.pause()",
     )
     failing = _ScriptJob(
         "base revision main (1234567)",
@@ -131,12 +131,12 @@ def test_when_one_run_fails_the_other_is_stopped(tmp_path: Path) -> None:
         "dev",
         tmp_path / "b.json",
         tmp_path / "b.log",
-        script="import sys, time; time.sleep(0.5); print('error: stacks/Pulumi.dev.yaml:3: bad'); sys.exit(2)",
+        # Fails once the other run is under way (its pid written), as a real failure would come mid-run.
+        script=(f"import os, sys, time\nwhile not os.path.exists({str(pid_file)!r}): time.sleep(0.01)\n"
+                "print('error: stacks/Pulumi.dev.yaml:3: bad'); sys.exit(2)"),
     )
-    started = time.monotonic()
     with pytest.raises(InputError) as raised:
         run_previews([sleeper, failing])
-    assert time.monotonic() - started < 30
     message = str(raised.value)
     assert "failed on the base revision main (1234567) (bad input):\nerror: stacks/Pulumi.dev.yaml:3: bad" in message
     pid = int(pid_file.read_text())

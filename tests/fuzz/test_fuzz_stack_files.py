@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from accelplane.config.loader import load_stack_file
 from accelplane.config.yaml_source import parse_yaml
 from accelplane.errors import InputError
-from tests.support.cli_contract import run_and_check
+from tests.support.cli_contract import ANY_VERDICT, run_and_check
 from tests.support.fuzz_settings import fuzz_settings
 from tests.support.mutations import GENTLE, TRICKY_TEXT, dump_yaml, mutate_data, mutated_document
 from tests.support.stack_files import stack_text
@@ -72,8 +72,7 @@ def test_a_mutated_stack_file_is_refused_naming_the_file_by_commands_that_load_i
         argv = ["nodes", action, "--stack-file", str(path), "--limit", f"h100-train:{NO_HOST}", "--check"]
     else:
         argv = ["diff", "--stack-file", str(path), "--base", NO_REF]
-    outcome = run_and_check(argv, names=_stack_file_names(path))
-    assert outcome.code == 2, f"{argv}: expected a refusal (no host / no such ref), got {outcome.code}"
+    run_and_check(argv, names=_stack_file_names(path), expect=(2,))
 
 
 @fuzz_settings(30)
@@ -86,7 +85,7 @@ def test_a_mutated_stack_file_is_refused_or_judged_by_check_and_preview(
                if gentle else draw.draw(mutated_document(STACKS[stack]), label="stack file"))
     path = _write(project, stack, content)
     command = draw.draw(st.sampled_from(["check", "preview"]), label="command")
-    run_and_check([command, "--stack-file", str(path)], names=[str(path)])
+    run_and_check([command, "--stack-file", str(path)], names=[str(path)], expect=ANY_VERDICT)
 
 
 @fuzz_settings(10)
@@ -105,5 +104,5 @@ def test_a_stack_named_with_path_characters_by_its_file_name_is_refused_or_judge
     directory.mkdir(exist_ok=True)
     path = directory / f"Pulumi.{name}.yaml"
     path.write_text(stack_text("lab"))
-    run_and_check(["check", "--stack-file", str(path)], names=[str(path)])
+    run_and_check(["check", "--stack-file", str(path)], names=[str(path)], expect=ANY_VERDICT)
     path.unlink()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -19,6 +19,9 @@ from tests.support.prerequisites import missing
 from tests.support.prometheus.server import Prometheus, find_binary
 
 HOURS = 730
+# Every query is made as of this instant (a fixed past time, no wall clock): the recording ends 30 s before it.
+NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+AT = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 IDLE_GPU, BUSY_GPU, BURST_GPU = "ip-10-20-1-5.us-west-2.compute.internal", "ip-10-20-1-6.us-west-2.compute.internal", \
     "ip-10-20-1-7.us-west-2.compute.internal"
 SLICE_HOSTS = [f"gke-acme-tpu-train-v5p-s0-4f2a9c1e-{suffix}" for suffix in ("a1b2", "c3d4", "e5f6", "g7h8")]
@@ -52,19 +55,19 @@ def prometheus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]
         missing("the prometheus package (prometheus, promtool) is not installed")
     workdir = tmp_path_factory.mktemp("idle-prometheus")
     series = workdir / "recorded.om"
-    series.write_text(_openmetrics(time.time()))
+    series.write_text(_openmetrics(NOW.timestamp()))
     subprocess.run([promtool, "tsdb", "create-blocks-from", "openmetrics", str(series), str(workdir / "tsdb")],
                    check=True, capture_output=True)
     server = Prometheus(binary, workdir, [])  # type: ignore[arg-type]
     try:
-        server.wait_for(f'DCGM_FI_DEV_GPU_UTIL{{Hostname="{IDLE_GPU}"}}')
         yield server
     finally:
         server.close()
 
 
 def test_the_idle_gpu_node_is_named_with_its_saving(prometheus: Prometheus) -> None:
-    outcome = run_cli(["cost", "idle", "--stack", "prod", "--prometheus-url", prometheus.url, "--format", "json"])
+    outcome = run_cli(["cost", "idle", "--now", AT, "--stack", "prod", "--prometheus-url", prometheus.url,
+                       "--format", "json"])
     assert outcome.code == 1, outcome.err  # idle nodes found
     report = json.loads(outcome.out)
     nodes = {n["node"]: n for n in report["nodes"]}
@@ -80,7 +83,7 @@ def test_the_idle_gpu_node_is_named_with_its_saving(prometheus: Prometheus) -> N
 
 
 def test_the_idle_tpu_slice_is_named_host_by_host(prometheus: Prometheus) -> None:
-    outcome = run_cli(["cost", "idle", "--stack", "tpu-prod", "--prometheus-url", prometheus.url])
+    outcome = run_cli(["cost", "idle", "--now", AT, "--stack", "tpu-prod", "--prometheus-url", prometheus.url])
     assert outcome.code == 1, outcome.err
     lines = outcome.out.splitlines()
     for host in SLICE_HOSTS:
@@ -95,8 +98,8 @@ def test_the_idle_tpu_slice_is_named_host_by_host(prometheus: Prometheus) -> Non
 
 def test_a_shorter_window_and_a_bad_url(prometheus: Prometheus) -> None:
     # Over the last hour the burst node is idle too (its burst was 15 hours ago).
-    outcome = run_cli(["cost", "idle", "--stack", "prod", "--prometheus-url", prometheus.url, "--hours", "1",
-                       "--format", "json"])
+    outcome = run_cli(["cost", "idle", "--now", AT, "--stack", "prod", "--prometheus-url", prometheus.url,
+                       "--hours", "1", "--format", "json"])
     nodes = {n["node"]: n for n in json.loads(outcome.out)["nodes"]}
     assert nodes[BURST_GPU]["idle"] and nodes[BURST_GPU]["window_hours"] == 1
     bad = run_cli(["cost", "idle", "--stack", "prod", "--prometheus-url", "ftp://example"])
@@ -122,5 +125,6 @@ def test_the_per_pool_alert_rules_are_valid_and_find_the_idle_node(prometheus: P
     # prod's accelerator pools, prod's default window: train-h100, infer-l40s (DCGM), infer-inf2, train-trn1 (Neuron)
     assert {r["for"] for r in idle} == {"24h"} and len(idle) == 4
     l40s = next(r for r in idle if 'label_accelplane_io_pool="infer-l40s"' in r["expr"])
-    found = {sample["metric"]["node"]: sample["metric"]["pool"] for sample in prometheus.query(l40s["expr"])}
+    samples = prometheus.query(l40s["expr"], at=NOW.timestamp())
+    found = {sample["metric"]["node"]: sample["metric"]["pool"] for sample in samples}
     assert found == {IDLE_GPU: "infer-l40s", BURST_GPU: "infer-l40s"}  # idle now; `for: 24h` spares the burst one

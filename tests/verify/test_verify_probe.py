@@ -7,7 +7,6 @@ import ipaddress
 import socket
 import ssl
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -113,12 +112,17 @@ def issue(
     return cert_path, key_path
 
 
+# `/slow` answers only once a test is over: a probe's timeout is reached without any wall-clock wait
+# in the test (the handler waits on this event, set when the https fixture tears down).
+SLOW_RELEASED = threading.Event()
+
+
 class Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
 
     def do_GET(self) -> None:
         if self.path == "/slow":
-            time.sleep(1.0)
+            SLOW_RELEASED.wait(timeout=30)
         status = 503 if self.path == "/sick" else 200
         body = b"ok" if status == 200 else b"unavailable"
         self.send_response(status)
@@ -155,9 +159,11 @@ def https(ca: Ca, tmp_path: Path) -> Iterator[Any]:
         return f"https://127.0.0.1:{port}"
 
     yield start
+    SLOW_RELEASED.set()
     for server in servers:
         server.shutdown()
         server.server_close()
+    SLOW_RELEASED.clear()
 
 
 def by_check(results: list[Any]) -> dict[str, Any]:

@@ -106,7 +106,7 @@ def _wait_for_port(namespace: str, address: str) -> None:
         )
         if probe.returncode == 0:
             return
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise RuntimeError(f"sshd did not listen on {address}:22")
 
 

@@ -31,7 +31,7 @@ def _wait(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
             urllib.request.urlopen(url, timeout=2).close()
             return
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.05)
     raise RuntimeError(f"{url} did not answer in 30 s: {log.read_text()[-2000:]}")
 
 

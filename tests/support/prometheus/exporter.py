@@ -11,7 +11,6 @@ under real load. `observe` adds requests at once.
 from __future__ import annotations
 
 import threading
-import time
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass
@@ -137,7 +136,6 @@ if __name__ == "__main__":  # a manual look: python -m tests.support.prometheus.
     exporter.drive("server", "l4", 10, 0.08)
     print(f"serving http://{exporter.target}/metrics")
     try:
-        while True:
-            time.sleep(1)
+        threading.Event().wait()  # until Ctrl-C
     except KeyboardInterrupt:
         exporter.close()
