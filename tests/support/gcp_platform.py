@@ -133,15 +133,24 @@ def deploy(fake: GoogleApiFake, gcs: GcsEmulator, stack_name: str) -> Deployment
             mock = str(resource.outputs["name"])
             suffix = hashlib.sha256(f"live/{resource.name}".encode()).hexdigest()[:7]
             deployment.live_names[mock] = f"{resource.name}-{suffix}"
-    _network(deployment)
-    _endpoint(deployment)
-    _cluster(deployment)
-    _kms(deployment)
-    _secrets(deployment)
-    _identities(deployment)
-    _storage(deployment)
-    _certificates(deployment)
+    deployed = _DEPLOYED.get(stack_name)
+    if deployed is None:
+        _network(deployment)
+        _endpoint(deployment)
+        _cluster(deployment)
+        _kms(deployment)
+        _secrets(deployment)
+        _identities(deployment)
+        _certificates(deployment)
+        _DEPLOYED[stack_name] = fake.state.snapshot()
+    else:
+        fake.state.restore(deployed)  # the same calls' result, copied: the fake's state is plain data
+    _storage(deployment)  # the real Cloud Storage emulator, wiped per test
     return deployment
+
+
+# Stack name -> the fake's state once deployed, built by the first test of the session that needs it.
+_DEPLOYED: dict[str, Any] = {}
 
 
 def _live(deployment: Deployment, value: Any) -> Any:

@@ -47,6 +47,19 @@ class State:
     granted: dict[str, set[str]] = field(default_factory=dict)
     _serial: itertools.count = field(default_factory=lambda: itertools.count(1))
 
+    def snapshot(self) -> tuple[dict[str, dict], dict[str, dict], int]:
+        """What the fake holds, as a copy a later fake can `restore` (the serial too, so fingerprints
+        and operation names stay unique)."""
+        serial = next(self._serial)
+        self._serial = itertools.count(serial + 1)
+        return copy.deepcopy(self.resources), copy.deepcopy(self.policies), serial + 1
+
+    def restore(self, snapshot: tuple[dict[str, dict], dict[str, dict], int]) -> None:
+        resources, policies, serial = snapshot
+        self.resources = copy.deepcopy(resources)
+        self.policies = copy.deepcopy(policies)
+        self._serial = itertools.count(serial)
+
     def key(self, api: Api, path: str) -> str:
         return f"{api.name}/{api.version}/{path}"
 
