@@ -27,11 +27,13 @@ preview: $(STAMP)
 	$(BIN)/accelplane preview --stack dev
 	$(BIN)/accelplane check --stack dev
 
-## The whole test suite (what CI runs). As root it first installs the Debian packages the
-## bare-metal node tests need (debootstrap, dpkg-dev, iproute2, ...); without root those skip.
+## The whole test suite, exactly what CI runs. As root it first installs the Debian packages and
+## tools the tests need (debootstrap, prometheus, skopeo, chromium, checkov ...); without them the
+## tests that need them fail, naming what to install (tests/support/prerequisites.py). The suite
+## runs on every core (pytest-xdist); tests sharing an expensive set-up share a worker.
 test: $(STAMP)
 	if [ "$$(id -u)" = 0 ]; then bash tests/support/ansible/install_prereqs.sh; fi
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

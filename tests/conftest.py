@@ -1,7 +1,9 @@
-"""Shared fixtures: offline graphs of the real stacks, computed once per test session; and which
-tests share a worker when the suite runs in parallel (pytest-xdist, `--dist loadgroup`)."""
+"""Shared fixtures: offline graphs of the real stacks, computed once per test session; which tests
+share a worker when the suite runs in parallel (pytest-xdist); what a missing prerequisite does."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -10,9 +12,10 @@ from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
 from tests.support import prerequisites
 
-# Tests that share an expensive set-up run on one worker, so it is built once: the lab nodes' first
-# site.yml run (tests/ansible/conftest.py `applied`) and the mixed lab's playbook runs, which
-# tests/support/ansible/mixed.py keeps per process for every vendor module.
+# Tests that share an expensive set-up run on one worker when the suite runs in parallel, so it is
+# built once: the lab nodes' first site.yml run (tests/ansible/conftest.py `applied`) and the mixed
+# lab's playbook runs, which tests/support/ansible/mixed.py keeps per process for every vendor
+# module. Every other test is its own unit of work.
 _GROUPS = {
     "lab-mixed": ("tests/ansible/test_nodes_ascend.py", "tests/ansible/test_nodes_gaudi.py",
                   "tests/ansible/test_nodes_neuron.py"),
@@ -20,15 +23,17 @@ _GROUPS = {
 }
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into node ids
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    root = config.rootpath
-    for item in items:
-        path = item.path.relative_to(root).as_posix()
-        for group, prefixes in _GROUPS.items():
-            if path.startswith(prefixes):
-                item.add_marker(pytest.mark.xdist_group(group))
-                break
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's scope scheduler with our groups as scopes. (Its `xdist_group` marker does not
+    work with pytest 9.2: xdist 3.8 renames a test by assigning `item._nodeid`, which pytest 9.2 no
+    longer reads.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedSetUpScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((group for group, prefixes in _GROUPS.items() if nodeid.startswith(prefixes)), nodeid)
+
+    return SharedSetUpScheduling(config, log)
 
 
 def pytest_configure(config: pytest.Config) -> None:
