@@ -15,7 +15,7 @@ from tests.support import prerequisites
 # Tests that share an expensive set-up run on one worker when the suite runs in parallel, so it is
 # built once: the lab nodes' first site.yml run (tests/ansible/conftest.py `applied`) and the mixed
 # lab's playbook runs, which tests/support/ansible/mixed.py keeps per process for every vendor
-# module. Every other test is its own unit of work.
+# module. Every other module is its own unit of work, so its module-scoped fixtures are built once.
 _GROUPS = {
     "lab-mixed": ("tests/ansible/test_nodes_ascend.py", "tests/ansible/test_nodes_gaudi.py",
                   "tests/ansible/test_nodes_neuron.py"),
@@ -31,7 +31,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class SharedSetUpScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return next((group for group, prefixes in _GROUPS.items() if nodeid.startswith(prefixes)), nodeid)
+            group = next((group for group, prefixes in _GROUPS.items() if nodeid.startswith(prefixes)), None)
+            return group or super()._split_scope(nodeid)
 
     return SharedSetUpScheduling(config, log)
 
