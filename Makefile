@@ -8,6 +8,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: preview test lint bench schema clean
 
+# pip --no-compile: byte-compiling every module of every wheel (pulumi_aws and pulumi_gcp hold tens
+# of thousands) took two thirds of the install; Python compiles what is imported, once, on first use.
+# The tests run with bytecode writing on (env -u PYTHONDONTWRITEBYTECODE): the suite starts hundreds
+# of Python processes (workers, CLI runs, ansible-playbook, servers) that would each compile again.
+
 $(STAMP): requirements.txt pyproject.toml
 	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then \
 		echo "rebuilding $(VENV): it was made with Python $$($(BIN)/python -c 'import sys; print(sys.version.split()[0])')"; \
@@ -18,7 +23,7 @@ $(STAMP): requirements.txt pyproject.toml
 		echo "creating $(VENV) with $$python"; \
 		"$$python" -m venv $(VENV) || exit 2; \
 	fi
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
@@ -33,7 +38,7 @@ preview: $(STAMP)
 ## runs on every core (pytest-xdist); tests sharing an expensive set-up share a worker.
 test: $(STAMP)
 	if [ "$$(id -u)" = 0 ]; then bash tests/support/ansible/install_prereqs.sh; fi
-	$(BIN)/python -m pytest -q -n auto
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

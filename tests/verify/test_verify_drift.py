@@ -389,12 +389,18 @@ def test_unhealthy_targets_fail_with_reason(live_dev: MotoPlatform, run_verify: 
     assert "10.40.0.11:8000 unhealthy (Target.ResponseCodeMismatch: Health checks failed" in health.message
 
 
-def test_throttling_is_retried_and_counted(live_dev: MotoPlatform, run_verify: Any, boto_session: Any) -> None:
+def test_throttling_is_retried_and_counted(
+    live_dev: MotoPlatform, run_verify: Any, boto_session: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clients = AwsClients("us-east-1", session=boto_session)
     _answer(clients, "elbv2", "elastic-load-balancing-v2", "DescribeTargetHealth", [(400, _THROTTLED_XML)])
+    # botocore backs off before the retry: the wait is asked for, never spent (no wall clock in tests).
+    backoffs: list[float] = []
+    monkeypatch.setattr("botocore.endpoint.time.sleep", backoffs.append)
 
     report = run_verify(clients=clients)
 
+    assert len(backoffs) == 1 and 0 < backoffs[0] <= 20  # botocore's cap on one backoff is 20 s
     assert failures(report) == []
     assert report.api_calls["retries"] == 1
     assert report.api_calls["by_operation"]["elbv2.DescribeTargetHealth"] == 1

@@ -13,5 +13,5 @@ fi
 python="${PYTHON:-$("$here/../../../tools/controller_python.sh")}"
 rm -rf "$root"
 "$python" -m venv "$root"
-"$root/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$here/requirements.txt"
+"$root/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-compile -r "$here/requirements.txt"
 echo "install_checkov: checkov $("$root/bin/checkov" --version) at $root/bin/checkov"
