@@ -15,8 +15,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.support.cli_contract import run_cli
-from tests.support.prerequisites import missing
-from tests.support.prometheus.server import Prometheus, find_binary
+from tests.support.prometheus.server import Prometheus, backfilled
 
 HOURS = 730
 # Every query is made as of this instant (a fixed past time, no wall clock): the recording ends 30 s before it.
@@ -50,19 +49,8 @@ def _openmetrics(now: float) -> str:
 
 @pytest.fixture(scope="module")
 def prometheus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
-    binary, promtool = find_binary(), shutil.which("promtool")
-    if binary is None or promtool is None:
-        missing("the prometheus package (prometheus, promtool) is not installed")
-    workdir = tmp_path_factory.mktemp("idle-prometheus")
-    series = workdir / "recorded.om"
-    series.write_text(_openmetrics(NOW.timestamp()))
-    subprocess.run([promtool, "tsdb", "create-blocks-from", "openmetrics", str(series), str(workdir / "tsdb")],
-                   check=True, capture_output=True)
-    server = Prometheus(binary, workdir, [])  # type: ignore[arg-type]
-    try:
+    with backfilled(tmp_path_factory.mktemp("idle-prometheus"), _openmetrics(NOW.timestamp())) as server:
         yield server
-    finally:
-        server.close()
 
 
 def test_the_idle_gpu_node_is_named_with_its_saving(prometheus: Prometheus) -> None:

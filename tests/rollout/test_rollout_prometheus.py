@@ -12,8 +12,6 @@ its own service, so one Prometheus serves the module.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,9 +21,8 @@ import pytest
 
 from accelplane.config.loader import load_stack_file
 from tests.rollout.conftest import write_stack
-from tests.support.prerequisites import missing
 from tests.support.prometheus.exporter import BUCKETS, HISTOGRAM
-from tests.support.prometheus.server import Prometheus, find_binary
+from tests.support.prometheus.server import Prometheus, backfilled
 
 # The moment every command is judged at (a fixed past time: no wall clock), and the recorded span.
 NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
@@ -75,19 +72,8 @@ def _openmetrics() -> str:
 
 @pytest.fixture(scope="module")
 def prometheus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
-    binary, promtool = find_binary(), shutil.which("promtool")
-    if binary is None or promtool is None:
-        missing("the prometheus package (prometheus, promtool) is not installed")
-    workdir = tmp_path_factory.mktemp("rollout-prometheus")
-    recorded = workdir / "recorded.om"
-    recorded.write_text(_openmetrics())
-    subprocess.run([promtool, "tsdb", "create-blocks-from", "openmetrics", str(recorded), str(workdir / "tsdb")],
-                   check=True, capture_output=True)
-    server = Prometheus(binary, workdir, [])  # type: ignore[arg-type]
-    try:
+    with backfilled(tmp_path_factory.mktemp("rollout-prometheus"), _openmetrics()) as server:
         yield server
-    finally:
-        server.close()
 
 
 def _service(path: Path, service: str) -> Any:

@@ -9,6 +9,7 @@ tests/support/ansible/install_prereqs.sh).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 CANDIDATES = ("/usr/bin/prometheus", "/usr/local/bin/prometheus")
@@ -82,3 +84,24 @@ class Prometheus:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+@contextlib.contextmanager
+def backfilled(workdir: Path, openmetrics: str) -> Iterator[Prometheus]:
+    """A Prometheus over recorded series: `openmetrics` (OpenMetrics text ending in `# EOF`) is
+    backfilled with `promtool tsdb create-blocks-from openmetrics` into the TSDB the server then
+    opens, with nothing to scrape. Queries name their instant (`time=`): no test waits for a scrape."""
+    from tests.support.prerequisites import missing
+
+    binary, promtool = find_binary(), shutil.which("promtool")
+    if binary is None or promtool is None:
+        missing("the prometheus package (prometheus, promtool) is not installed")
+    recorded = workdir / "recorded.om"
+    recorded.write_text(openmetrics)
+    subprocess.run([promtool, "tsdb", "create-blocks-from", "openmetrics", str(recorded), str(workdir / "tsdb")],
+                   check=True, capture_output=True)
+    server = Prometheus(binary, workdir, [])
+    try:
+        yield server
+    finally:
+        server.close()
