@@ -1,6 +1,6 @@
-"""Fixtures for `accelplane rollout`: a stack file of our own per test, a real Prometheus scraping a
-test exporter (one per session), onnxruntime model servers for parity (one per session), AWS
-isolation, and an in-process CLI runner."""
+"""Fixtures for `accelplane rollout`: a stack file of our own per test, a real Prometheus (one per
+session), onnxruntime model servers for parity (one per session), AWS isolation, and an in-process
+CLI runner."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from tests.support.mirror.servers import _served, free_port
 from tests.support.models.bigram import build as build_bigram
 from tests.support.models.classifier import build
 from tests.support.prerequisites import missing
-from tests.support.prometheus.exporter import Exporter
 from tests.support.prometheus.server import Prometheus, find_binary
 
 FIXTURE = Path(__file__).parent / "fixtures" / "Pulumi.canary.yaml"
@@ -83,29 +82,19 @@ def rollout(capsys: pytest.CaptureFixture[str]) -> object:
     return run
 
 
-@dataclass
-class Metrics:
-    exporter: Exporter
-    prometheus: Prometheus
-
-    def drive(self, service: str, backend: str, per_second: float, latency: float, errors: float = 0.0,
-              throttled: float = 0.0) -> None:
-        self.exporter.drive(service, backend, per_second, latency, errors, throttled)
-
-
 @pytest.fixture(scope="session")
-def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Metrics]:
+def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
+    """A real Prometheus holding no series, for commands that must reach one but judge no traffic
+    (the GKE route tests); tests/rollout/test_rollout_prometheus.py records its own series."""
     binary = find_binary()
     if binary is None:
         missing("the prometheus binary is not installed (Debian: apt-get install prometheus; "
                 "tests/support/ansible/install_prereqs.sh installs it)")
-    exporter = Exporter()
-    server = Prometheus(binary, tmp_path_factory.mktemp("prometheus"), [exporter.target])
+    server = Prometheus(binary, tmp_path_factory.mktemp("prometheus"), [])
     try:
-        yield Metrics(exporter, server)
+        yield server
     finally:
         server.close()
-        exporter.close()
 
 
 def _model_servers(work: Path, build_model: Any, variants: dict[str, tuple[str, float]]) -> Iterator[dict[str, str]]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.rollout.conftest import stack_text, write_stack
-from tests.support.prometheus.exporter import Exporter
 
 
 @pytest.fixture
@@ -63,13 +65,17 @@ def test_malformed_options_are_named(stack: Path, rollout: Any, option: str, val
              expect=option)
 
 
-def test_something_that_is_not_prometheus_is_bad_input(stack: Path, rollout: Any) -> None:
-    exporter = Exporter()  # answers 404 on /api/v1/query
+def test_something_that_is_not_prometheus_is_bad_input(stack: Path, rollout: Any, tmp_path: Path) -> None:
+    # A plain file server over an empty folder: it answers 404 on /api/v1/query.
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         _refused(rollout, stack, "advance", "--stack-file", str(stack), "--service", "server",
-                 "--prometheus-url", f"http://{exporter.target}", expect="HTTP 404")
+                 "--prometheus-url", f"http://127.0.0.1:{server.server_address[1]}", expect="HTTP 404")
     finally:
-        exporter.close()
+        server.shutdown()
+        server.server_close()
 
 
 def test_start_refuses_a_canary_that_already_has_traffic(stack: Path, rollout: Any) -> None:

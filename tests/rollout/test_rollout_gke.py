@@ -103,7 +103,7 @@ def _declared_weights(path: Path) -> dict[str, int]:
 
 def test_status_shows_the_live_weights_of_a_hand_edited_route(gke, metrics, rollout):
     _hand_edit(gke, {"llm-server-h100": 50, "llm-server-v5e": 50})
-    result = rollout("status", *_args(gke, "--prometheus-url", metrics.prometheus.url, "--format", "json"))
+    result = rollout("status", *_args(gke, "--prometheus-url", metrics.url, "--format", "json"))
     assert result.code == 0, result.err
     report = json.loads(result.out)
     live = {b["name"]: (b["declared_weight"], b["live_weight"]) for b in report["backends"]}
@@ -119,7 +119,7 @@ def test_status_says_when_the_gateway_does_not_accept_the_route(gke, metrics, ro
     route["status"]["parents"][0]["conditions"][0] = _condition(
         "Accepted", "False", "NotAllowedByListeners", "no listener allows routes from namespace inference")
     gke.put(route)
-    result = rollout("status", *_args(gke, "--prometheus-url", metrics.prometheus.url))
+    result = rollout("status", *_args(gke, "--prometheus-url", metrics.url))
     assert result.code == 0, result.err
     assert ("live route: route on inference: NOT Accepted (NotAllowedByListeners: no listener allows routes "
             "from namespace inference), ResolvedRefs") in result.out
@@ -221,7 +221,7 @@ def managed_prometheus(metrics):
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            with urllib.request.urlopen(metrics.prometheus.url + self.path[len(GMP_PATH):], timeout=10) as answer:
+            with urllib.request.urlopen(metrics.url + self.path[len(GMP_PATH):], timeout=10) as answer:
                 body = answer.read()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

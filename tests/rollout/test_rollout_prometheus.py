@@ -21,9 +21,12 @@ import pytest
 
 from accelplane.config.loader import load_stack_file
 from tests.rollout.conftest import write_stack
-from tests.support.prometheus.exporter import BUCKETS, HISTOGRAM
 from tests.support.prometheus.server import Prometheus, backfilled
 
+# The servers' request histogram and its `le` bounds (+Inf implied), as the fixture stack's
+# `prometheus: {histogram: http_request_duration_seconds, status_label: code}` names it.
+HISTOGRAM = "http_request_duration_seconds"
+BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # The moment every command is judged at (a fixed past time: no wall clock), and the recorded span.
 NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
 RECORDED_FROM, RECORDED_UNTIL = NOW - timedelta(seconds=60), NOW + timedelta(seconds=30)

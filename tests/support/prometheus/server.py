@@ -1,10 +1,10 @@
-"""A real Prometheus (Debian's `prometheus` package) on 127.0.0.1, scraping the test exporter.
+"""A real Prometheus (Debian's `prometheus` package) on 127.0.0.1.
 
-Started per test session on a free port with a temporary configuration and TSDB directory,
-scrape and evaluation intervals of one second, `honor_labels` so the exporter's `service` and
-`backend` labels are kept as the PodMonitor's relabelling would set them. `find_binary()` is None
-when the package is not installed (tests skip with that reason; CI installs it,
-tests/support/ansible/install_prereqs.sh).
+Started on a free port with a temporary configuration and TSDB directory (`backfilled` fills
+that TSDB with recorded series first), scrape and evaluation intervals of one second, and
+`honor_labels` so a target's `service` and `backend` labels are kept as the PodMonitor's
+relabelling would set them. `find_binary()` is None when the package is not installed (the test
+then fails naming it; tests/support/ansible/install_prereqs.sh installs it).
 """
 
 from __future__ import annotations
