@@ -125,7 +125,7 @@ def test_pull_requests_are_tested_checked_diffed_linted_and_previewed() -> None:
         assert step["with"]["cache"] == "pip" and step["with"]["cache-dependency-path"] == "requirements.txt"
     runs = {name: " ".join(str(s.get("run", "")) for s in job.get("steps", []))
             for name, job in workflow["jobs"].items()}
-    assert "pytest" in runs["test"] and "make .venv/.installed" in runs["test"]
+    assert "make test" in runs["test"] and "make .venv/.installed" in runs["test"]  # the same run as CI's
 
     review = workflow["jobs"]["review"]
     assert review["strategy"]["matrix"]["stack"] == "${{ fromJSON(needs.stacks.outputs.stacks) }}"
