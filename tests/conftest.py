@@ -14,16 +14,14 @@ from tests.support import prerequisites
 
 # Tests that share an expensive set-up run on one worker when the suite runs in parallel, so it is
 # built once: the mixed lab's playbook runs, which tests/support/ansible/mixed.py keeps per process
-# for every vendor module (all three modules need its first apply), and the lab nodes' first
-# site.yml run (tests/ansible/conftest.py `applied`, ~35 s), built twice on purpose: once for each
-# half of the modules that start from it, so that neither half is the run's critical path. Every
-# other module is its own unit of work, so its module-scoped fixtures are built once.
+# for every vendor module, and the lab nodes' first site.yml run (tests/ansible/conftest.py
+# `applied`) with the other lab modules. (Splitting the latter in two halves, each building
+# `applied`, measured no faster on 2 cores: 553 s against 549 s, three playbook streams contend.)
+# Every other module is its own unit of work, so its module-scoped fixtures are built once.
 _GROUPS = {
     "lab-mixed": ("tests/ansible/test_nodes_ascend.py", "tests/ansible/test_nodes_gaudi.py",
                   "tests/ansible/test_nodes_neuron.py"),
-    "lab-applied-rollbacks": ("tests/ansible/test_nodes_managed_sets.py", "tests/ansible/test_nodes_upgrade.py"),
-    "lab-applied": ("tests/ansible/test_nodes_apply.py", "tests/ansible/test_nodes_nccl_tests.py",
-                    "tests/ansible/test_nodes_cli.py", "tests/ansible/test_nodes_fleet_preflight.py"),
+    "lab": ("tests/ansible/",),
 }
 
 
@@ -41,15 +39,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return SharedSetUpScheduling(config, log)
 
 
-# The longest units of work (measured on 2 cores: the groups above ~220, ~180 and ~160 s, then
-# pyright, the air-gapped lab, EFA, parity ...), handed out first so that the run ends on short ones:
+# The longest units of work (measured on 2 cores: the two lab groups above, ~330 and ~220 s, then
+# pyright, the air-gapped lab, parity ...), handed out first so that the run ends on short ones:
 # pytest-xdist would otherwise order modules by their number of tests, which put the single
 # 40-second pyright test last, alone. Only the order changes; tests are independent of it.
-_LONG_FIRST = (*_GROUPS["lab-mixed"], *_GROUPS["lab-applied-rollbacks"], *_GROUPS["lab-applied"],
-               "tests/program/test_types.py", "tests/bundle/test_lab_air_gapped.py",
-               "tests/ansible/test_nodes_neuron_efa.py", "tests/rollout/test_rollout_parity", "tests/ansible/",
-               "tests/verify_gcp/test_verify_gcp_drift.py", "tests/verify/test_verify_drift.py",
-               "tests/diff/test_diff_artifacts.py", "tests/cost/test_cost_diff.py", "tests/fuzz/")
+_LONG_FIRST = ("tests/ansible/", "tests/program/test_types.py", "tests/bundle/test_lab_air_gapped.py",
+               "tests/rollout/test_rollout_parity", "tests/verify_gcp/test_verify_gcp_drift.py",
+               "tests/verify/test_verify_drift.py", "tests/diff/test_diff_artifacts.py",
+               "tests/cost/test_cost_diff.py", "tests/fuzz/")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
