@@ -389,14 +389,31 @@ def test_unhealthy_targets_fail_with_reason(live_dev: MotoPlatform, run_verify: 
     assert "10.40.0.11:8000 unhealthy (Target.ResponseCodeMismatch: Health checks failed" in health.message
 
 
+class _HourlyClock:
+    """botocore's token-bucket clock, an hour later at every reading: the bucket is always refilled."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def current_time(self) -> float:
+        self.now += 3600.0
+        return self.now
+
+    def sleep(self, amount: float) -> None:
+        self.now += amount
+
+
 def test_throttling_is_retried_and_counted(
     live_dev: MotoPlatform, run_verify: Any, boto_session: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    clients = AwsClients("us-east-1", session=boto_session)
-    _answer(clients, "elbv2", "elastic-load-balancing-v2", "DescribeTargetHealth", [(400, _THROTTLED_XML)])
-    # botocore backs off before the retry: the wait is asked for, never spent (no wall clock in tests).
+    # botocore backs off before the retry, and its adaptive rate limiter then meters the calls by a clock:
+    # the backoff is asked for, never spent, and the limiter reads a clock an hour on at every reading
+    # (no wall clock in tests).
     backoffs: list[float] = []
     monkeypatch.setattr("botocore.endpoint.time.sleep", backoffs.append)
+    monkeypatch.setattr("botocore.retries.adaptive.bucket.Clock", _HourlyClock)
+    clients = AwsClients("us-east-1", session=boto_session)
+    _answer(clients, "elbv2", "elastic-load-balancing-v2", "DescribeTargetHealth", [(400, _THROTTLED_XML)])
 
     report = run_verify(clients=clients)
 
