@@ -16,8 +16,10 @@ field descriptions of compute.v1's discovery document):
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import re
+from dataclasses import replace
 
 from tests.support.google_api_fake import discovery
 from tests.support.google_api_fake.errors import ApiError
@@ -46,22 +48,14 @@ def _fingerprint(state: State, path: str) -> str:
     return hashlib.sha256(f"{path}/{next(state._serial)}".encode()).hexdigest()[:12]
 
 
-def _collection_schema(call: Call) -> str | None:
-    return call.method.response if call.method.name == "get" else None
-
-
 def _insert_locked(state: State, call: Call) -> dict:
     api = _api()
     body = dict(call.body or {})
     body.pop("fingerprint", None)  # "ignored when inserting"
-    answer = STANDARD["insert"](state, api, _with_body(call, body))
+    answer = STANDARD["insert"](state, api, replace(call, body=body))
     path = f"{call.path}/{body.get('name')}"
     state.existing(api, path)["fingerprint"] = _fingerprint(state, path)
     return answer
-
-
-def _with_body(call: Call, body: dict) -> Call:
-    return Call(api=call.api, method=call.method, path=call.path, query=call.query, body=body)
 
 
 def _check_fingerprint(state: State, call: Call) -> None:
@@ -75,6 +69,7 @@ def _check_fingerprint(state: State, call: Call) -> None:
         )
 
 
+@functools.cache
 def _settable_only_by_method(schema_name: str) -> dict[str, str]:
     """Field -> the method the reference says updates it."""
     fields = {}
@@ -101,7 +96,7 @@ def _patch_locked(schema_name: str, *, rules_elsewhere: bool = False):
                 "patchRule or removeRule.",
             )
         body.pop("fingerprint", None)
-        answer = STANDARD[call.method.name](state, api, _with_body(call, body))
+        answer = STANDARD[call.method.name](state, api, replace(call, body=body))
         state.existing(api, call.path)["fingerprint"] = _fingerprint(state, call.path)
         return answer
 
@@ -109,7 +104,8 @@ def _patch_locked(schema_name: str, *, rules_elsewhere: bool = False):
 
 
 def _policy_path(call: Call) -> str:
-    return call.path.split("/addRule")[0].split("/patchRule")[0].split("/removeRule")[0].split("/getRule")[0]
+    """`…/securityPolicies/{policy}/addRule` (or patchRule, removeRule, getRule) -> the policy's path."""
+    return call.path.rsplit("/", 1)[0]
 
 
 def _priority(call: Call) -> int:
