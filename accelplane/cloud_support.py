@@ -2,13 +2,16 @@
 registry that finds a cloud's implementation by the declaration's `cloud:` value.
 
 One implementation per cloud (`accelplane/clouds/<cloud>/__init__.py`, its `SUPPORT`), found through
-`cloud_support(cloud)`. The neutral code (the
+`cloud_support(cloud)` among the `accelplane.clouds` entry points of the installed distributions
+(this package registers aws and gcp in pyproject.toml; another distribution may add a cloud the same
+way). The neutral code (the
 declaration checks, the offline engine, the program, verify's drift engine and report, rollout's
 steps and gates, diff, check) calls these methods and never imports a cloud's module by name, so
 adding a cloud is adding a folder with the same sub-layout:
 
 | sub-module | what it holds |
 |---|---|
+| `declaration` | the cloud's `Platform` subclass (`platform_model`): the keys only this cloud reads |
 | `catalog` | the cloud's sourced facts: machine or instance types, regions, API vocabularies |
 | `checks` | declaration checks that need the cloud's facts; the Kubernetes add-ons the cloud needs |
 | `components/` | the Pulumi components of the cloud layer (type tokens `accelplane:<cloud>:…`) |
@@ -35,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from importlib import import_module
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
@@ -75,6 +78,8 @@ class CloudSupport(ABC):
     """One cloud, as the cloud-neutral code sees it."""
 
     name: ClassVar[str]  # the declaration's `cloud:` value
+    # The declaration model `cloud: <name>` selects: `Platform` extended with the keys only this cloud reads.
+    platform_model: ClassVar[type[Platform]]
     # Capability -> what to do instead (the message `require()` gives).
     not_yet: ClassVar[Mapping[Capability, str]] = {}
 
@@ -174,26 +179,33 @@ class CloudSupport(ABC):
 
 
 # -- the registry --------------------------------------------------------------------------------------
-# The only place that names a cloud's package, as data: each is imported on first use only, so a stack
-# loads its own cloud and nothing of the others (a GCP stack never imports boto3 or pulumi-aws), and
-# every layer may ask for a cloud without importing one.
-# `cloud:` value -> the package whose `SUPPORT` implements `CloudSupport`.
-_PACKAGES = {
-    "aws": "accelplane.clouds.aws",
-    "gcp": "accelplane.clouds.gcp",
-}
+# Clouds are entry points of the group below, the packaging convention for plug-ins: `<cloud> =
+# <module>:<CloudSupport instance>`. Each is imported on first use only, so a stack loads its own cloud
+# and nothing of the others (a GCP stack never imports boto3 or pulumi-aws), and every layer may ask for
+# a cloud without importing one.
+ENTRY_POINT_GROUP = "accelplane.clouds"
+
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, point)  # the first on sys.path wins, as for an import
+    return dict(sorted(found.items()))
 
 
 def known_clouds() -> tuple[str, ...]:
-    return tuple(_PACKAGES)
+    return tuple(_entry_points())
 
 
 @cache
 def cloud_support(cloud: str) -> CloudSupport:
-    """The support object of `cloud` (a `Cloud` member or its value)."""
-    name = str(getattr(cloud, "value", cloud))
-    package = _PACKAGES.get(name)
-    if package is None:
-        raise KeyError(f"no cloud {name!r}; known: {', '.join(_PACKAGES)}")
-    support: CloudSupport = import_module(package).SUPPORT
+    """The support object of the cloud named `cloud` (a declaration's `cloud:` value)."""
+    point = _entry_points().get(cloud)
+    if point is None:
+        raise KeyError(f"no cloud {cloud!r}; installed: {', '.join(_entry_points()) or 'none'}")
+    support = point.load()
+    if not isinstance(support, CloudSupport) or support.name != cloud:
+        raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {cloud}) is not the CloudSupport "
+                        f"of {cloud!r}")
     return support

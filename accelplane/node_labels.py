@@ -26,7 +26,7 @@ def pool_labels(pool: NodePool, profile: SoftwareProfile | None, profile_name: s
         f"{LABEL_PREFIX}/pool": pool.name,
         f"{LABEL_PREFIX}/purpose": pool.purpose.value,
         f"{LABEL_PREFIX}/accelerator": pool.accelerator or "none",
-        f"{LABEL_PREFIX}/efa": str(pool.efa).lower(),
+        f"{LABEL_PREFIX}/efa": str(pool.uses_efa()).lower(),
     }
     if pool.group:
         labels[f"{LABEL_PREFIX}/group"] = pool.group

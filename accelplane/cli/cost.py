@@ -80,7 +80,7 @@ def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[
     from accelplane.cost.prices import table_for
     from accelplane.program import offline_graph
 
-    cloud = stack.platform.cloud.value
+    cloud = stack.platform.cloud
     table = table_for(cloud, prices_dir)
     # The plan document once: the estimate and the budget both read it.
     document = offline_graph(stack).to_json()

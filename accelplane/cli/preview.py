@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(render_profile_checks(pool_checks))
     platform = stack.platform
-    cloud = platform.cloud.value
+    cloud = platform.cloud
     estimate = estimate_plan(graph.to_json(), cloud, platform.region, builtin_table(cloud),
                              {pool.name: pool.scaling.desired for pool in platform.node_pools})
     print()

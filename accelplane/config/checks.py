@@ -33,21 +33,9 @@ def problems(platform: Platform) -> list[Issue]:
 
 
 def _cost(platform: Platform) -> Iterator[Issue]:
-    budget = platform.budget
-    if budget is not None:
-        gcp = platform.cloud.value == "gcp"
-        if gcp and budget.billing_account is None:
-            yield ("budget", "billing_account"), ("a Google Cloud budget belongs to a billing account: declare "
-                                                  "billing_account (XXXXXX-XXXXXX-XXXXXX)")
-        if not gcp and budget.billing_account is not None:
-            yield ("budget", "billing_account"), "billing_account is Google Cloud's; AWS budgets belong to the account"
+    # Which discounts and budget settings a cloud has is the cloud's check (its declaration_problems).
     for index, pool in enumerate(platform.node_pools):
-        discount = pool.capacity.discount
-        if discount is not None and (discount.kind.value == "committed_use") != (platform.cloud.value == "gcp"):
-            yield (("node_pools", index, "capacity", "discount", "kind"),
-                   f"{discount.kind.value} is not a discount of {platform.cloud.value} (savings_plan: AWS; "
-                   "committed_use: Google Cloud)")
-        fixed_slice = pool.tpu_topology is not None and pool.scaling.min == pool.scaling.max
+        fixed_slice = pool.sized_in_slices() and pool.scaling.min == pool.scaling.max
         consistent = pool.scaling.min <= pool.scaling.desired <= pool.scaling.max  # else reported above
         if pool.expiry is not None and pool.scaling.min != 0 and not fixed_slice and consistent:
             yield (("node_pools", index, "scaling", "min"),

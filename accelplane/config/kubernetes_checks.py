@@ -168,7 +168,7 @@ def _plugin_versions(platform: Platform) -> Iterator[Issue]:
             continue  # no device plugin of a vendor's: a TPU (GKE runs its own)
         fields = list(support.vendor_plugin_fields(vendor_of(pool.accelerator)))
         efa_field = support.efa_plugin_field()
-        if pool.efa and efa_field:
+        if pool.uses_efa() and efa_field:
             fields.append(efa_field)
         for field in fields:
             value = getattr(profile, field)

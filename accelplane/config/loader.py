@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import cloud_support, known_clouds
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
@@ -28,7 +28,7 @@ from accelplane.config.project import (
     stack_name_of_file,
 )
 from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, read_yaml
-from accelplane.declaration import Platform
+from accelplane.declaration import DEFAULT_CLOUD, Platform
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
 from accelplane.suggest import did_you_mean
@@ -108,8 +108,9 @@ def _provider_config_agrees(config: dict[str, Any], platform: Platform, document
     """The program deploys through a provider for the declared region (and project); a different
     ambient `aws:region`, `gcp:region` or `gcp:project` in the same file would make `pulumi`
     commands and people reading the file disagree with the declaration, so it is refused."""
+    project = getattr(platform, "gcp", None)  # GcpPlatform's settings; read by name to stay cloud-neutral
     declared = {AWS_REGION_KEY: platform.region, GCP_REGION_KEY: platform.region,
-                GCP_PROJECT_KEY: platform.gcp.project if platform.gcp else None}
+                GCP_PROJECT_KEY: getattr(project, "project", None)}
     problems = [
         Problem(file=document.path, line=document.line_of(["config", key]), field=f"config.{key}",
                 message=f"{config[key]!r} differs from the declaration's {want!r}: remove `{key}` or make the two "
@@ -129,14 +130,17 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
         line = document.line_of([*prefix, *parts]) if document else None
         return Problem(file=source, line=line, field=_dotted([PLATFORM_KEY, *parts]), message=message)
 
+    model = _platform_model(raw)
+    if model is None:
+        raise InputError([problem(["cloud"], _unknown_cloud(raw["cloud"]))])
     try:
-        platform = Platform.model_validate(raw)
+        platform = model.model_validate(raw)
     except ValidationError as error:
         errors = error.errors()
-        shape = [problem(_yaml_path(e["loc"]), _explain(e)) for e in errors]
+        shape = [problem(_yaml_path(e["loc"]), _explain(e, model)) for e in errors]
         # Every independent mistake in one run: without the fields that failed (they fall back to
         # their defaults), the rest may validate, and its cross-field problems are reported too.
-        repaired = _without_failed_fields(raw, errors)
+        repaired = _without_failed_fields(model, raw, errors)
         if repaired is not None:
             failed = [_yaml_path(e["loc"]) for e in errors]
             # A problem only because a failed field is gone ("no inference_endpoint is declared") is a
@@ -153,7 +157,21 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
     return cloud_support(platform.cloud).with_image_software(platform)
 
 
-def _without_failed_fields(raw: Any, errors: Sequence[ErrorDetails]) -> Platform | None:
+def _platform_model(raw: Any) -> type[Platform] | None:
+    """The model of the stack's cloud (`cloud:`, default aws), or None for a cloud not installed."""
+    cloud = raw.get("cloud", DEFAULT_CLOUD) if isinstance(raw, dict) else DEFAULT_CLOUD
+    if not isinstance(cloud, str) or cloud not in known_clouds():
+        return None
+    return cloud_support(cloud).platform_model
+
+
+def _unknown_cloud(cloud: Any) -> str:
+    installed = list(known_clouds())
+    hint = did_you_mean(cloud, installed) if isinstance(cloud, str) else ""
+    return f"no cloud {cloud!r}{hint} (installed clouds: {', '.join(installed)})"
+
+
+def _without_failed_fields(model: type[Platform], raw: Any, errors: Sequence[ErrorDetails]) -> Platform | None:
     """The declaration validated without the fields that failed, or None when that is not enough (a
     required field is missing or failed: nothing sound to check the rest against)."""
     if any(e["type"] == "missing" for e in errors):
@@ -171,7 +189,7 @@ def _without_failed_fields(raw: Any, errors: Sequence[ErrorDetails]) -> Platform
             return None
         del parent[path[-1]]
     try:
-        return Platform.model_validate(data)
+        return model.model_validate(data)
     except ValidationError:
         return None
 
@@ -188,11 +206,16 @@ def _dotted(parts: Sequence[PathPart]) -> str:
     return out
 
 
-def _explain(error: ErrorDetails) -> str:
+def _explain(error: ErrorDetails, model: type[Platform]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        allowed = _allowed_keys(error["loc"])
         key = str(error["loc"][-1]) if error["loc"] else ""
+        owners = [cloud for cloud in known_clouds() if cloud_support(cloud).platform_model is not model
+                  and key in _allowed_keys(cloud_support(cloud).platform_model, error["loc"])]
+        if owners:
+            hint = " or ".join(f"cloud: {cloud}" for cloud in owners)
+            return f"{key} is for {hint} stacks; remove it (or set {hint})"
+        allowed = _allowed_keys(model, error["loc"])
         return f"unknown key{did_you_mean(key, allowed)} (expected one of: {', '.join(allowed)})"
     if kind == "missing":
         return "required field is missing"
@@ -211,9 +234,9 @@ def _explain(error: ErrorDetails) -> str:
     return message
 
 
-def _allowed_keys(loc: Sequence[Any]) -> list[str]:
+def _allowed_keys(platform_model: type[Platform], loc: Sequence[Any]) -> list[str]:
     """Field names of the model that holds the unknown key, to help with typos."""
-    model: type[BaseModel] | None = Platform
+    model: type[BaseModel] | None = platform_model
     for part in loc[:-1]:
         field = model.model_fields.get(str(part)) if model else None
         if field is not None:

@@ -5,10 +5,11 @@ described, closed vocabularies as `StrEnum`. Single-field rules live here as val
 rules that relate fields to each other or to a cloud's facts live in `accelplane.config.checks`
 (and its per-cloud modules), so each problem can name its own field path in the user's file.
 
-One declaration for two clouds (`cloud: aws | gcp`): concepts that mean the same keep one shape
-(node pools, buckets, secrets, workloads, endpoint, kubernetes, waivers); keys exist only where the
-clouds really differ (`gcp:` project settings, `network.vpc` ranges, a GCP reservation name, the
-endpoint's certificate source), and the checks refuse a key the stack's cloud does not use.
+One declaration whatever the cloud: concepts that mean the same keep one shape here (node pools,
+buckets, secrets, workloads, endpoint, kubernetes, waivers); what only one cloud has lives in that
+cloud's `declaration` module, which extends these models (`clouds/<cloud>/declaration.py`), and the
+stack's `cloud:` picks the cloud's model when the file is loaded, so a key the stack's cloud does not
+read is refused as an unknown key, by the model.
 
 One module per section (`base`: the shared shapes and vocabularies; `network`, `software`, `pools`,
 `storage`, `endpoint`, `workloads`, `kubernetes`, `platform`); this package is their one import.
@@ -19,17 +20,12 @@ from accelplane.declaration.base import (
     BucketRole,
     CapacityType,
     Cidr,
-    Cloud,
     Duration,
     Environment,
-    GpuDriver,
     ImageDigest,
     Model,
     Name,
-    NatMode,
     Purpose,
-    ReleaseChannel,
-    SslProfile,
     TaintEffect,
     Timestamp,
     Version,
@@ -52,7 +48,7 @@ from accelplane.declaration.kubernetes import (
     Team,
     TrainingTemplate,
 )
-from accelplane.declaration.network import ExistingVpc, GcpVpc, Network, NewVpc, Tags
+from accelplane.declaration.network import Network, Tags
 from accelplane.declaration.parity import (
     GoldenSet,
     OutputKind,
@@ -61,7 +57,7 @@ from accelplane.declaration.parity import (
     ParityPerformance,
     ParityProtocol,
 )
-from accelplane.declaration.platform import AirGap, GcpSettings, Platform
+from accelplane.declaration.platform import DEFAULT_CLOUD, AirGap, Platform
 from accelplane.declaration.pools import Capacity, NodePool, Scaling, Taint
 from accelplane.declaration.resilience import (
     EnforcementMode,
@@ -78,6 +74,7 @@ from accelplane.declaration.workloads import BucketGrant, RunAs, Secret, Waiver,
 from accelplane.matrix.schema import KernelModule
 
 __all__ = [
+    "DEFAULT_CLOUD",
     "ROLLOUT_HISTORY_LIMIT",
     "AirGap",
     "Autoscaling",
@@ -89,15 +86,10 @@ __all__ = [
     "Capacity",
     "CapacityType",
     "Cidr",
-    "Cloud",
     "Duration",
     "EnforcementMode",
     "Environment",
-    "ExistingVpc",
-    "GcpSettings",
-    "GcpVpc",
     "GoldenSet",
-    "GpuDriver",
     "HealthCheck",
     "ImageDigest",
     "InferenceEndpoint",
@@ -109,9 +101,7 @@ __all__ = [
     "MetricsSource",
     "Model",
     "Name",
-    "NatMode",
     "Network",
-    "NewVpc",
     "NodePool",
     "OutputKind",
     "Parity",
@@ -124,7 +114,6 @@ __all__ = [
     "RateLimit",
     "RateLimitAction",
     "RateLimitKey",
-    "ReleaseChannel",
     "Retries",
     "Rollout",
     "RolloutAction",
@@ -135,7 +124,6 @@ __all__ = [
     "Secret",
     "ServiceHealthCheck",
     "SoftwareProfile",
-    "SslProfile",
     "Tags",
     "Taint",
     "TaintEffect",

@@ -78,36 +78,6 @@ class WorkloadKind(StrEnum):
     inference = "inference"
     batch = "batch"
 
-class NatMode(StrEnum):
-    single = "single"
-    per_az = "per_az"
-
-class Cloud(StrEnum):
-    aws = "aws"
-    gcp = "gcp"
-
-class ReleaseChannel(StrEnum):
-    """GKE release channels (container.v1 ReleaseChannel.channel, without UNSPECIFIED)."""
-
-    RAPID = "RAPID"
-    REGULAR = "REGULAR"
-    STABLE = "STABLE"
-    EXTENDED = "EXTENDED"
-
-class GpuDriver(StrEnum):
-    """How GKE installs the NVIDIA driver (container.v1 GPUDriverInstallationConfig.gpuDriverVersion):
-    the driver GKE pins as default or latest for the node version, or none (a driver DaemonSet of yours)."""
-
-    default = "default"
-    latest = "latest"
-    disabled = "disabled"
-
-class SslProfile(StrEnum):
-    """Google SSL policy profiles that allow TLS 1.2+ suites only (compute.v1 SslPolicy.profile)."""
-
-    MODERN = "MODERN"
-    RESTRICTED = "RESTRICTED"
-
 Duration = Annotated[
     str,
     StringConstraints(pattern=r"^[1-9][0-9]{0,5}(s|m|h)$|^0s$"),

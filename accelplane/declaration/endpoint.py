@@ -1,4 +1,7 @@
-"""The inference endpoint: the load balancer in front of the exposed services, and its health check."""
+"""The inference endpoint: the load balancer in front of the exposed services, and its health check.
+
+The certificate, the TLS policy and the load balancer's own settings are the cloud's: its
+`declaration` module extends `InferenceEndpoint`."""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from pydantic import Field, field_validator, model_validator
 from accelplane.declaration.base import (
     Cidr,
     Model,
-    SslProfile,
     _check_cidr,
 )
 
@@ -21,24 +23,6 @@ class HealthCheck(Model):
     matcher: str = Field(default="200", description="HTTP codes counted as healthy.")
 
 class InferenceEndpoint(Model):
-    certificate_arn: str | None = Field(
-        default=None,
-        pattern=r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}$",
-        description="AWS: ACM certificate ARN for the HTTPS listener.",
-    )
-    certificate: str | None = Field(
-        default=None,
-        pattern=r"^projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/locations/global/certificates/[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
-        description="Google Cloud: Certificate Manager certificate (projects/<p>/locations/global/certificates/<n>) "
-        "the Gateway serves.",
-    )
-    ssl_profile: SslProfile = Field(
-        default=SslProfile.MODERN,
-        description="Google Cloud: SSL policy profile; the minimum TLS version is always 1.2.",
-    )
-    tls_policy: str = Field(
-        default="ELBSecurityPolicy-TLS13-1-2-2021-06", description="AWS: ELB security policy (TLS 1.2 or newer only)."
-    )
     listener_port: int = Field(default=443, ge=1, le=65535, description="HTTPS listener port.")
     http_redirect: bool = Field(
         default=True,
@@ -48,14 +32,6 @@ class InferenceEndpoint(Model):
     target_port: int = Field(default=8000, ge=1, le=65535, description="Port the inference pods listen on.")
     health_check: HealthCheck = Field(default_factory=HealthCheck, description="Target group health check.")
     allowed_cidrs: list[Cidr] = Field(min_length=1, description="Client CIDRs allowed to reach the endpoint.")
-    idle_timeout_seconds: int = Field(
-        default=60, ge=1, le=4000, description="AWS: ALB idle timeout, shared by every service (a silent "
-        "connection is closed after it).",
-    )
-    waf_managed_rule_groups: list[str] = Field(
-        default_factory=list, description="AWS: AWS managed rule groups the endpoint's WAF web ACL runs (e.g. "
-        "AWSManagedRulesKnownBadInputsRuleSet). AWSManagedRulesCommonRuleSet blocks bodies over 8 KB (a long prompt).",
-    )
 
     @field_validator("allowed_cidrs")
     @classmethod

@@ -1,4 +1,11 @@
-"""The whole declaration of one stack (`Platform`), with its air-gap and Google Cloud settings."""
+"""The whole declaration of one stack (`Platform`): what every cloud shares, with its air-gap settings.
+
+Each cloud extends `Platform` in its own `declaration` module with what only it has (the VPC in its
+terms, its pools', endpoint's and secrets' own keys, project settings) and narrows the sections it
+extends; `cloud:` picks that model when a stack is loaded (`accelplane.config.loader`), so a key of
+another cloud is an unknown key there. The narrowed fields override these with subclasses of their
+types: sound because every model is frozen, though pyright reads a field as mutable (hence its
+`reportIncompatibleVariableOverride` waived on those lines)."""
 
 from __future__ import annotations
 
@@ -6,11 +13,9 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from accelplane.declaration.bare_metal import BareMetal
 from accelplane.declaration.base import (
-    Cloud,
     Environment,
     Model,
     Name,
-    ReleaseChannel,
 )
 from accelplane.declaration.cost import Budget
 from accelplane.declaration.endpoint import InferenceEndpoint
@@ -22,6 +27,9 @@ from accelplane.declaration.pools import NodePool
 from accelplane.declaration.software import SoftwareProfile
 from accelplane.declaration.storage import Bucket
 from accelplane.declaration.workloads import Secret, Waiver, Workload
+
+# A stack file without `cloud:` is an AWS stack: the first cloud, and every older stack file's.
+DEFAULT_CLOUD = "aws"
 
 
 class AirGap(Model):
@@ -60,55 +68,38 @@ class AirGap(Model):
                              "(only a file: mirror_url may omit it)")
         return value
 
-class GcpSettings(Model):
-    """What only Google Cloud needs: the project and zones, and how the GKE version is pinned."""
-
-    project: str = Field(pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$", description="Google Cloud project id.")
-    zones: list[str] = Field(min_length=1, description="Zones of the region the nodes run in (default node locations).")
-    gke_version: str | None = Field(
-        default=None,
-        pattern=r"^1\.\d{2}\.\d+-gke\.\d+$",
-        description="Exact GKE version of the control plane and nodes, e.g. 1.33.5-gke.1162000 "
-        "(required unless a release channel is declared).",
-    )
-    release_channel: ReleaseChannel | None = Field(
-        default=None, description="Let GKE upgrade within this channel instead of pinning gke_version."
-    )
-
 class Platform(Model):
     """Everything one stack declares, under `accelplane:platform`."""
 
-    cloud: Cloud = Field(default=Cloud.aws, description="aws (EKS) or gcp (GKE); default aws.")
+    cloud: str = Field(
+        default=DEFAULT_CLOUD, pattern=r"^[a-z][a-z0-9]*$",
+        description="The cloud the stack runs on, one of the installed clouds (`accelplane schema` lists them): "
+        "aws (EKS) or gcp (GKE) here; default aws.",
+    )
     name: Name = Field(description="Platform name, the prefix of every resource name.")
     environment: Environment = Field(description="dev, staging or prod.")
     region: str = Field(
         pattern=r"^[a-z]{2,}(-[a-z]+)+-?\d+$", description="Cloud region, e.g. us-east-1 (AWS) or us-east5 (GCP)."
     )
-    gcp: GcpSettings | None = Field(default=None, description="Google Cloud settings (cloud: gcp only).")
     kubernetes_version: str = Field(
         pattern=r"^1\.\d{2}$", description='Kubernetes minor version of the cluster and nodes, e.g. "1.33".'
     )
     tags: Tags = Field(description="Tags applied to every taggable resource.")
-    network: Network = Field(description="VPC and who may reach the cluster API.")
+    network: Network = Field(description="The VPC and who may reach the cluster API.")
     software_profiles: dict[Name, SoftwareProfile] = Field(
         min_length=1, description="Named, pinned version sets referenced by node pools."
     )
-    node_pools: list[NodePool] = Field(min_length=1, description="Managed node groups (GKE node pools).")
+    node_pools: list[NodePool] = Field(min_length=1, description="The cluster's node pools.")
     buckets: list[Bucket] = Field(default_factory=list, description="Storage buckets by role (S3 or GCS).")
     inference_endpoint: InferenceEndpoint | None = Field(default=None, description="Public HTTPS inference endpoint.")
     secrets: list[Secret] = Field(
-        default_factory=list, description="Secrets Manager or Secret Manager secrets (values never here)."
+        default_factory=list, description="Secrets in the cloud's secret store (values never here)."
     )
     workloads: list[Workload] = Field(default_factory=list, description="Workloads and what each may touch.")
     waivers: list[Waiver] = Field(default_factory=list, description="Accepted policy findings, with expiry.")
     kubernetes: KubernetesLayer | None = Field(
         default=None, description="The Kubernetes layer: add-ons, inference services, training templates, queues."
     )
-    cluster_log_types: list[str] = Field(
-        default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],
-        description="AWS: EKS control-plane log types sent to CloudWatch.",
-    )
-    log_retention_days: int = Field(default=90, ge=1, description="AWS: CloudWatch retention of control-plane logs.")
     bare_metal: BareMetal | None = Field(
         default=None, description="Bare-metal accelerator host groups run with Ansible (`accelplane nodes`)."
     )
@@ -129,11 +120,6 @@ class Platform(Model):
             "cost-centre": self.tags.cost_centre,
             **self.tags.extra,
         }
-
-    @property
-    def resource_labels(self) -> dict[str, str]:
-        """The same facts as `resource_tags` as Google Cloud labels (lower-case keys without ':')."""
-        return {key.replace(":", "-"): value for key, value in self.resource_tags.items()}
 
     def secret_readers(self, secret: str) -> list[Workload]:
         return [workload for workload in self.workloads if secret in workload.secrets]

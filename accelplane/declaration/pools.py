@@ -1,12 +1,16 @@
-"""Node pools: machine or instance type, accelerator, capacity, scaling, taints and the profile they run."""
+"""Node pools: machine or instance type, accelerator, capacity, scaling, taints and the profile they run.
+
+What only one cloud has (a reservation's id, EFA, a TPU slice's topology) is added by that cloud's
+`declaration` module, which extends `Capacity` and `NodePool`."""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from pydantic import Field, model_validator
 
 from accelplane.declaration.base import (
     CapacityType,
-    GpuDriver,
     Model,
     Name,
     Purpose,
@@ -21,28 +25,25 @@ class Taint(Model):
     effect: TaintEffect = Field(description="NO_SCHEDULE, NO_EXECUTE or PREFER_NO_SCHEDULE.")
 
 class Capacity(Model):
+    # The cloud's field naming the reservation the nodes consume, as its message names it.
+    reservation_field: ClassVar[str] = "a reservation"
+
     type: CapacityType = Field(default=CapacityType.on_demand, description="on_demand, spot or capacity_reservation.")
-    reservation_id: str | None = Field(
-        default=None,
-        pattern=r"^cr-[0-9a-f]{8,17}$",
-        description="AWS: EC2 capacity reservation id (cr-...), required for capacity_reservation.",
-    )
-    reservation: str | None = Field(
-        default=None,
-        pattern=r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
-        description="Google Cloud: name of the specific Compute Engine reservation the nodes consume.",
-    )
     discount: PriceDiscount | None = Field(
         default=None, description="Savings Plan or committed use discount rate the nodes are billed at (cost)."
     )
 
+    def reserved(self) -> str | None:
+        """The reservation the nodes consume, in the cloud's own terms; None on a cloud without one."""
+        return None
+
     @model_validator(mode="after")
     def _reservation(self) -> Capacity:
-        reserved = self.reservation_id or self.reservation
+        reserved = self.reserved()
         if self.type is CapacityType.capacity_reservation and not reserved:
-            raise ValueError("capacity_reservation needs reservation_id (AWS, cr-...) or reservation (Google Cloud)")
+            raise ValueError(f"capacity_reservation needs {self.reservation_field}")
         if self.type is not CapacityType.capacity_reservation and reserved:
-            raise ValueError("reservation_id and reservation are only valid with type capacity_reservation")
+            raise ValueError(f"{self.reservation_field.split()[0]} is only valid with type capacity_reservation")
         if self.type is CapacityType.spot and self.discount is not None:
             raise ValueError("a Savings Plan or committed use discount does not apply to spot capacity")
         return self
@@ -71,22 +72,6 @@ class NodePool(Model):
     taints: list[Taint] | None = Field(
         default=None, description="Node taints; default is the accelerator's taint (none for CPU pools)."
     )
-    efa: bool = Field(default=False, description="AWS: attach EFA interfaces (instance type must support EFA).")
-    placement_group: bool = Field(default=False, description="AWS: cluster placement group (EFA training pools).")
-    tpu_topology: str | None = Field(
-        default=None,
-        pattern=r"^[1-9][0-9]*x[1-9][0-9]*(x[1-9][0-9]*)?$",
-        description="Google Cloud TPU pools: the slice topology, e.g. 2x4 or 2x2x4; with a multi-host topology "
-        "`scaling` counts whole slices (each slice is atomic; a shape change replaces the pool).",
-    )
-    zones: list[str] | None = Field(
-        default=None,
-        description="Google Cloud: zones of this pool's nodes (default: gcp.zones); a multi-host TPU slice lives "
-        "in exactly one zone that offers its TPU generation.",
-    )
-    gpu_driver: GpuDriver | None = Field(
-        default=None, description="Google Cloud GPU pools: how GKE installs the driver (default: default)."
-    )
     group: str | None = Field(
         default=None, description="Pools in one group train together and must share driver, runtime and NCCL."
     )
@@ -98,3 +83,12 @@ class NodePool(Model):
         description="Owner and last day of a development or experiment pool (required for accelerator pools "
         "of a dev stack); the pool must be able to scale to zero.",
     )
+
+    def uses_efa(self) -> bool:
+        """Whether the nodes attach Elastic Fabric Adapter interfaces (the EFA device plugin and the
+        node label follow it); False on a cloud without EFA."""
+        return False
+
+    def sized_in_slices(self) -> bool:
+        """Whether `scaling` counts atomic multi-host slices rather than nodes."""
+        return False

@@ -16,11 +16,10 @@ from accelplane.declaration.base import (
 
 
 class Secret(Model):
-    """A Secrets Manager secret. Its readers are the workloads that list it under `secrets`."""
+    """A secret in the cloud's secret store. Its readers are the workloads that list it under `secrets`."""
 
     name: Name
     description: str = Field(default="", description="What the secret holds (never its value).")
-    recovery_window_days: int = Field(default=30, ge=7, le=30, description="Days a deleted secret can be restored.")
 
 class BucketGrant(Model):
     role: BucketRole = Field(description="Which bucket.")

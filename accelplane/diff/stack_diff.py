@@ -99,7 +99,7 @@ def diff_stack(
     artifacts, lock_notes = artifact_section(lock_path, commit, stack)
     notes += lock_notes
     platform = head_stack.platform
-    cost = cost_diff(base_document, head_document, cloud=platform.cloud.value, region=platform.region,
+    cost = cost_diff(base_document, head_document, cloud=platform.cloud, region=platform.region,
                      base_desired=desired_sizes(base_platform_data), head_desired=desired_sizes(head_platform_data))
     return PlanDiff(
         stack=stack,

@@ -67,7 +67,7 @@ class IdleReport:
 
 def node_month(platform: Platform, pool: NodePool) -> float | None:
     """One node of `pool` for a month at list price (spot: the upper end of its range), with its disk."""
-    cloud = platform.cloud.value
+    cloud = platform.cloud
     table = builtin_table(cloud)
     prices = table.region(platform.region)
     row = prices.hourly(pool.instance_type) if prices else None

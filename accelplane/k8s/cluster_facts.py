@@ -30,7 +30,7 @@ import pulumi_kubernetes as k8s
 from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
 from accelplane.cloud_support import CloudSupport, cloud_support
-from accelplane.declaration import Cloud, NodePool, Platform, Workload
+from accelplane.declaration import NodePool, Platform, Workload
 from accelplane.k8s.service_backend import ServiceBackend
 
 
@@ -73,7 +73,7 @@ class ClusterFacts(ABC):
 
     @property
     @abstractmethod
-    def cloud(self) -> Cloud: ...
+    def cloud(self) -> str: ...
 
     @property
     def support(self) -> CloudSupport:

@@ -185,7 +185,7 @@ def _vendor_pools(ctx: _Layer) -> list[VendorPools]:
 
 def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEnablement | None:
     efa_field = ctx.facts.support.efa_plugin_field()
-    efa_pools = [p for p in ctx.accelerator_pools if p.efa] if efa_field else []
+    efa_pools = [p for p in ctx.accelerator_pools if p.uses_efa()] if efa_field else []
     if not vendors and not efa_pools:
         return None  # GKE: its own GPU and TPU device plugins
     efa_version = getattr(ctx.platform.pool_profile(efa_pools[0]), efa_field) if efa_field and efa_pools else None

@@ -32,7 +32,7 @@ def preflight_refusal(platform: Platform, stack: str, *, allow_unknown: bool = F
         found = cloud_support(platform.cloud).preflight(platform, options)
     except InputError as error:
         return f"accelplane preflight could not run ({CONFIG_KEY} is set): {error}"
-    report = PreflightReport(stack, str(platform.cloud.value), found.where, found.endpoint, found.checks,
+    report = PreflightReport(stack, str(platform.cloud), found.where, found.endpoint, found.checks,
                              allow_unknown=options.allow_unknown)
     if not report.failed:
         return None

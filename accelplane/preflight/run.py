@@ -38,7 +38,7 @@ def preflight(stack: StackConfig, options: PreflightOptions) -> PreflightReport:
             lines[check.at] = stack.line_of(*check.at) or 1
     return PreflightReport(
         stack=stack.stack,
-        cloud=str(stack.platform.cloud.value),
+        cloud=str(stack.platform.cloud),
         where=found.where,
         endpoint=found.endpoint,
         checks=checks,

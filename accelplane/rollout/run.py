@@ -325,7 +325,7 @@ def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> s
     support = cloud_support(stack.platform.cloud)
     if not support.supports(Capability.live_weights) or not service.expose:
         raise InputError.single("--apply-now sets the weights of the service's live route: the service must be "
-                                f"exposed on a cloud whose weights accelplane sets ({stack.platform.cloud.value}: "
+                                f"exposed on a cloud whose weights accelplane sets ({stack.platform.cloud}: "
                                 f"{support.not_yet.get(Capability.live_weights, 'not exposed')})",
                                 field="--apply-now", file=str(stack.path))
     try:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance, resilience_checks
+from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 
 if TYPE_CHECKING:
     import pulumi
@@ -23,15 +24,16 @@ if TYPE_CHECKING:
 
 class AwsSupport(CloudSupport):
     name = "aws"
+    platform_model = AwsPlatform
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
-        yield from checks.aws_problems(platform)
-        yield from kubernetes_checks.eks_problems(platform)
-        yield from ami_software.ami_software_problems(platform)
-        yield from resilience_checks.resilience_problems(platform)
+        yield from checks.aws_problems(aws_platform(platform))
+        yield from kubernetes_checks.eks_problems(aws_platform(platform))
+        yield from ami_software.ami_software_problems(aws_platform(platform))
+        yield from resilience_checks.resilience_problems(aws_platform(platform))
 
     def with_image_software(self, platform: Platform) -> Platform:
-        return ami_software.with_ami_software(platform)
+        return ami_software.with_ami_software(aws_platform(platform))
 
     def addon_fields(self) -> tuple[str, ...]:
         return kubernetes_checks.ADDON_FIELDS
@@ -43,16 +45,16 @@ class AwsSupport(CloudSupport):
         return kubernetes_checks.EFA_PLUGIN_FIELD
 
     def node_images(self, platform: Platform) -> list[NodeImage]:
-        return node_images.node_images(platform)
+        return node_images.node_images(aws_platform(platform))
 
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
-        return provenance.declaration_paths(platform)
+        return provenance.declaration_paths(aws_platform(platform))
 
     def build(self, platform: Platform) -> dict[str, Any]:
         # Start-up time: pulumi-aws (about 0.5 s) loads only when the program runs.
         from accelplane.clouds.aws.composition import build_aws
 
-        return build_aws(platform)
+        return build_aws(aws_platform(platform))
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.
@@ -78,19 +80,19 @@ class AwsSupport(CloudSupport):
         # Start-up time: boto3 loads only for live commands.
         from accelplane.clouds.aws.object_store import s3_objects
 
-        return s3_objects(platform, connection)
+        return s3_objects(aws_platform(platform), connection)
 
     def preflight(self, platform: Platform, options: Any) -> Any:
         # Start-up time: boto3 loads only for live commands.
         from accelplane.clouds.aws.preflight import run_preflight
 
-        return run_preflight(platform, options)
+        return run_preflight(aws_platform(platform), options)
 
     def cluster_access(self, platform: Platform, connection: Any) -> Any:
         # Start-up time: boto3 loads only for live commands.
         from accelplane.clouds.aws.cluster_access import eks_access
 
-        return eks_access(platform, connection)
+        return eks_access(aws_platform(platform), connection)
 
 
 SUPPORT = AwsSupport()

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog
-from accelplane.declaration import NodePool, Platform, SoftwareProfile
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
+from accelplane.declaration import SoftwareProfile
 from accelplane.matrix import accelerators
 from accelplane.matrix.eks_ami import ami_release, eks_ami_data, releases_shipping
 
@@ -37,14 +38,14 @@ class AmiSoftware:
     fabric_manager: bool  # a pool of the profile is an NVSwitch board: fabric manager runs too
 
 
-def _ami_type(pool: NodePool) -> str | None:
+def _ami_type(pool: AwsNodePool) -> str | None:
     facts = node_facts(pool.accelerator)
     if facts is None or pool.accelerator is None:
         return None
     return facts.ami_types.get(catalog.architecture(pool.instance_type))
 
 
-def _shipped(platform: Platform) -> tuple[dict[str, AmiSoftware], list[Issue]]:
+def _shipped(platform: AwsPlatform) -> tuple[dict[str, AmiSoftware], list[Issue]]:
     """Per profile, what its pools' AMI release ships; and a problem per profile used on AMI types
     whose images ship different software."""
     by_profile: dict[str, AmiSoftware] = {}
@@ -90,7 +91,7 @@ def _typed_differs(profile: SoftwareProfile, shipped: AmiSoftware) -> Iterator[t
             yield field, str(typed), ships
 
 
-def ami_software_problems(platform: Platform) -> Iterator[Issue]:
+def ami_software_problems(platform: AwsPlatform) -> Iterator[Issue]:
     """A profile that types a driver, fabric manager or container toolkit other than its AMI ships."""
     shipped, problems = _shipped(platform)
     yield from problems
@@ -109,7 +110,7 @@ def ami_software_problems(platform: Platform) -> Iterator[Issue]:
                    f"derived from ami_release_version){instead}")
 
 
-def with_ami_software(platform: Platform) -> Platform:
+def with_ami_software(platform: AwsPlatform) -> AwsPlatform:
     """The platform with each EKS profile's untyped driver, fabric manager and container toolkit
     filled in from its AMI release (call after `ami_software_problems` found nothing)."""
     updates: dict[str, SoftwareProfile] = {}

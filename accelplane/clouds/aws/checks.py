@@ -1,9 +1,9 @@
 """Checks of a declaration for AWS: the facts of AWS a stack must agree with before `pulumi up`.
 
 Regions with an EKS endpoint, AWS's tag rules, the VPC shape (new or existing), EC2 instance types
-with their accelerators, EFA and placement groups, S3 storage classes, ELB TLS policies — each
-against botocore's models and endpoint data (`accelplane.clouds.aws.catalog`). Keys only Google
-Cloud uses are refused here, so a stack cannot carry settings that silently do nothing.
+with their accelerators, EFA and placement groups, S3 storage classes, ELB TLS policies, the
+discounts and budgets AWS has — each against botocore's models and endpoint data
+(`accelplane.clouds.aws.catalog`). Keys of other clouds never get here: `AwsPlatform` has none.
 """
 
 from __future__ import annotations
@@ -15,41 +15,21 @@ from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
-from accelplane.declaration import CapacityType, NodePool, Platform, Purpose
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform, aws_platform
+from accelplane.declaration import CapacityType, Platform, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
 
 
-def aws_problems(platform: Platform) -> Iterator[Issue]:
-    yield from _google_keys(platform)
+def aws_problems(declared: Platform) -> Iterator[Issue]:
+    platform = aws_platform(declared)
     yield from _region(platform)
     yield from _tags(platform)
     yield from _network(platform)
     yield from _pools(platform)
     yield from _buckets(platform)
     yield from _endpoint(platform)
-
-
-def _google_keys(platform: Platform) -> Iterator[Issue]:
-    """Keys only Google Cloud reads: on an AWS stack they would be ignored, so they are refused."""
-    hint = "is for cloud: gcp stacks; remove it (or set cloud: gcp)"
-    if platform.gcp is not None:
-        yield ("gcp",), f"gcp {hint}"
-    if platform.network.vpc is not None:
-        yield ("network", "vpc"), f"network.vpc {hint}"
-    for index, pool in enumerate(platform.node_pools):
-        for key in ("tpu_topology", "zones", "gpu_driver"):
-            if getattr(pool, key) is not None:
-                yield ("node_pools", index, key), f"{key} {hint}"
-        if pool.capacity.reservation is not None:
-            yield ("node_pools", index, "capacity", "reservation"), f"capacity.reservation {hint}; use reservation_id"
-    endpoint = platform.inference_endpoint
-    if endpoint is not None:
-        for key in ("certificate", "ssl_profile"):
-            if key in endpoint.model_fields_set:
-                yield ("inference_endpoint", key), f"{key} {hint}"
-        if endpoint.certificate_arn is None:
-            yield ("inference_endpoint", "certificate_arn"), "required field is missing (the ALB's ACM certificate)"
+    yield from _cost(platform)
 
 
 # The most tags a component adds to the platform's own (a subnet: Name, the cluster's discovery
@@ -59,7 +39,7 @@ _TAG_PUNCTUATION = frozenset(" _.:/=+-@")
 _MAX_TAG_PROBLEMS = 10
 
 
-def _region(platform: Platform) -> Iterator[Issue]:
+def _region(platform: AwsPlatform) -> Iterator[Issue]:
     known = aws_catalog.eks_regions()
     if any(platform.region in regions for regions in known.values()):
         return
@@ -74,7 +54,7 @@ def _tag_text_ok(text: str) -> bool:
     return all(ch.isalnum() or ch in _TAG_PUNCTUATION or unicodedata.category(ch).startswith("Z") for ch in text)
 
 
-def _tags(platform: Platform) -> Iterator[Issue]:
+def _tags(platform: AwsPlatform) -> Iterator[Issue]:
     """AWS's tag rules, checked here rather than halfway through `pulumi up`: count per resource,
     key and value length and characters, and the reserved `aws:` prefix."""
     limits = aws_catalog.tag_limits()
@@ -108,7 +88,7 @@ def _tags(platform: Platform) -> Iterator[Issue]:
         yield ("tags", "extra"), f"{found - _MAX_TAG_PROBLEMS} more tag problems like the ones above"
 
 
-def _network(platform: Platform) -> Iterator[Issue]:
+def _network(platform: AwsPlatform) -> Iterator[Issue]:
     if (platform.network.new_vpc is None) == (platform.network.existing_vpc is None):
         yield ("network",), "declare exactly one of new_vpc or existing_vpc"
         return
@@ -147,12 +127,10 @@ def _expected_model_tokens(accelerator: str) -> set[str]:
     return set(accelerator.lower().split("-")[1:])
 
 
-def _pools(platform: Platform) -> Iterator[Issue]:
+def _pools(platform: AwsPlatform) -> Iterator[Issue]:
     instance_types = aws_catalog.ec2_instance_types()
     for index, pool in enumerate(platform.node_pools):
         base: tuple[str | int, ...] = ("node_pools", index)
-        if pool.capacity.type is CapacityType.capacity_reservation and pool.capacity.reservation_id is None:
-            yield (*base, "capacity", "reservation_id"), "capacity_reservation needs reservation_id (cr-...)"
         if pool.instance_type not in instance_types:
             yield (
                 (*base, "instance_type"),
@@ -173,7 +151,7 @@ def _pools(platform: Platform) -> Iterator[Issue]:
             yield (*base, "placement_group"), "spot capacity cannot be held in a cluster placement group"
 
 
-def _pool_instance_facts(pool: NodePool, base: tuple[str | int, ...]) -> Iterator[Issue]:
+def _pool_instance_facts(pool: AwsNodePool, base: tuple[str | int, ...]) -> Iterator[Issue]:
     facts = aws_catalog.instance_facts(pool.instance_type)
     if facts is None:
         return
@@ -195,7 +173,7 @@ def _pool_instance_facts(pool: NodePool, base: tuple[str | int, ...]) -> Iterato
             yield (*base, "instance_type"), f"{pool.instance_type} carries {carried}, not {pool.accelerator}"
 
 
-def _buckets(platform: Platform) -> Iterator[Issue]:
+def _buckets(platform: AwsPlatform) -> Iterator[Issue]:
     classes = aws_catalog.s3_transition_storage_classes()
     for index, bucket in enumerate(platform.buckets):
         for rule_index, rule in enumerate(bucket.lifecycle):
@@ -208,7 +186,7 @@ def _buckets(platform: Platform) -> Iterator[Issue]:
                     )
 
 
-def _endpoint(platform: Platform) -> Iterator[Issue]:
+def _endpoint(platform: AwsPlatform) -> Iterator[Issue]:
     endpoint = platform.inference_endpoint
     if endpoint is None:
         return
@@ -228,3 +206,14 @@ def _endpoint(platform: Platform) -> Iterator[Issue]:
         yield ("network", "new_vpc", "public_subnets"), "the inference endpoint needs public subnets for its ALB"
     if platform.network.existing_vpc is not None and not platform.network.existing_vpc.public_subnet_ids:
         yield ("network", "existing_vpc", "public_subnet_ids"), "the inference endpoint needs public subnets"
+
+
+def _cost(platform: AwsPlatform) -> Iterator[Issue]:
+    budget = platform.budget
+    if budget is not None and budget.billing_account is not None:
+        yield ("budget", "billing_account"), "billing_account is Google Cloud's; AWS budgets belong to the account"
+    for index, pool in enumerate(platform.node_pools):
+        discount = pool.capacity.discount
+        if discount is not None and discount.kind.value != "savings_plan":
+            yield (("node_pools", index, "capacity", "discount", "kind"),
+                   f"{discount.kind.value} is not a discount of aws (savings_plan: AWS; committed_use: Google Cloud)")

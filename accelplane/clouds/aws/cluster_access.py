@@ -15,7 +15,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from accelplane.clouds.aws.clients import AwsClients
-from accelplane.declaration import Platform
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.rollout.kubernetes_api import ClusterAccess
 from accelplane.rollout.route import RouteError
 
@@ -35,7 +35,7 @@ def eks_token(clients: AwsClients, cluster: str) -> str:
     return TOKEN_PREFIX + base64.urlsafe_b64encode(url.encode()).decode().rstrip("=")
 
 
-def eks_access(platform: Platform, connection: Any) -> ClusterAccess:
+def eks_access(platform: AwsPlatform, connection: Any) -> ClusterAccess:
     clients = AwsClients(platform.region, endpoint_url=getattr(connection, "endpoint_url", None),
                          profile=getattr(connection, "profile", None), max_attempts=4)
     try:

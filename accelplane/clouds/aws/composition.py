@@ -32,10 +32,11 @@ from accelplane.clouds.aws.components.secret_access import SecretAccess, SecretA
 from accelplane.clouds.aws.components.secret_store import SecretStore, SecretStoreArgs
 from accelplane.clouds.aws.components.security_groups import PlatformSecurityGroups, SecurityGroupsArgs
 from accelplane.clouds.aws.components.workload_role import WorkloadRole, WorkloadRoleArgs
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.k8s.cluster_facts import EksFacts
 from accelplane.config.pulumi_source import secret_values
 from accelplane.cost.budget import BUDGET_JUDGED_AT_TAG, BUDGET_WARN_AT_TAG
-from accelplane.declaration import BucketRole, Environment, Platform, Purpose
+from accelplane.declaration import BucketRole, Environment, Purpose
 from accelplane.declaration.resilience import effective_health_check
 from accelplane.k8s.layer import build_kubernetes
 
@@ -44,7 +45,7 @@ from accelplane.k8s.layer import build_kubernetes
 class _Context:
     """What every part of the composition shares."""
 
-    platform: Platform
+    platform: AwsPlatform
     tags: dict[str, str]
     protect: bool
     opts: pulumi.ResourceOptions
@@ -63,7 +64,7 @@ class _Keys:
     secrets: EncryptionKey
 
 
-def build_aws(platform: Platform) -> dict[str, Any]:
+def build_aws(platform: AwsPlatform) -> dict[str, Any]:
     """Declare every resource of an AWS platform; return the stack outputs."""
     # Moving an existing stack from the default provider to this one replaces nothing: the engine
     # asks the provider's DiffConfig, which sees the same region (pulumi/pulumi#18509).
@@ -246,7 +247,7 @@ def _buckets(ctx: _Context, keys: _Keys) -> dict[BucketRole, SecureBucket]:
     }
 
 
-def _routes(platform: Platform) -> list[Route]:
+def _routes(platform: AwsPlatform) -> list[Route]:
     """The exposed inference services, each with its backends' weights (none without a Kubernetes layer)."""
     services = platform.kubernetes.inference_services if platform.kubernetes else []
     return [

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
-from accelplane.declaration import MetricsSource, Platform
+from accelplane.declaration import MetricsSource
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -29,7 +30,7 @@ EFA_PLUGIN_FIELD = "efa_device_plugin"
 ALB_TARGET_GROUPS_PER_ACTION = 5
 
 
-def eks_problems(platform: Platform) -> Iterator[Issue]:
+def eks_problems(platform: AwsPlatform) -> Iterator[Issue]:
     layer = platform.kubernetes
     if layer is None:
         return

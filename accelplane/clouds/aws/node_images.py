@@ -13,7 +13,7 @@ import re
 from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import NodeImage
 from accelplane.clouds.aws import catalog
-from accelplane.declaration import NodePool, Platform
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
 from accelplane.errors import InputError
 
 # EKS AMI type -> (architecture, variant) in the AL2023 SSM parameter names.
@@ -31,7 +31,7 @@ def _refuse_floating(text: str, where: str) -> None:
         raise InputError.single(f"{text!r} is a floating reference; pin an exact version", field=where)
 
 
-def ami_parameter(pool: NodePool, minor: str, release: str | None) -> tuple[str, str] | None:
+def ami_parameter(pool: AwsNodePool, minor: str, release: str | None) -> tuple[str, str] | None:
     """(EKS AMI type, public SSM parameter of its image id) for `pool` on Kubernetes `minor`: the
     pinned release (`1.33.5-20251120`) where given, else the type's recommended image; None where
     EKS has no AL2023 AMI family for the pool's accelerator."""
@@ -48,7 +48,7 @@ def ami_parameter(pool: NodePool, minor: str, release: str | None) -> tuple[str,
     return ami_type, f"{base}/amazon-eks-node-al2023-{cpu}-{variant}-{minor}-v{date}/image_id"
 
 
-def node_images(platform: Platform) -> list[NodeImage]:
+def node_images(platform: AwsPlatform) -> list[NodeImage]:
     images = []
     for pool in platform.node_pools:
         profile = platform.pool_profile(pool)

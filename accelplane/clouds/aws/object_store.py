@@ -7,7 +7,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from accelplane.clouds.aws.clients import AwsClients
-from accelplane.declaration import Platform
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.rollout.parity.storage import ObjectStore, StoreError
 
 
@@ -48,6 +48,6 @@ class S3Objects(ObjectStore):
             raise StoreError(f"cannot write {uri}: {error}") from None
 
 
-def s3_objects(platform: Platform, connection: Any) -> S3Objects:
+def s3_objects(platform: AwsPlatform, connection: Any) -> S3Objects:
     return S3Objects(AwsClients(platform.region, endpoint_url=getattr(connection, "endpoint_url", None),
                                 profile=getattr(connection, "profile", None), max_attempts=4))

@@ -8,12 +8,12 @@ at that element's line.
 from __future__ import annotations
 
 from accelplane.cloud_support import DeclarationPath
-from accelplane.declaration import Platform
+from accelplane.clouds.aws.declaration import AwsPlatform
 
 _AWS = "accelplane:aws:"
 
 
-def declaration_paths(platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+def declaration_paths(platform: AwsPlatform) -> dict[tuple[str, str], DeclarationPath]:
     name = platform.name
     paths: dict[tuple[str, str], DeclarationPath] = {
         (f"{_AWS}EncryptionKey", f"{name}-eks"): ("kubernetes_version",),

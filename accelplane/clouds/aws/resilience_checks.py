@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.waf_vocabulary import MANAGED_RULE_GROUPS
-from accelplane.declaration import Platform, RateLimitAction
+from accelplane.declaration import RateLimitAction
 from accelplane.declaration.resilience import ALB_BODY_INSPECTION_BYTES, WAF_LIMIT_MAX, WAF_LIMIT_MIN, WAF_WINDOWS
 from accelplane.suggest import did_you_mean
 
 Issue = tuple[tuple[str | int, ...], str]
 
 
-def resilience_problems(platform: Platform) -> Iterator[Issue]:
+def resilience_problems(platform: AwsPlatform) -> Iterator[Issue]:
     endpoint = platform.inference_endpoint
     if endpoint is not None:
         for index, group in enumerate(endpoint.waf_managed_rule_groups):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance, resilience_checks
+from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 
 if TYPE_CHECKING:
     import pulumi
@@ -21,14 +22,15 @@ if TYPE_CHECKING:
 
 class GcpSupport(CloudSupport):
     name = "gcp"
+    platform_model = GcpPlatform
     not_yet = {
         Capability.cloud_metrics: "use `rollout.metrics: prometheus`",
     }
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
-        yield from checks.gcp_problems(platform)
-        yield from kubernetes_checks.gke_problems(platform)
-        yield from resilience_checks.resilience_problems(platform)
+        yield from checks.gcp_problems(gcp_platform(platform))
+        yield from kubernetes_checks.gke_problems(gcp_platform(platform))
+        yield from resilience_checks.resilience_problems(gcp_platform(platform))
 
     def addon_fields(self) -> tuple[str, ...]:
         return kubernetes_checks.ADDON_FIELDS
@@ -43,7 +45,7 @@ class GcpSupport(CloudSupport):
         return []  # GKE picks the node image from the cluster version
 
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
-        return provenance.declaration_paths(platform)
+        return provenance.declaration_paths(gcp_platform(platform))
 
     def vocabularies(self) -> Mapping[str, Sequence[str]]:
         shapes = catalog.tpu_shapes()
@@ -53,13 +55,13 @@ class GcpSupport(CloudSupport):
         # Start-up time: pulumi-gcp's service modules load only when the program runs.
         from accelplane.clouds.gcp.composition import build_gcp
 
-        return build_gcp(platform)
+        return build_gcp(gcp_platform(platform))
 
     def preflight(self, platform: Platform, options: Any) -> Any:
         # Start-up time: the Google API client loads only for live commands.
         from accelplane.clouds.gcp.preflight import run_preflight
 
-        return run_preflight(platform, options)
+        return run_preflight(gcp_platform(platform), options)
 
     def live_reader(self) -> Any:
         # Start-up time: google-api-python-client loads only for live commands.
@@ -79,13 +81,13 @@ class GcpSupport(CloudSupport):
         # Start-up time: google-api-python-client loads only for live commands.
         from accelplane.clouds.gcp.object_store import gcs_objects
 
-        return gcs_objects(platform, connection)
+        return gcs_objects(gcp_platform(platform), connection)
 
     def cluster_access(self, platform: Platform, connection: Any) -> Any:
         # Start-up time: google-auth loads only for live commands.
         from accelplane.clouds.gcp.rollout.route import gke_access
 
-        return gke_access(platform, connection)
+        return gke_access(gcp_platform(platform), connection)
 
     def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
         # Start-up time: google-auth loads only when a rollout reads metrics.
@@ -97,8 +99,9 @@ class GcpSupport(CloudSupport):
         # Start-up time: the Pulumi SDK loads only for the offline engine.
         from accelplane.clouds.gcp.mocks import GcpLikeMocks
 
-        assert platform.gcp is not None  # required on Google Cloud by the declaration checks
-        return GcpLikeMocks(project=platform.gcp.project, region=platform.region)
+        settings = gcp_platform(platform).gcp
+        assert settings is not None  # required on Google Cloud by the declaration checks
+        return GcpLikeMocks(project=settings.project, region=platform.region)
 
 
 SUPPORT = GcpSupport()

@@ -2,8 +2,8 @@
 
 Project settings and how the GKE version is pinned, region and zones, Google's label rules, the VPC
 ranges, machine types with their accelerators and TPU slice shapes, reservations, GCS storage
-classes and the endpoint's certificate. Keys only AWS reads are refused here, so a stack cannot
-carry settings that silently do nothing.
+classes, the endpoint's certificate, the discounts and budgets Google Cloud has. Keys of other
+clouds never get here: `GcpPlatform` has none.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.declaration import CapacityType, NodePool, Platform
+from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_platform
+from accelplane.declaration import Platform
 from accelplane.suggest import did_you_mean
 
 Issue = tuple[tuple[str | int, ...], str]
@@ -33,42 +34,18 @@ _ZONE_SUFFIX = re.compile(r"[a-z]|ai[0-9]+[a-z]?")
 _LEGACY_STORAGE_CLASSES = frozenset({"MULTI_REGIONAL", "REGIONAL", "DURABLE_REDUCED_AVAILABILITY"})
 
 
-def gcp_problems(platform: Platform) -> Iterator[Issue]:
-    yield from _aws_keys(platform)
+def gcp_problems(declared: Platform) -> Iterator[Issue]:
+    platform = gcp_platform(declared)
     yield from _settings(platform)
     yield from _labels(platform)
     yield from _network(platform)
     yield from _pools(platform)
     yield from _buckets(platform)
     yield from _endpoint(platform)
+    yield from _cost(platform)
 
 
-def _aws_keys(platform: Platform) -> Iterator[Issue]:
-    """Keys only AWS reads: on a Google Cloud stack they would be ignored, so they are refused."""
-    hint = "is for cloud: aws stacks; remove it"
-    for key in ("new_vpc", "existing_vpc"):
-        if getattr(platform.network, key) is not None:
-            yield ("network", key), f"network.{key} {hint} (declare network.vpc on Google Cloud)"
-    for key in ("cluster_log_types", "log_retention_days"):
-        if key in platform.model_fields_set:
-            yield (key,), f"{key} {hint} (GKE sends control-plane logs to Cloud Logging)"
-    for index, pool in enumerate(platform.node_pools):
-        for key in ("efa", "placement_group"):
-            if getattr(pool, key):
-                yield ("node_pools", index, key), f"{key} {hint}"
-        if pool.capacity.reservation_id is not None:
-            yield ("node_pools", index, "capacity", "reservation_id"), f"reservation_id {hint}; use reservation"
-    for index, secret in enumerate(platform.secrets):
-        if "recovery_window_days" in secret.model_fields_set:
-            yield ("secrets", index, "recovery_window_days"), f"recovery_window_days {hint}"
-    endpoint = platform.inference_endpoint
-    if endpoint is not None:
-        for key in ("certificate_arn", "tls_policy", "idle_timeout_seconds", "waf_managed_rule_groups"):
-            if key in endpoint.model_fields_set:
-                yield ("inference_endpoint", key), f"{key} {hint}"
-
-
-def _settings(platform: Platform) -> Iterator[Issue]:
+def _settings(platform: GcpPlatform) -> Iterator[Issue]:
     if not _REGION.match(platform.region):
         yield ("region",), f"{platform.region!r} is not a Google Cloud region (e.g. us-central1, europe-west4)"
     settings = platform.gcp
@@ -87,7 +64,7 @@ def _settings(platform: Platform) -> Iterator[Issue]:
                f"{settings.gke_version} is not a {platform.kubernetes_version} version (kubernetes_version)")
 
 
-def _labels(platform: Platform) -> Iterator[Issue]:
+def _labels(platform: GcpPlatform) -> Iterator[Issue]:
     labels = platform.resource_labels
     room = MAX_LABELS - COMPONENT_LABELS
     if len(labels) > room:
@@ -109,7 +86,7 @@ def _labels(platform: Platform) -> Iterator[Issue]:
                          "digits, '_' and '-' (at most 63)")
 
 
-def _network(platform: Platform) -> Iterator[Issue]:
+def _network(platform: GcpPlatform) -> Iterator[Issue]:
     vpc = platform.network.vpc
     if vpc is None:
         yield ("network", "vpc"), "required field is missing: node_cidr, pods_cidr, services_cidr, control_plane_cidr"
@@ -125,12 +102,10 @@ def _network(platform: Platform) -> Iterator[Issue]:
         yield ("network", "vpc", "control_plane_cidr"), "GKE's private control plane takes exactly a /28"
 
 
-def _pools(platform: Platform) -> Iterator[Issue]:
+def _pools(platform: GcpPlatform) -> Iterator[Issue]:
     zones = set(platform.gcp.zones) if platform.gcp else set()
     for index, pool in enumerate(platform.node_pools):
         base: tuple[str | int, ...] = ("node_pools", index)
-        if pool.capacity.type is CapacityType.capacity_reservation and pool.capacity.reservation is None:
-            yield (*base, "capacity", "reservation"), "capacity_reservation needs reservation (the reservation's name)"
         for zone_index, zone in enumerate(pool.zones or []):
             if zones and zone not in zones:
                 yield (*base, "zones", zone_index), f"zone {zone!r} is not one of gcp.zones: {', '.join(sorted(zones))}"
@@ -155,7 +130,7 @@ def _pools(platform: Platform) -> Iterator[Issue]:
             yield from _zones_offer(pool, base, zones, offered, pool.instance_type)
 
 
-def _tpu_pool(platform: Platform, pool: NodePool, base: tuple[str | int, ...], zones: set[str]) -> Iterator[Issue]:
+def _tpu_pool(platform: GcpPlatform, pool: GcpNodePool, base: tuple[str | int, ...], zones: set[str]) -> Iterator[Issue]:
     generation = gcp_catalog.tpu_generation_of(pool.instance_type)
     assert generation is not None  # a TPU machine type has one
     topologies = gcp_catalog.tpu_topologies(pool.instance_type)
@@ -191,7 +166,7 @@ def _tpu_pool(platform: Platform, pool: NodePool, base: tuple[str | int, ...], z
 
 
 def _zones_offer(
-    pool: NodePool, base: tuple[str | int, ...], zones: set[str], offered: frozenset[str], what: str
+    pool: GcpNodePool, base: tuple[str | int, ...], zones: set[str], offered: frozenset[str], what: str
 ) -> Iterator[Issue]:
     declared = pool.zones or sorted(zones)
     if not offered or not declared:
@@ -211,7 +186,7 @@ def _gke_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
-def _buckets(platform: Platform) -> Iterator[Issue]:
+def _buckets(platform: GcpPlatform) -> Iterator[Issue]:
     classes = gcp_catalog.gcs_storage_classes() - _LEGACY_STORAGE_CLASSES
     for index, bucket in enumerate(platform.buckets):
         for rule_index, rule in enumerate(bucket.lifecycle):
@@ -224,8 +199,20 @@ def _buckets(platform: Platform) -> Iterator[Issue]:
                     )
 
 
-def _endpoint(platform: Platform) -> Iterator[Issue]:
+def _endpoint(platform: GcpPlatform) -> Iterator[Issue]:
     endpoint = platform.inference_endpoint
     if endpoint is not None and endpoint.certificate is None:
         yield (("inference_endpoint", "certificate"),
                "required field is missing (the Certificate Manager certificate the Gateway serves)")
+
+
+def _cost(platform: GcpPlatform) -> Iterator[Issue]:
+    budget = platform.budget
+    if budget is not None and budget.billing_account is None:
+        yield ("budget", "billing_account"), ("a Google Cloud budget belongs to a billing account: declare "
+                                              "billing_account (XXXXXX-XXXXXX-XXXXXX)")
+    for index, pool in enumerate(platform.node_pools):
+        discount = pool.capacity.discount
+        if discount is not None and discount.kind.value != "committed_use":
+            yield (("node_pools", index, "capacity", "discount", "kind"),
+                   f"{discount.kind.value} is not a discount of gcp (savings_plan: AWS; committed_use: Google Cloud)")

@@ -43,19 +43,11 @@ from accelplane.clouds.gcp.components.node_service_account import NodeServiceAcc
 from accelplane.clouds.gcp.components.secret_store import SecretSpec, SecretStore, SecretStoreArgs
 from accelplane.clouds.gcp.components.service_agents import ServiceAgents, ServiceAgentsArgs
 from accelplane.clouds.gcp.components.workload_access import BucketGrant, WorkloadAccess, WorkloadAccessArgs
+from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, GcpSettings, GpuDriver
 from accelplane.clouds.gcp.k8s.cluster_facts import GkeEndpoint, GkeFacts
 from accelplane.config.pulumi_source import secret_values
 from accelplane.cost.budget import gcp_display_name
-from accelplane.declaration import (
-    BucketRole,
-    CapacityType,
-    Environment,
-    GcpSettings,
-    GpuDriver,
-    InferenceService,
-    NodePool,
-    Platform,
-)
+from accelplane.declaration import BucketRole, CapacityType, Environment, InferenceService
 from accelplane.k8s.layer import build_kubernetes
 from accelplane.node_labels import pool_labels
 
@@ -67,7 +59,7 @@ _HYPERDISK_MACHINES = ("ct6e-",)
 
 @dataclass(frozen=True)
 class _Context:
-    platform: Platform
+    platform: GcpPlatform
     settings: GcpSettings
     labels: dict[str, str]
     protect: bool
@@ -90,7 +82,7 @@ class _Keys:
     secrets: EncryptionKey
 
 
-def build_gcp(platform: Platform) -> dict[str, Any]:
+def build_gcp(platform: GcpPlatform) -> dict[str, Any]:
     """Declare every resource of a Google Cloud platform; return the stack outputs."""
     settings = platform.gcp
     assert settings is not None  # guaranteed by the GCP checks
@@ -137,7 +129,7 @@ def build_gcp(platform: Platform) -> dict[str, Any]:
     return outputs
 
 
-def _exposed(platform: Platform) -> list[InferenceService]:
+def _exposed(platform: GcpPlatform) -> list[InferenceService]:
     return [s for s in (platform.kubernetes.inference_services if platform.kubernetes else []) if s.expose]
 
 
@@ -310,7 +302,7 @@ def _node_pools(ctx: _Context, cluster: GkeCluster, node_account: NodeServiceAcc
     return out
 
 
-def _per_zone(pool: NodePool, zones: list[str]) -> int:
+def _per_zone(pool: GcpNodePool, zones: list[str]) -> int:
     # GKE's node_count is per zone; the declaration's count is the pool's total.
     return -(-pool.scaling.max // max(1, len(zones)))
 

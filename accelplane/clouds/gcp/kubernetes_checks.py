@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_pool
 from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
-from accelplane.declaration import Backend, InferenceService, MetricsSource, NodePool, Platform, Purpose
+from accelplane.declaration import Backend, InferenceService, MetricsSource, NodePool, Purpose
 
 Issue = tuple[tuple[str | int, ...], str]
 
@@ -20,7 +21,7 @@ Issue = tuple[tuple[str | int, ...], str]
 ADDON_FIELDS = ("kueue", "jobset", "kube_prometheus_stack")
 
 
-def gke_problems(platform: Platform) -> Iterator[Issue]:
+def gke_problems(platform: GcpPlatform) -> Iterator[Issue]:
     layer = platform.kubernetes
     if layer is None:
         return
@@ -43,17 +44,18 @@ def gke_problems(platform: Platform) -> Iterator[Issue]:
 
 
 def _pool_nodes(pool: NodePool) -> int:
+    pool = gcp_pool(pool)
     """The pool's maximum in VMs: `scaling` counts slices on a multi-host TPU pool."""
     shape = _tpu_shape(pool)
     return pool.scaling.max * shape.vms if shape is not None and shape.multi_host else pool.scaling.max
 
 
-def _tpu_shape(pool: NodePool) -> gcp_catalog.TpuShape | None:
+def _tpu_shape(pool: GcpNodePool) -> gcp_catalog.TpuShape | None:
     return gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
 
 
 def _inference_pool(
-    service: InferenceService, backend: Backend, pool: NodePool, path: tuple[str | int, ...]
+    service: InferenceService, backend: Backend, pool: GcpNodePool, path: tuple[str | int, ...]
 ) -> Iterator[Issue]:
     """A replica is one pod on one VM: never on a multi-host slice, and on a TPU VM it takes all its chips."""
     machine = gcp_catalog.machine_type(pool.instance_type)
@@ -75,6 +77,7 @@ def _inference_pool(
 
 
 def _template_nodes(pool: NodePool, nodes: int, path: tuple[str | int, ...]) -> Iterator[Issue]:
+    pool = gcp_pool(pool)
     shape = _tpu_shape(pool)
     if shape is not None and shape.multi_host:
         # `scaling` counts slices here: a job takes whole slices, each of `shape.vms` VMs.

@@ -11,7 +11,7 @@ from typing import Any
 from googleapiclient.http import MediaInMemoryUpload
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
-from accelplane.declaration import Platform
+from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.rollout.parity.storage import ObjectStore, StoreError
 
 WRITE_SCOPE = "https://www.googleapis.com/auth/devstorage.read_write"
@@ -48,7 +48,7 @@ class GcsObjects(ObjectStore):
             raise StoreError(f"cannot write {uri}: {error.code}: {error.message}") from None
 
 
-def gcs_objects(platform: Platform, connection: Any) -> GcsObjects:
+def gcs_objects(platform: GcpPlatform, connection: Any) -> GcsObjects:
     assert platform.gcp is not None
     clients = GcpClients(platform.gcp.project, platform.region, endpoints=getattr(connection, "api_endpoints", {}),
                          impersonate=getattr(connection, "impersonate_service_account", None), scope=WRITE_SCOPE,

@@ -7,12 +7,12 @@ built from; a TPU pool is one GKE node pool per slice (`<platform>-<pool>-s<n>`)
 from __future__ import annotations
 
 from accelplane.cloud_support import DeclarationPath
-from accelplane.declaration import Platform
+from accelplane.clouds.gcp.declaration import GcpPlatform
 
 _GCP = "accelplane:gcp:"
 
 
-def declaration_paths(platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+def declaration_paths(platform: GcpPlatform) -> dict[tuple[str, str], DeclarationPath]:
     name = platform.name
     paths: dict[tuple[str, str], DeclarationPath] = {
         ("pulumi:providers:gcp", f"{name}-gcp"): ("gcp", "project"),

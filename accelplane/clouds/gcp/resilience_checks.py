@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.declaration import Platform
+from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.declaration.resilience import ARMOR_INTERVALS
 
 Issue = tuple[tuple[str | int, ...], str]
 _INT32 = 2**31 - 1
 
 
-def resilience_problems(platform: Platform) -> Iterator[Issue]:
+def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
     layer = platform.kubernetes
     if layer is None:
         return

@@ -70,6 +70,6 @@ def store_for(uri: str, stack: StackConfig, connection: Any) -> ObjectStore:
         return LocalStore(project_root(stack))
     store = cloud_support(stack.platform.cloud).object_store(stack.platform, scheme, connection)
     if store is None:
-        raise InputError.single(f"{uri}: a {stack.platform.cloud.value} stack keeps parity files in a path or "
+        raise InputError.single(f"{uri}: a {stack.platform.cloud} stack keeps parity files in a path or "
                                 "its own object store", file=str(stack.path), field="rollout.parity")
     return store

@@ -31,8 +31,8 @@ from pulumi_aws.lb import (
 )
 
 from accelplane.clouds.aws.components.endpoint_firewall import EndpointFirewall, EndpointFirewallArgs, ProtectedRoute
+from accelplane.clouds.aws.declaration import AwsInferenceEndpoint as EndpointSpec
 from accelplane.declaration import HealthCheck, RateLimit
-from accelplane.declaration import InferenceEndpoint as EndpointSpec
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 
 DEFAULT_PREFIX = "/"

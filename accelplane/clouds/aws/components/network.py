@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.declaration import ExistingVpc, NatMode, NewVpc
+from accelplane.clouds.aws.declaration import ExistingVpc, NatMode, NewVpc
 
 
 @dataclass(frozen=True)

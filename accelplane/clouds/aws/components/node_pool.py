@@ -18,6 +18,7 @@ from pulumi_aws.eks import NodeGroupTaintArgsDict
 
 from accelplane.accelerator_vendors import VendorNodeFacts
 from accelplane.clouds.aws.catalog import InstanceFacts
+from accelplane.clouds.aws.declaration import AwsNodePool
 from accelplane.declaration import CapacityType, NodePool, SoftwareProfile, TaintEffect
 from accelplane.node_labels import LABEL_PREFIX, pool_labels
 
@@ -31,7 +32,7 @@ _CAPACITY = {
 
 @dataclass(frozen=True)
 class NodePoolArgs:
-    pool: NodePool
+    pool: AwsNodePool
     profile: SoftwareProfile | None
     vendor: VendorNodeFacts
     instance: InstanceFacts
@@ -132,7 +133,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         self.register_outputs({"nodeGroupName": node_group.node_group_name})
 
     @staticmethod
-    def _interfaces(pool: NodePool, args: NodePoolArgs) -> list[LaunchTemplateNetworkInterfaceArgsDict]:
+    def _interfaces(pool: AwsNodePool, args: NodePoolArgs) -> list[LaunchTemplateNetworkInterfaceArgsDict]:
         groups = list(args.security_group_ids)
         if not pool.efa:
             return [

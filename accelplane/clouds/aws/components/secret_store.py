@@ -13,12 +13,12 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.declaration import Secret
+from accelplane.clouds.aws.declaration import AwsSecret
 
 
 @dataclass(frozen=True)
 class SecretStoreArgs:
-    secrets: Sequence[Secret]
+    secrets: Sequence[AwsSecret]
     kms_key_arn: pulumi.Input[str]
     values: Mapping[str, pulumi.Output[str]]
     tags: Mapping[str, str]

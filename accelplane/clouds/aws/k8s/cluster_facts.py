@@ -22,10 +22,11 @@ import pulumi_kubernetes as k8s
 from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.components.node_pool import default_taints
+from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 from accelplane.clouds.aws.k8s.kubeconfig import eks_kubeconfig
 from accelplane.clouds.aws.k8s.load_balancer_controller import LoadBalancerController, LoadBalancerControllerArgs
 from accelplane.clouds.aws.k8s.target_group_backend import TargetGroupBackend
-from accelplane.declaration import BucketRole, Cloud, NodePool, Platform, Workload
+from accelplane.declaration import BucketRole, NodePool, Platform, Workload
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.provider import provider_for
 from accelplane.k8s.scheduling import kubernetes_taints, pool_selector
@@ -35,7 +36,7 @@ ROLE_ARN_ANNOTATION = "eks.amazonaws.com/role-arn"
 
 @dataclass(frozen=True)
 class EksFacts(ClusterFacts):
-    platform: Platform
+    platform: AwsPlatform
     cluster_name: pulumi.Output[str]
     endpoint: pulumi.Output[str]
     certificate_authority: pulumi.Output[str]
@@ -48,8 +49,8 @@ class EksFacts(ClusterFacts):
     aws_provider: pulumi.ProviderResource  # the program's provider for the declared region
 
     @property
-    def cloud(self) -> Cloud:
-        return Cloud.aws
+    def cloud(self) -> str:
+        return "aws"
 
     @property
     def runs_device_exporters(self) -> bool:
@@ -78,7 +79,7 @@ class EksFacts(ClusterFacts):
             selector=pool_selector(pool),
             taints=kubernetes_taints(default_taints(pool, vendor)),
             max_nodes=pool.scaling.max,
-            efa_interfaces=instance.max_efa_interfaces if instance and pool.efa else 0,
+            efa_interfaces=instance.max_efa_interfaces if instance and pool.uses_efa() else 0,
         )
 
     def load_balancer_sources(self) -> list[str]:
@@ -95,6 +96,7 @@ class EksFacts(ClusterFacts):
         return pulumi.Output.concat("s3://", self.bucket_names[BucketRole.checkpoints], "/", prefix)
 
     def exposure(self, platform: Platform, opts: pulumi.ResourceOptions) -> Exposure:
+        platform = aws_platform(platform)
         layer = platform.kubernetes
         assert layer is not None
         addons = platform.software_profiles[layer.addons_profile]

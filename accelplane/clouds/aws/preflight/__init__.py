@@ -9,12 +9,12 @@ answered in tests by botocore's Stubber, which validates each answer against the
 from __future__ import annotations
 
 from accelplane.clouds.aws.clients import AwsClients, endpoint_url_problem
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.preflight.calls import AwsReads
 from accelplane.clouds.aws.preflight.capacity import efa_checks, offering_checks, reservation_checks
 from accelplane.clouds.aws.preflight.cluster import image_checks, version_checks
 from accelplane.clouds.aws.preflight.demand import pool_demands
 from accelplane.clouds.aws.preflight.quotas import quota_checks
-from accelplane.declaration import Platform
 from accelplane.errors import InputError
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightCheck
@@ -23,7 +23,7 @@ from accelplane.preflight.run import CloudPreflight
 HERE = "accelplane preflight"
 
 
-def run_preflight(platform: Platform, options: PreflightOptions) -> CloudPreflight:
+def run_preflight(platform: AwsPlatform, options: PreflightOptions) -> CloudPreflight:
     # Start-up time: verify's connection helpers load only here.
     from accelplane.clouds.aws.verify.reader import aws_clients, caller_account
 
@@ -43,7 +43,7 @@ def run_preflight(platform: Platform, options: PreflightOptions) -> CloudPreflig
                           clients.calls.to_json())
 
 
-def aws_preflight(platform: Platform, clients: AwsClients, options: PreflightOptions) -> list[PreflightCheck]:
+def aws_preflight(platform: AwsPlatform, clients: AwsClients, options: PreflightOptions) -> list[PreflightCheck]:
     reads = AwsReads(clients)
     demands, zone_checks = pool_demands(platform, reads)
     types = reads.instance_types(sorted({demand.instance_type for demand in demands}))

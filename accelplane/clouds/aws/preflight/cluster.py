@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.node_images import ami_parameter
 from accelplane.clouds.aws.preflight.calls import AwsReads, UnreadableError
-from accelplane.declaration import Platform
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightCheck, Status, aware, unknown
 
 _AT_VERSION = ("kubernetes_version",)
 
 
-def version_checks(platform: Platform, reads: AwsReads, options: PreflightOptions) -> list[PreflightCheck]:
+def version_checks(platform: AwsPlatform, reads: AwsReads, options: PreflightOptions) -> list[PreflightCheck]:
     version = platform.kubernetes_version
     subject = f"EKS {version} in {reads.region}"
     try:
@@ -53,7 +53,7 @@ def version_checks(platform: Platform, reads: AwsReads, options: PreflightOption
                            has=has, at=_AT_VERSION)]
 
 
-def image_checks(platform: Platform, reads: AwsReads) -> list[PreflightCheck]:
+def image_checks(platform: AwsPlatform, reads: AwsReads) -> list[PreflightCheck]:
     minor = platform.kubernetes_version
     checks = []
     for index, pool in enumerate(platform.node_pools):

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
 from accelplane.clouds.aws.preflight.calls import AwsReads, UnreadableError
-from accelplane.declaration import CapacityType, NodePool, Platform
+from accelplane.declaration import CapacityType
 from accelplane.preflight.results import PreflightCheck, unknown
 
 MAX_UNAVAILABLE = 1  # the node groups' update_config (components/node_pool.py)
@@ -23,7 +24,7 @@ MAX_UNAVAILABLE = 1  # the node groups' update_config (components/node_pool.py)
 @dataclass(frozen=True)
 class PoolDemand:
     index: int  # position in node_pools (the stack-file line)
-    pool: NodePool
+    pool: AwsNodePool
     zones: tuple[str, ...]
 
     @property
@@ -55,7 +56,7 @@ class PoolDemand:
         return ("node_pools", self.index)
 
 
-def pool_demands(platform: Platform, reads: AwsReads) -> tuple[list[PoolDemand], list[PreflightCheck]]:
+def pool_demands(platform: AwsPlatform, reads: AwsReads) -> tuple[list[PoolDemand], list[PreflightCheck]]:
     zones, problems = _private_subnet_zones(platform, reads)
     demands = []
     for index, pool in enumerate(platform.node_pools):
@@ -64,7 +65,7 @@ def pool_demands(platform: Platform, reads: AwsReads) -> tuple[list[PoolDemand],
     return demands, problems
 
 
-def _private_subnet_zones(platform: Platform, reads: AwsReads) -> tuple[list[str], list[PreflightCheck]]:
+def _private_subnet_zones(platform: AwsPlatform, reads: AwsReads) -> tuple[list[str], list[PreflightCheck]]:
     network = platform.network
     if network.new_vpc is not None:
         return list(network.new_vpc.availability_zones), []

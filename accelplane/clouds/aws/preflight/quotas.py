@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.preflight.calls import AwsReads, InstanceType, UnreadableError
 from accelplane.clouds.aws.preflight.demand import PoolDemand
-from accelplane.declaration import Platform
 from accelplane.preflight.results import PreflightCheck, Status, unknown
 
 _DATA = Path(__file__).resolve().parent.parent / "ec2_quotas.json"
@@ -53,7 +53,7 @@ def quota_for(instance_type: str, market: str) -> Ec2Quota | None:
     return best[1] if best else None
 
 
-def quota_checks(platform: Platform, demands: list[PoolDemand], types: dict[str, InstanceType] | UnreadableError,
+def quota_checks(platform: AwsPlatform, demands: list[PoolDemand], types: dict[str, InstanceType] | UnreadableError,
                  reads: AwsReads) -> list[PreflightCheck]:
     if isinstance(types, UnreadableError):
         return [unknown(_CHECK, "every pool's vCPUs", types.why())]

@@ -21,7 +21,8 @@ from typing import Any
 
 from accelplane.clouds.aws.alb_forward import forward_action, forward_targets
 from accelplane.clouds.aws.clients import API_ERRORS, describe_error
-from accelplane.declaration import InferenceService, Platform
+from accelplane.clouds.aws.declaration import AwsPlatform
+from accelplane.declaration import InferenceService
 from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG
 from accelplane.rollout.route import RouteError
 
@@ -75,7 +76,7 @@ def _all(client: Any, operation: str, key: str, **params: Any) -> list[dict[str,
             return items
 
 
-def find_routing(clients: Any, platform: Platform, service: InferenceService) -> Routing:
+def find_routing(clients: Any, platform: AwsPlatform, service: InferenceService) -> Routing:
     """The live route of `service`; `clients(service_name)` returns a boto3 client."""
     tagging = clients("resourcegroupstaggingapi")
     tagged: dict[str, dict[str, str]] = {}

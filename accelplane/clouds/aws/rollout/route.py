@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from accelplane.clouds.aws.clients import API_ERRORS, AwsClients
+from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.clouds.aws.rollout import alb, cloudwatch
 from accelplane.errors import InputError
 from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
@@ -72,6 +73,6 @@ def alb_route(request: RouteRequest) -> AlbRoute:
         raise RouteError("no ALB route: the service is not exposed")
     aws = connect_aws(platform.region, request.endpoint_url, request.profile)
     try:
-        return AlbRoute(aws, alb.find_routing(aws, platform, service))
+        return AlbRoute(aws, alb.find_routing(aws, aws_platform(platform), service))
     except alb.RoutingError as error:
         raise RouteError(str(error)) from None

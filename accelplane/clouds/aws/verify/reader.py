@@ -35,6 +35,7 @@ from botocore.exceptions import ConnectionError as AwsConnectionError
 from botocore.parsers import ResponseParserError
 
 from accelplane.clouds.aws.clients import AwsClients, NotAnApiResponseError, describe_error, endpoint_url_problem
+from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.clouds.aws.verify.declared import aws_declared
 from accelplane.clouds.aws.verify.drift_specs import DRIFT
 from accelplane.clouds.aws.verify.inventory import Collector
@@ -122,7 +123,7 @@ class AwsSession(LiveSession):
         return ProbeTarget(f"https://{dns}{port}{health_path}", subject)
 
     def endpoint_policy(self, read: LiveRead) -> EndpointPolicy:
-        spec = read.declared.platform.inference_endpoint
+        spec = aws_platform(read.declared.platform).inference_endpoint
         assert spec is not None  # only asked when the platform declares an endpoint
         return EndpointPolicy(elb_policy_minimum_tls(spec.tls_policy), f"TLS policy {spec.tls_policy}",
                               spec.http_redirect)

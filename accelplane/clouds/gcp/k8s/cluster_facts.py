@@ -28,10 +28,11 @@ import pulumi_kubernetes as k8s
 from accelplane.accelerator_vendors import gke_node_facts
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
+from accelplane.clouds.gcp.declaration import GcpInferenceEndpoint, GcpPlatform, gcp_platform, gcp_pool
 from accelplane.clouds.gcp.k8s.gateway_backend import GatewayBackend, ServiceEdge
 from accelplane.clouds.gcp.k8s.inference_gateway import InferenceGateway, InferenceGatewayArgs
 from accelplane.clouds.gcp.k8s.kubeconfig import gke_kubeconfig
-from accelplane.declaration import BucketRole, Cloud, InferenceEndpoint, InferenceService, NodePool, Platform, Workload
+from accelplane.declaration import BucketRole, InferenceService, NodePool, Platform, Workload
 from accelplane.declaration.resilience import (
     effective_backend_timeout,
     effective_health_check,
@@ -58,7 +59,7 @@ class GkeEndpoint:
 
 @dataclass(frozen=True)
 class GkeFacts(ClusterFacts):
-    platform: Platform
+    platform: GcpPlatform
     cluster_name: pulumi.Output[str]
     endpoint: pulumi.Output[str]
     certificate_authority: pulumi.Output[str]
@@ -66,8 +67,8 @@ class GkeFacts(ClusterFacts):
     inference_endpoint: GkeEndpoint | None
 
     @property
-    def cloud(self) -> Cloud:
-        return Cloud.gcp
+    def cloud(self) -> str:
+        return "gcp"
 
     @property
     def runs_device_exporters(self) -> bool:
@@ -81,6 +82,7 @@ class GkeFacts(ClusterFacts):
         return {"kubernetes": kubernetes}
 
     def scheduling(self, pool: NodePool) -> PoolScheduling | None:
+        pool = gcp_pool(pool)
         machine = gcp_catalog.machine_type(pool.instance_type)
         vendor = gke_node_facts(pool.accelerator)
         if machine is None or vendor is None or machine.kind == "cpu":
@@ -128,6 +130,7 @@ class GkeFacts(ClusterFacts):
         return pulumi.Output.concat("gs://", self.bucket_names[BucketRole.checkpoints], "/", prefix)
 
     def exposure(self, platform: Platform, opts: pulumi.ResourceOptions) -> Exposure:
+        platform = gcp_platform(platform)
         layer = platform.kubernetes
         spec = platform.inference_endpoint
         assert layer is not None
@@ -161,7 +164,7 @@ class GkeFacts(ClusterFacts):
         )
 
 
-def _edge(service: InferenceService, spec: InferenceEndpoint, platform: Platform, endpoint: GkeEndpoint) -> ServiceEdge:
+def _edge(service: InferenceService, spec: GcpInferenceEndpoint, platform: GcpPlatform, endpoint: GkeEndpoint) -> ServiceEdge:
     """What the load balancer applies to one service: its policy, probe and timeouts."""
     return ServiceEdge(
         security_policy=endpoint.service_policy_names.get(service.name, endpoint.security_policy_name),

@@ -6,11 +6,11 @@ the read-only scope."""
 from __future__ import annotations
 
 from accelplane.clouds.gcp.clients import GcpClients, api_endpoint_problem
+from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.clouds.gcp.preflight.capacity import offering_checks, reservation_checks
 from accelplane.clouds.gcp.preflight.cluster import version_checks
 from accelplane.clouds.gcp.preflight.demand import pool_demands
 from accelplane.clouds.gcp.preflight.quotas import quota_checks
-from accelplane.declaration import Platform
 from accelplane.errors import InputError
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightCheck
@@ -19,7 +19,7 @@ from accelplane.preflight.run import CloudPreflight
 HERE = "accelplane preflight"
 
 
-def gcp_preflight(platform: Platform, clients: GcpClients, options: PreflightOptions) -> list[PreflightCheck]:
+def gcp_preflight(platform: GcpPlatform, clients: GcpClients, options: PreflightOptions) -> list[PreflightCheck]:
     demands = pool_demands(platform)
     checks = quota_checks(demands, clients)
     checks += offering_checks(demands, clients)
@@ -28,7 +28,7 @@ def gcp_preflight(platform: Platform, clients: GcpClients, options: PreflightOpt
     return checks
 
 
-def run_preflight(platform: Platform, options: PreflightOptions, clients: GcpClients | None = None) -> CloudPreflight:
+def run_preflight(platform: GcpPlatform, options: PreflightOptions, clients: GcpClients | None = None) -> CloudPreflight:
     # Start-up time: verify's connection helper loads only here.
     from accelplane.clouds.gcp.verify.reader import check_project
 

@@ -5,12 +5,12 @@ them (a pinned `gke_version` exactly; a release channel with `kubernetes_version
 from __future__ import annotations
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.clouds.gcp.preflight.calls import why
-from accelplane.declaration import Platform
 from accelplane.preflight.results import PreflightCheck, Status, unknown
 
 
-def version_checks(platform: Platform, clients: GcpClients) -> list[PreflightCheck]:
+def version_checks(platform: GcpPlatform, clients: GcpClients) -> list[PreflightCheck]:
     assert platform.gcp is not None
     settings = platform.gcp
     channel = settings.release_channel.value if settings.release_channel is not None else None

@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accelplane.clouds.gcp import catalog
-from accelplane.declaration import CapacityType, NodePool, Platform
+from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
+from accelplane.declaration import CapacityType
 
 
 @dataclass(frozen=True)
 class PoolDemand:
     index: int
-    pool: NodePool
+    pool: GcpNodePool
     zones: tuple[str, ...]
     machine: catalog.MachineType | None
     vms_per_slice: int  # nodes per scaling unit (1 except multi-host TPU slices)
@@ -70,7 +71,7 @@ class PoolDemand:
         return ("node_pools", self.index)
 
 
-def pool_demands(platform: Platform) -> list[PoolDemand]:
+def pool_demands(platform: GcpPlatform) -> list[PoolDemand]:
     assert platform.gcp is not None  # required on Google Cloud by the declaration checks
     demands = []
     for index, pool in enumerate(platform.node_pools):

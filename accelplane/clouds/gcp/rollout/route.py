@@ -20,7 +20,8 @@ import google_auth_httplib2
 import httplib2
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
-from accelplane.declaration import InferenceService, Platform
+from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
+from accelplane.declaration import InferenceService
 from accelplane.errors import InputError
 from accelplane.rollout.kubernetes_api import (
     ClusterAccess,
@@ -36,12 +37,12 @@ GATEWAY_API = "/apis/gateway.networking.k8s.io/v1"
 TOKEN_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 
 
-def cluster_name(platform: Platform) -> str:
+def cluster_name(platform: GcpPlatform) -> str:
     assert platform.gcp is not None
     return f"projects/{platform.gcp.project}/locations/{platform.region}/clusters/{platform.name}"
 
 
-def gke_access(platform: Platform, connection: Any) -> ClusterAccess:
+def gke_access(platform: GcpPlatform, connection: Any) -> ClusterAccess:
     """The cluster's endpoint and CA from `clusters.get`, and a token from the same credentials
     (`connection`: the command's options, for `api_endpoints` and `impersonate_service_account`)."""
     assert platform.gcp is not None
@@ -74,7 +75,7 @@ def gke_access(platform: Platform, connection: Any) -> ClusterAccess:
 
 
 class GkeRoute(LiveRoute):
-    def __init__(self, api: KubernetesApi, platform: Platform, service: InferenceService) -> None:
+    def __init__(self, api: KubernetesApi, platform: GcpPlatform, service: InferenceService) -> None:
         self.api = api
         self.service = service
         workload = next(w for w in platform.workloads if w.name == service.workload)
@@ -178,7 +179,7 @@ def gke_route(request: RouteRequest) -> GkeRoute:
         raise RouteError("no Gateway route: the service is not exposed")
     try:
         access = (from_kubeconfig(request.kube_context) if request.kube_context
-                  else gke_access(request.platform, request))
+                  else gke_access(gcp_platform(request.platform), request))
     except ValueError as error:
         raise RouteError(f"--context: {error}") from None
-    return GkeRoute(KubernetesApi(access), request.platform, request.service)
+    return GkeRoute(KubernetesApi(access), gcp_platform(request.platform), request.service)

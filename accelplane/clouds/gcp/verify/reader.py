@@ -16,6 +16,7 @@ import google.auth.exceptions
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint_problem
 from accelplane.clouds.gcp.components.bucket import ROLE_LABEL
+from accelplane.clouds.gcp.declaration import gcp_platform
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
 from accelplane.clouds.gcp.verify.gcs_checkpoints import GcsCheckpoints
@@ -59,8 +60,9 @@ class GcpReader(LiveReader):
         return problems
 
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> GcpSession:
-        assert stack.platform.gcp is not None  # required on Google Cloud by the declaration checks
-        project = stack.platform.gcp.project
+        settings = gcp_platform(stack.platform).gcp
+        assert settings is not None  # required on Google Cloud by the declaration checks
+        project = settings.project
         clients = self.clients or GcpClients(
             project,
             stack.platform.region,
@@ -75,9 +77,10 @@ class GcpReader(LiveReader):
 
 
 def _declared(stack: StackConfig, graph: OfflineGraph) -> DeclaredPlatform:
-    assert stack.platform.gcp is not None
-    mocks = GcpLikeMocks(project=stack.platform.gcp.project, region=stack.platform.region)
-    return declared_platform(stack, graph, mocks, stack.platform.gcp.project)
+    settings = gcp_platform(stack.platform).gcp
+    assert settings is not None
+    mocks = GcpLikeMocks(project=settings.project, region=stack.platform.region)
+    return declared_platform(stack, graph, mocks, settings.project)
 
 
 def check_project(clients: GcpClients, here: str = _HERE) -> None:

@@ -1,0 +1,131 @@
+"""What only an AWS stack declares: its VPC (new or existing), EC2 capacity reservations, EFA and
+placement groups on pools, the ALB's certificate and settings, Secrets Manager's recovery window, and
+the EKS control-plane logs. `AwsPlatform` is the model `cloud: aws` (the default) selects; a key of
+another cloud is an unknown key here, named by the loader with the cloud that has it.
+
+Each class narrows a neutral section (`accelplane.declaration`) by subclassing it; the narrowed
+fields carry `reportIncompatibleVariableOverride` waived: sound, as every model is frozen.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import Field, field_validator
+
+from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform, Secret
+from accelplane.declaration.base import Cidr, Model, _check_cidr
+
+
+class NatMode(StrEnum):
+    single = "single"
+    per_az = "per_az"
+
+
+class NewVpc(Model):
+    cidr: Cidr = Field(description="CIDR of the new VPC.")
+    availability_zones: list[str] = Field(min_length=1, description="Availability zones, one subnet pair each.")
+    private_subnets: list[Cidr] = Field(min_length=1, description="Node subnets, one per availability zone.")
+    public_subnets: list[Cidr] = Field(
+        default_factory=list, description="Load-balancer-only subnets, one per availability zone."
+    )
+    nat: NatMode = Field(default=NatMode.single, description="One NAT gateway, or one per zone (prod).")
+
+    _cidr = field_validator("cidr")(_check_cidr)
+
+    @field_validator("private_subnets", "public_subnets")
+    @classmethod
+    def _subnets(cls, value: list[str]) -> list[str]:
+        return [_check_cidr(v) for v in value]
+
+
+class ExistingVpc(Model):
+    vpc_id: str = Field(pattern=r"^vpc-[0-9a-f]{8,17}$", description="Id of the existing VPC.")
+    cidr: Cidr = Field(description="CIDR of the existing VPC (security group rules are scoped to it).")
+    private_subnet_ids: list[str] = Field(min_length=1, description="Existing private subnet ids for nodes.")
+    public_subnet_ids: list[str] = Field(default_factory=list, description="Existing public subnet ids for the ALB.")
+
+    _cidr = field_validator("cidr")(_check_cidr)
+
+
+class AwsNetwork(Network):
+    new_vpc: NewVpc | None = Field(default=None, description="Create a new VPC with these settings.")
+    existing_vpc: ExistingVpc | None = Field(default=None, description="Use this existing VPC instead.")
+
+
+class AwsCapacity(Capacity):
+    reservation_field: ClassVar[str] = "reservation_id (cr-...)"
+
+    reservation_id: str | None = Field(
+        default=None,
+        pattern=r"^cr-[0-9a-f]{8,17}$",
+        description="EC2 capacity reservation id (cr-...), required for capacity_reservation.",
+    )
+
+    def reserved(self) -> str | None:
+        return self.reservation_id
+
+
+class AwsNodePool(NodePool):
+    capacity: AwsCapacity = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default_factory=AwsCapacity, description="How nodes are bought."
+    )
+    efa: bool = Field(default=False, description="Attach EFA interfaces (instance type must support EFA).")
+    placement_group: bool = Field(default=False, description="Cluster placement group (EFA training pools).")
+
+    def uses_efa(self) -> bool:
+        return self.efa
+
+
+class AwsInferenceEndpoint(InferenceEndpoint):
+    certificate_arn: str = Field(
+        pattern=r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}$",
+        description="ACM certificate ARN for the ALB's HTTPS listener.",
+    )
+    tls_policy: str = Field(
+        default="ELBSecurityPolicy-TLS13-1-2-2021-06", description="ELB security policy (TLS 1.2 or newer only)."
+    )
+    idle_timeout_seconds: int = Field(
+        default=60, ge=1, le=4000, description="ALB idle timeout, shared by every service (a silent "
+        "connection is closed after it).",
+    )
+    waf_managed_rule_groups: list[str] = Field(
+        default_factory=list, description="AWS managed rule groups the endpoint's WAF web ACL runs (e.g. "
+        "AWSManagedRulesKnownBadInputsRuleSet). AWSManagedRulesCommonRuleSet blocks bodies over 8 KB (a long prompt).",
+    )
+
+
+class AwsSecret(Secret):
+    """A Secrets Manager secret."""
+
+    recovery_window_days: int = Field(default=30, ge=7, le=30, description="Days a deleted secret can be restored.")
+
+
+class AwsPlatform(Platform):
+    """An EKS stack (`cloud: aws`)."""
+
+    network: AwsNetwork = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        description="A new or an existing VPC, and who may reach the cluster API."
+    )
+    node_pools: list[AwsNodePool] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        min_length=1, description="EKS managed node groups."
+    )
+    inference_endpoint: AwsInferenceEndpoint | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default=None, description="Public HTTPS inference endpoint (an ALB)."
+    )
+    secrets: list[AwsSecret] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default_factory=list, description="Secrets Manager secrets (values never here)."
+    )
+    cluster_log_types: list[str] = Field(
+        default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],
+        description="EKS control-plane log types sent to CloudWatch.",
+    )
+    log_retention_days: int = Field(default=90, ge=1, description="CloudWatch retention of control-plane logs.")
+
+
+def aws_platform(platform: Platform) -> AwsPlatform:
+    """The platform as the AWS model it was loaded with (the registry hands AWS only its own stacks)."""
+    if not isinstance(platform, AwsPlatform):
+        raise TypeError(f"an AWS stack's platform is an AwsPlatform, got {type(platform).__name__}")
+    return platform

@@ -1,0 +1,162 @@
+"""What only a Google Cloud stack declares: the project, zones and GKE version (`gcp:`), the VPC's
+node, pod and service ranges, a Compute Engine reservation, a TPU slice's topology, a pool's zones
+and GPU driver installation, and the Gateway's Certificate Manager certificate and SSL profile.
+`GcpPlatform` is the model `cloud: gcp` selects; a key of another cloud is an unknown key here, named
+by the loader with the cloud that has it.
+
+Each class narrows a neutral section (`accelplane.declaration`) by subclassing it; the narrowed
+fields carry `reportIncompatibleVariableOverride` waived: sound, as every model is frozen.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import Field, field_validator
+
+from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform
+from accelplane.declaration.base import Cidr, Model, _check_cidr
+
+
+class ReleaseChannel(StrEnum):
+    """GKE release channels (container.v1 ReleaseChannel.channel, without UNSPECIFIED)."""
+
+    RAPID = "RAPID"
+    REGULAR = "REGULAR"
+    STABLE = "STABLE"
+    EXTENDED = "EXTENDED"
+
+
+class GpuDriver(StrEnum):
+    """How GKE installs the NVIDIA driver (container.v1 GPUDriverInstallationConfig.gpuDriverVersion):
+    the driver GKE pins as default or latest for the node version, or none (a driver DaemonSet of yours)."""
+
+    default = "default"
+    latest = "latest"
+    disabled = "disabled"
+
+
+class SslProfile(StrEnum):
+    """Google SSL policy profiles that allow TLS 1.2+ suites only (compute.v1 SslPolicy.profile)."""
+
+    MODERN = "MODERN"
+    RESTRICTED = "RESTRICTED"
+
+
+class GcpSettings(Model):
+    """What only Google Cloud needs: the project and zones, and how the GKE version is pinned."""
+
+    project: str = Field(pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$", description="Google Cloud project id.")
+    zones: list[str] = Field(min_length=1, description="Zones of the region the nodes run in (default node locations).")
+    gke_version: str | None = Field(
+        default=None,
+        pattern=r"^1\.\d{2}\.\d+-gke\.\d+$",
+        description="Exact GKE version of the control plane and nodes, e.g. 1.33.5-gke.1162000 "
+        "(required unless a release channel is declared).",
+    )
+    release_channel: ReleaseChannel | None = Field(
+        default=None, description="Let GKE upgrade within this channel instead of pinning gke_version."
+    )
+
+
+class GcpVpc(Model):
+    """A new VPC on Google Cloud: one private node subnet with secondary ranges for pods and services."""
+
+    node_cidr: Cidr = Field(description="Primary range of the node subnet.")
+    pods_cidr: Cidr = Field(description="Secondary range for pod IPs (VPC-native cluster).")
+    services_cidr: Cidr = Field(description="Secondary range for Service IPs.")
+    control_plane_cidr: Cidr = Field(description="A /28 for the GKE control plane's private endpoint.")
+
+    @field_validator("node_cidr", "pods_cidr", "services_cidr", "control_plane_cidr")
+    @classmethod
+    def _cidrs(cls, value: str) -> str:
+        return _check_cidr(value)
+
+
+class GcpNetwork(Network):
+    vpc: GcpVpc | None = Field(default=None, description="The new VPC's node, pod and service ranges.")
+
+
+class GcpCapacity(Capacity):
+    reservation_field: ClassVar[str] = "reservation (a Compute Engine reservation's name)"
+
+    reservation: str | None = Field(
+        default=None,
+        pattern=r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
+        description="Name of the specific Compute Engine reservation the nodes consume.",
+    )
+
+    def reserved(self) -> str | None:
+        return self.reservation
+
+
+class GcpNodePool(NodePool):
+    capacity: GcpCapacity = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default_factory=GcpCapacity, description="How nodes are bought."
+    )
+    tpu_topology: str | None = Field(
+        default=None,
+        pattern=r"^[1-9][0-9]*x[1-9][0-9]*(x[1-9][0-9]*)?$",
+        description="TPU pools: the slice topology, e.g. 2x4 or 2x2x4; with a multi-host topology "
+        "`scaling` counts whole slices (each slice is atomic; a shape change replaces the pool).",
+    )
+    zones: list[str] | None = Field(
+        default=None,
+        description="Zones of this pool's nodes (default: gcp.zones); a multi-host TPU slice lives "
+        "in exactly one zone that offers its TPU generation.",
+    )
+    gpu_driver: GpuDriver | None = Field(
+        default=None, description="GPU pools: how GKE installs the driver (default: default)."
+    )
+
+    def sized_in_slices(self) -> bool:
+        return self.tpu_topology is not None
+
+
+class GcpInferenceEndpoint(InferenceEndpoint):
+    certificate: str | None = Field(
+        default=None,
+        pattern=r"^projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/locations/global/certificates/[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
+        description="Certificate Manager certificate (projects/<p>/locations/global/certificates/<n>) "
+        "the Gateway serves.",
+    )
+    ssl_profile: SslProfile = Field(
+        default=SslProfile.MODERN,
+        description="SSL policy profile; the minimum TLS version is always 1.2.",
+    )
+
+
+class GcpPlatform(Platform):
+    """A GKE stack (`cloud: gcp`)."""
+
+    gcp: GcpSettings | None = Field(default=None, description="The project, zones and GKE version.")
+    network: GcpNetwork = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        description="The VPC's ranges and who may reach the cluster API."
+    )
+    node_pools: list[GcpNodePool] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        min_length=1, description="GKE node pools."
+    )
+    inference_endpoint: GcpInferenceEndpoint | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default=None, description="Public HTTPS inference endpoint (a GKE Gateway)."
+    )
+
+    @property
+    def resource_labels(self) -> dict[str, str]:
+        """The same facts as `resource_tags` as Google Cloud labels (lower-case keys without ':')."""
+        return {key.replace(":", "-"): value for key, value in self.resource_tags.items()}
+
+
+def gcp_pool(pool: NodePool) -> GcpNodePool:
+    """A pool of a Google Cloud stack, as the model it was loaded with."""
+    if not isinstance(pool, GcpNodePool):
+        raise TypeError(f"a Google Cloud stack's pool is a GcpNodePool, got {type(pool).__name__}")
+    return pool
+
+
+def gcp_platform(platform: Platform) -> GcpPlatform:
+    """The platform as the Google Cloud model it was loaded with (the registry hands this cloud only
+    its own stacks)."""
+    if not isinstance(platform, GcpPlatform):
+        raise TypeError(f"a Google Cloud stack's platform is a GcpPlatform, got {type(platform).__name__}")
+    return platform
