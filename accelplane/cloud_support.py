@@ -41,9 +41,12 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
+if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module;
+    # the cost layer's pricer and tables, which a cloud's pricer extends (cost asks through this interface)
     import pulumi
 
+    from accelplane.cost.estimate import PlanPricer
+    from accelplane.cost.prices import PriceTable, RegionPrices
     from accelplane.declaration import Platform
 
 Issue = tuple[tuple[Any, ...], str]  # (field path under accelplane:platform, message)
@@ -141,6 +144,18 @@ class CloudSupport(ABC):
     @abstractmethod
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         """Mocks for the offline engine that answer like this cloud (ids, ARNs, self links)."""
+
+    # -- cost ----------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
+                    declared_desired: Mapping[str, int]) -> PlanPricer:
+        """What prices this cloud's resources of an offline plan (`cost`, `preview`, `diff`, AP-COST-001),
+        from the cloud's price table (`table`, this region's rows in `prices`)."""
+
+    @abstractmethod
+    def plan_region(self, resources: Iterable[Mapping[str, Any]]) -> str | None:
+        """The region an offline plan's resources live in, read from the resources themselves."""
 
     # -- live ----------------------------------------------------------------------------------------
 

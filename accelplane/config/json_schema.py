@@ -2,17 +2,20 @@
 
 Stack files point at `schema/stack.schema.json` with a `yaml-language-server` comment, so editors
 complete keys and flag mistakes as people type. A test fails when the committed file drifts.
+
+`accelplane:platform` is one branch per installed cloud: `cloud:` (absent: the default cloud) picks
+its model with if/then, so an editor completes only that cloud's keys.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 from accelplane.cloud_support import cloud_support, known_clouds
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import SOURCE_CHECKOUT
-from accelplane.declaration import Platform
+from accelplane.declaration import DEFAULT_CLOUD, Platform
 from accelplane.matrix import accelerators
 
 SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"
@@ -27,24 +30,57 @@ def _enum(field: dict[str, Any], values: list[str]) -> None:
         field.update(closed)
 
 
+def _pool_model(platform: type[Platform]) -> str:
+    """The name of the pool model a cloud's platform declares its `node_pools` with."""
+    (pool,) = get_args(platform.model_fields["node_pools"].annotation)  # list[<cloud's NodePool>]
+    return str(pool.__name__)
+
+
 def _vocabularies(definitions: dict[str, Any]) -> None:
     """Enums the models leave open because their values are data: the matrix's accelerators and each
-    cloud's vocabularies (TPU topologies)."""
+    cloud's vocabularies (TPU topologies), on that cloud's pools."""
     accelerators_known = sorted(accelerators())
-    _enum(definitions["NodePool"]["properties"]["accelerator"], accelerators_known)
     _enum(definitions["HostGroup"]["properties"]["accelerator"], accelerators_known)
-    fields: dict[str, set[str]] = {}
     for cloud in known_clouds():
-        for name, values in cloud_support(cloud).vocabularies().items():
-            fields.setdefault(name, set()).update(values)
-    for name, values in fields.items():
-        _enum(definitions["NodePool"]["properties"][name], sorted(values))
+        support = cloud_support(cloud)
+        pool = definitions[_pool_model(support.platform_model)]["properties"]
+        _enum(pool["accelerator"], accelerators_known)
+        for name, values in support.vocabularies().items():
+            _enum(pool[name], sorted(values))
+
+
+def _cloud_branch(cloud: str) -> dict[str, Any]:
+    """if `cloud:` names this cloud (or is absent, for the default cloud), then its model."""
+    named = {"properties": {"cloud": {"const": cloud}}, "required": ["cloud"]}
+    condition = {"anyOf": [named, {"not": {"required": ["cloud"]}}]} if cloud == DEFAULT_CLOUD else named
+    model = cloud_support(cloud).platform_model.__name__
+    return {"if": condition, "then": {"$ref": f"#/$defs/{model}"}}
+
+
+def _platform_definitions() -> dict[str, Any]:
+    """Every cloud's platform model with the models it uses, in one `$defs`; a model both clouds use
+    (the neutral sections) is one definition."""
+    definitions: dict[str, Any] = {}
+    for cloud in known_clouds():
+        model = cloud_support(cloud).platform_model
+        schema = model.model_json_schema(ref_template="#/$defs/{model}")
+        for name, definition in {**schema.pop("$defs", {}), model.__name__: schema}.items():
+            if definitions.setdefault(name, definition) != definition:
+                raise ValueError(f"two clouds define the schema model {name!r} differently: rename one")
+    clouds = list(known_clouds())
+    definitions["Platform"] = {
+        "title": "Platform",
+        "description": (Platform.__doc__ or "").strip(),
+        "type": "object",
+        "properties": {"cloud": {"enum": clouds, "default": DEFAULT_CLOUD, "title": "Cloud",
+                                 "description": Platform.model_fields["cloud"].description}},
+        "allOf": [_cloud_branch(cloud) for cloud in clouds],
+    }
+    return definitions
 
 
 def stack_file_schema() -> dict[str, Any]:
-    platform = Platform.model_json_schema(ref_template="#/$defs/{model}")
-    definitions = platform.pop("$defs", {})
-    definitions["Platform"] = platform
+    definitions = _platform_definitions()
     _vocabularies(definitions)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from typing import Any
 
+from accelplane.cloud_support import cloud_support
 from accelplane.cost.prices import PriceTable, RegionPrices
 
 SIZES = ("minimum", "desired", "maximum")
@@ -150,50 +151,42 @@ def estimate_plan(
         known = ", ".join(sorted(table.regions))
         notes.append(f"no prices for region {region} in the {cloud} table (regions: {known})")
         prices = RegionPrices()
-    pricer = (_AwsPricer(resources, prices, table) if cloud == "aws"
-              else _GcpPricer(resources, prices, table, declared_desired or {}))
+    pricer = cloud_support(cloud).plan_pricer(resources, prices, table, declared_desired or {})
     items = tuple(sorted(pricer.items(), key=lambda i: (i.pool is None, i.kind, i.resource)))
     return Estimate(cloud=cloud, region=region, table=table, items=items, notes=tuple(notes))
 
 
 def plan_region(resources: Iterable[Mapping[str, Any]], cloud: str) -> str | None:
-    """The region a plan's resources live in: an AWS subnet's zone less its letter, or the GKE
-    cluster's location (a zone's region)."""
-    for resource in resources:
-        inputs = _inputs(resource)
-        if cloud == "aws" and resource.get("type") == "aws:ec2/subnet:Subnet":
-            zone = inputs.get("availabilityZone")
-            if isinstance(zone, str) and zone[-1:].isalpha():
-                return zone[:-1]
-        if cloud == "gcp" and resource.get("type") == "gcp:container/cluster:Cluster":
-            location = inputs.get("location")
-            if isinstance(location, str) and location:
-                parts = location.split("-")
-                return "-".join(parts[:2]) if len(parts) > 2 else location
-    return None
+    """The region a plan's resources live in, as the cloud reads it from them."""
+    return cloud_support(cloud).plan_region(resources)
 
 
-def _name(resource: Mapping[str, Any]) -> str:
+def resource_name(resource: Mapping[str, Any]) -> str:
     return str(resource.get("urn", "")).rsplit("::", 1)[-1] or str(resource.get("name", ""))
 
 
-def _inputs(resource: Mapping[str, Any]) -> Mapping[str, Any]:
+def resource_inputs(resource: Mapping[str, Any]) -> Mapping[str, Any]:
     value = resource.get("inputs")
     return value if isinstance(value, Mapping) else {}
 
 
-def _int(value: Any, default: int = 0) -> int:
+def as_int(value: Any, default: int = 0) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
         return default
 
 
-class _Pricer:
-    def __init__(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable) -> None:
+class PlanPricer:
+    """Prices one cloud's resources of a plan: a cloud's `plan_pricer` returns its subclass."""
+
+    def __init__(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
+                 declared_desired: Mapping[str, int]) -> None:
         self.resources = resources
         self.prices = prices
         self.table = table
+        # pool name -> the declaration's desired size, where the plan holds only a creation size
+        self.declared_desired = declared_desired
 
     def service(self, key: str, what: str, counts: tuple[float, float, float], unit: str) -> Part:
         row = self.prices.services.get(key)
@@ -209,9 +202,10 @@ class _Pricer:
         row = self.prices.hourly(machine)
         if row is None:
             why = next((reason for key, reason in self.table.unpriced.items() if fnmatch(machine, key)), None)
-            return Part(f"{machine} (no price{': ' + why if why else ''})", _floats(nodes), None, "hour", None), None
+            what = f"{machine} (no price{': ' + why if why else ''})"
+            return Part(what, node_floats(nodes), None, "hour", None), None
         if not spot:
-            return Part(machine, _floats(nodes), row.on_demand, "hour", row.source, row.confirmed), None
+            return Part(machine, node_floats(nodes), row.on_demand, "hour", row.source, row.confirmed), None
         snapshot = self.prices.spot.ranges.get(machine) if self.prices.spot else None
         if snapshot:
             low, high = snapshot
@@ -219,181 +213,27 @@ class _Pricer:
         else:
             bounds = self.table.spot_bounds
             low, high, source = row.on_demand * bounds.low, row.on_demand * bounds.high, bounds.source
-        return Part(f"{machine} spot (upper end of its range)", _floats(nodes), round(high, 6), "hour", source,
+        return Part(f"{machine} spot (upper end of its range)", node_floats(nodes), round(high, 6), "hour", source,
                     row.confirmed), (round(low, 6), round(high, 6))
 
     def each(self, type_token: str) -> Iterable[Mapping[str, Any]]:
         return (r for r in self.resources if r.get("type") == type_token)
 
     def items(self) -> Iterable[LineItem]:
+        """One line per billable resource of the cloud's."""
         raise NotImplementedError
 
 
-def _floats(nodes: tuple[int, int, int]) -> tuple[float, float, float]:
+def node_floats(nodes: tuple[int, int, int]) -> tuple[float, float, float]:
     return (float(nodes[0]), float(nodes[1]), float(nodes[2]))
 
 
 ONE = (1.0, 1.0, 1.0)
 
 
-class _AwsPricer(_Pricer):
-    def items(self) -> Iterable[LineItem]:
-        templates = {str((r.get("outputs") or {}).get("id") or r.get("id") or ""): _inputs(r)
-                     for r in self.each("aws:ec2/launchTemplate:LaunchTemplate")}
-        for group in self.each("aws:eks/nodeGroup:NodeGroup"):
-            yield self._node_group(group, templates)
-        simple = (
-            ("aws:eks/cluster:Cluster", "EKS cluster", "eks_cluster_hour", "hour"),
-            ("aws:ec2/natGateway:NatGateway", "NAT gateway", "nat_gateway_hour", "hour"),
-            ("aws:ec2/eip:Eip", "public IPv4 address", "public_ipv4_hour", "hour"),
-            ("aws:lb/loadBalancer:LoadBalancer", "load balancer", "alb_hour", "hour"),
-            ("aws:kms/key:Key", "KMS key", "kms_key_month", "month"),
-            ("aws:secretsmanager/secret:Secret", "secret", "secret_month", "month"),
-        )
-        for type_token, kind, key, unit in simple:
-            for resource in self.each(type_token):
-                yield LineItem(_name(resource), type_token, kind, (self.service(key, kind, ONE, unit),),
-                               usage=self.usage_of(key))
-        for acl in self.each("aws:wafv2/webAcl:WebAcl"):
-            rules = float(len(_inputs(acl).get("rules") or []))
-            yield LineItem(_name(acl), "aws:wafv2/webAcl:WebAcl", "WAF web ACL",
-                           (self.service("waf_web_acl_month", "web ACL", ONE, "month"),
-                            self.service("waf_rule_month", f"{int(rules)} rules", (rules, rules, rules), "month")),
-                           usage=self.usage_of("waf_web_acl_month"))
-        for bucket in self.each("aws:s3/bucket:Bucket"):
-            yield _bucket_item(bucket, "STANDARD", self.prices, "S3")
-
-    def _node_group(self, group: Mapping[str, Any], templates: Mapping[str, Mapping[str, Any]]) -> LineItem:
-        inputs = _inputs(group)
-        scaling = inputs.get("scalingConfig") or {}
-        nodes = (_int(scaling.get("minSize")), _int(scaling.get("desiredSize")), _int(scaling.get("maxSize")))
-        types = inputs.get("instanceTypes") or ["?"]
-        machine = str(types[0])
-        tags = inputs.get("tags") or {}
-        template = templates.get(str((inputs.get("launchTemplate") or {}).get("id", "")), {})
-        capacity_type = str(inputs.get("capacityType") or "ON_DEMAND")
-        reserved = bool(template.get("capacityReservationSpecification")) or capacity_type == "CAPACITY_BLOCK"
-        spot = capacity_type == "SPOT"
-        instance, spot_range = self.machine_part(machine, nodes, spot)
-        disk = _int(next((m.get("ebs", {}).get("volumeSize") for m in template.get("blockDeviceMappings") or []
-                          if isinstance(m, Mapping)), 0))
-        parts = [instance]
-        if disk:
-            row = self.prices.services.get("ebs_gp3_gb_month")
-            parts.append(Part(f"{disk} GiB gp3 root volume per node", tuple(n * disk for n in _floats(nodes)),  # type: ignore[arg-type]
-                              row.price if row else None, "month", row.source if row else None))
-        note = None
-        if reserved:
-            note = ("a capacity reservation bills its whole size at the On-Demand rate whether or not nodes run; "
-                    "this prices the pool's nodes only")
-        return LineItem(_name(group), "aws:eks/nodeGroup:NodeGroup", "node pool", tuple(parts),
-                        pool=str(tags.get(POOL_LABEL) or inputs.get("nodeGroupName") or _name(group)),
-                        machine=machine, nodes=nodes,
-                        pricing="spot" if spot else "reservation" if reserved else "on-demand",
-                        discount=Discount.parse((inputs.get("labels") or {}).get(DISCOUNT_LABEL)),
-                        spot_range=spot_range, note=note)
-
-
-class _GcpPricer(_Pricer):
-    def __init__(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
-                 declared_desired: Mapping[str, int]) -> None:
-        super().__init__(resources, prices, table)
-        self.declared_desired = declared_desired
-
-    def items(self) -> Iterable[LineItem]:
-        pools = [self._node_pool(pool) for pool in self.each("gcp:container/nodePool:NodePool")]
-        yield from pools
-        for cluster in self.each("gcp:container/cluster:Cluster"):
-            yield LineItem(_name(cluster), "gcp:container/cluster:Cluster", "GKE cluster",
-                           (self.service("gke_cluster_hour", "cluster management fee", ONE, "hour"),))
-        vms = tuple(float(sum((p.nodes or (0, 0, 0))[i] for p in pools)) for i in range(3))
-        for nat in self.each("gcp:compute/routerNat:RouterNat"):
-            yield self._nat(nat, vms)  # type: ignore[arg-type]
-        for gateway in self.each("kubernetes:gateway.networking.k8s.io/v1:Gateway"):
-            yield LineItem(_name(gateway), "kubernetes:gateway.networking.k8s.io/v1:Gateway",
-                           "forwarding rule (the Gateway's load balancer)",
-                           (self.service("forwarding_rule_hour", "forwarding rule", ONE, "hour"),),
-                           usage=self.usage_of("forwarding_rule_hour"))
-        for policy in self.each("gcp:compute/securityPolicy:SecurityPolicy"):
-            rules = float(len(_inputs(policy).get("rules") or []))
-            yield LineItem(_name(policy), "gcp:compute/securityPolicy:SecurityPolicy", "Cloud Armor policy",
-                           (self.service("armor_policy_month", "policy", ONE, "month"),
-                            self.service("armor_rule_month", f"{int(rules)} rules", (rules, rules, rules), "month")),
-                           usage=self.usage_of("armor_policy_month"))
-        for key in self.each("gcp:kms/cryptoKey:CryptoKey"):
-            rotates = bool(_inputs(key).get("rotationPeriod"))
-            yield LineItem(_name(key), "gcp:kms/cryptoKey:CryptoKey", "KMS key",
-                           (self.service("kms_key_version_month", "active key version", ONE, "month"),),
-                           usage=self.usage_of("kms_key_version_month"),
-                           note="each rotation adds a billed key version" if rotates else None)
-        for secret in self.each("gcp:secretmanager/secret:Secret"):
-            replicas = ((_inputs(secret).get("replication") or {}).get("userManaged") or {}).get("replicas") or [1]
-            count = float(len(replicas))
-            yield LineItem(_name(secret), "gcp:secretmanager/secret:Secret", "secret",
-                           (self.service("secret_version_month", "active version per location",
-                                         (count, count, count), "month"),),
-                           usage=self.usage_of("secret_version_month"))
-        for bucket in self.each("gcp:storage/bucket:Bucket"):
-            yield _bucket_item(bucket, str(_inputs(bucket).get("storageClass") or "STANDARD"), self.prices, "GCS")
-
-    def _node_pool(self, pool: Mapping[str, Any]) -> LineItem:
-        inputs = _inputs(pool)
-        config = inputs.get("nodeConfig") or {}
-        zones = max(1, len(inputs.get("nodeLocations") or []))
-        autoscaling = inputs.get("autoscaling") or {}
-        initial = _int(inputs.get("initialNodeCount"), _int(inputs.get("nodeCount")))
-        labels = config.get("labels") or {}
-        if autoscaling:
-            total = "totalMinNodeCount" in autoscaling or "totalMaxNodeCount" in autoscaling
-            per_zone = 1 if total else zones
-            low = _int(autoscaling.get("totalMinNodeCount" if total else "minNodeCount")) * per_zone
-            high = _int(autoscaling.get("totalMaxNodeCount" if total else "maxNodeCount")) * per_zone
-            # initialNodeCount is per zone, whatever the autoscaling limits count.
-            desired = self.declared_desired.get(str(labels.get(POOL_LABEL)), initial * zones)
-            nodes = (low, min(max(desired, low), high), high)
-        else:
-            fixed = _int(inputs.get("nodeCount"), initial) * zones
-            nodes = (fixed, fixed, fixed)
-        machine = str(config.get("machineType") or "?")
-        spot = bool(config.get("spot") or config.get("preemptible"))
-        reserved = ((config.get("reservationAffinity") or {}).get("consumeReservationType")
-                    == "SPECIFIC_RESERVATION")
-        instance, spot_range = self.machine_part(machine, nodes, spot)
-        parts = [instance]
-        disk = _int(config.get("diskSizeGb"))
-        if disk:
-            row = self.prices.services.get("pd_balanced_gb_month")
-            kind = str(config.get("diskType") or "pd-balanced")
-            parts.append(Part(f"{disk} GB {kind} boot disk per node", tuple(n * disk for n in _floats(nodes)),  # type: ignore[arg-type]
-                              row.price if row and kind == "pd-balanced" else None, "month",
-                              row.source if row else None))
-        note = None
-        if reserved:
-            note = ("a specific reservation bills its reserved VMs whether or not nodes consume them; this prices "
-                    "the pool's nodes only")
-        return LineItem(_name(pool), "gcp:container/nodePool:NodePool", "node pool", tuple(parts),
-                        pool=str(labels.get(POOL_LABEL) or inputs.get("name") or _name(pool)), machine=machine,
-                        nodes=nodes, pricing="spot" if spot else "reservation" if reserved else "on-demand",
-                        discount=Discount.parse(labels.get(DISCOUNT_LABEL)), spot_range=spot_range,
-                        note=note)
-
-    def _nat(self, nat: Mapping[str, Any], vms: tuple[float, float, float]) -> LineItem:
-        per_vm = self.prices.services.get("nat_vm_hour")
-        cap = self.prices.services.get("nat_gateway_hour_cap")
-        if per_vm is None or cap is None:
-            part = Part("NAT gateway", ONE, None, "hour", None)
-        else:
-            # Cloud NAT bills per VM-hour up to a cap per gateway-hour: priced as one gateway-hour at
-            # the column's cost, so the cap applies per column.
-            hourly = tuple(min(count * per_vm.price, cap.price) for count in vms)
-            part = Part(f"NAT for {int(vms[1])} VMs (capped per gateway)", hourly, 1.0, "hour", per_vm.source)  # type: ignore[arg-type]
-        return LineItem(_name(nat), "gcp:compute/routerNat:RouterNat", "Cloud NAT", (part,),
-                        usage=per_vm.usage if per_vm else None)
-
-
-def _bucket_item(bucket: Mapping[str, Any], storage_class: str, prices: RegionPrices, service: str) -> LineItem:
+def bucket_item(bucket: Mapping[str, Any], storage_class: str, prices: RegionPrices, service: str) -> LineItem:
     row = prices.storage_gb_month.get(storage_class)
     usage = (f"${row.price:g} per GB-month in {storage_class}, by what is stored" if row
              else f"no price for {storage_class}")
-    return LineItem(_name(bucket), str(bucket.get("type")), f"{service} bucket", (), usage=usage,
+    return LineItem(resource_name(bucket), str(bucket.get("type")), f"{service} bucket", (), usage=usage,
                     note="usage-based: no fixed monthly cost")

@@ -39,12 +39,14 @@ def test_an_accelerator_typo_lists_the_nearest_few_not_the_vocabulary() -> None:
 
 def test_the_json_schema_closes_accelerators_and_tpu_topologies() -> None:
     definitions = stack_file_schema()["$defs"]
-    pool = definitions["NodePool"]["properties"]
+    pool = definitions["GcpNodePool"]["properties"]
     accelerators = pool["accelerator"]["anyOf"][0]["enum"]
     topologies = pool["tpu_topology"]["anyOf"][0]["enum"]
     assert {"nvidia-l4", "nvidia-hgx-h100-8gpu", "google-tpu-v5p"} <= set(accelerators)
     assert {"2x2x4", "2x4"} <= set(topologies)
     assert definitions["HostGroup"]["properties"]["accelerator"]["enum"] == accelerators
+    assert definitions["AwsNodePool"]["properties"]["accelerator"]["anyOf"][0]["enum"] == accelerators
+    assert "tpu_topology" not in definitions["AwsNodePool"]["properties"]  # a Google Cloud key: not offered on AWS
 
 
 def test_every_closed_vocabulary_names_its_nearest_word() -> None:

@@ -83,7 +83,7 @@ def test_aws_keys_on_a_google_cloud_stack_are_refused(tmp_path: Path) -> None:
     path, line = write_variant(tmp_path, "      vpc:\n", "      new_vpc: {cidr: 10.0.0.0/16, availability_zones: [a], "
                                "private_subnets: [10.0.0.0/24]}\n      vpc:\n", stack="tpu-prod")
     problems = _problems(path)
-    assert any(p.startswith(f"{path}:{line}: accelplane:platform.network.new_vpc: network.new_vpc is for cloud: aws")
+    assert any(p.startswith(f"{path}:{line}: accelplane:platform.network.new_vpc: new_vpc is for cloud: aws stacks")
                for p in problems), problems
 
 

@@ -17,7 +17,7 @@ STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in ST
 @pytest.mark.parametrize("stack", STACKS)
 def test_every_example_stacks_pool_has_a_price_in_its_region_or_says_why_not(stack: str) -> None:
     platform = load_stack(stack).platform
-    table = builtin_table(platform.cloud.value)
+    table = builtin_table(platform.cloud)
     prices = table.region(platform.region)
     assert prices is not None, f"{stack}: no prices for {platform.region}"
     unpriced = [p.instance_type for p in platform.node_pools if prices.hourly(p.instance_type) is None]

@@ -10,7 +10,6 @@ import pytest
 
 from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import load_stack_file
-from accelplane.declaration import Cloud
 from accelplane.errors import InputError
 from tests.support.stack_files import line_of, write_variant
 
@@ -22,7 +21,7 @@ def _problems(path: Path) -> list[str]:
 
 
 def test_gke_needs_no_load_balancer_controller_or_device_plugin_charts() -> None:
-    aws, gcp = cloud_support(Cloud.aws), cloud_support(Cloud.gcp)
+    aws, gcp = cloud_support("aws"), cloud_support("gcp")
     assert "aws_load_balancer_controller" in aws.addon_fields()
     assert gcp.addon_fields() == ("kueue", "jobset", "kube_prometheus_stack")
     assert aws.vendor_plugin_fields("nvidia") == ("nvidia_device_plugin", "dcgm_exporter")

@@ -130,7 +130,9 @@ def _pools(platform: GcpPlatform) -> Iterator[Issue]:
             yield from _zones_offer(pool, base, zones, offered, pool.instance_type)
 
 
-def _tpu_pool(platform: GcpPlatform, pool: GcpNodePool, base: tuple[str | int, ...], zones: set[str]) -> Iterator[Issue]:
+def _tpu_pool(
+    platform: GcpPlatform, pool: GcpNodePool, base: tuple[str | int, ...], zones: set[str]
+) -> Iterator[Issue]:
     generation = gcp_catalog.tpu_generation_of(pool.instance_type)
     assert generation is not None  # a TPU machine type has one
     topologies = gcp_catalog.tpu_topologies(pool.instance_type)

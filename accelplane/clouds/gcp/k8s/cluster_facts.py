@@ -164,7 +164,9 @@ class GkeFacts(ClusterFacts):
         )
 
 
-def _edge(service: InferenceService, spec: GcpInferenceEndpoint, platform: GcpPlatform, endpoint: GkeEndpoint) -> ServiceEdge:
+def _edge(
+    service: InferenceService, spec: GcpInferenceEndpoint, platform: GcpPlatform, endpoint: GkeEndpoint
+) -> ServiceEdge:
     """What the load balancer applies to one service: its policy, probe and timeouts."""
     return ServiceEdge(
         security_policy=endpoint.service_policy_names.get(service.name, endpoint.security_policy_name),

@@ -28,7 +28,9 @@ def gcp_preflight(platform: GcpPlatform, clients: GcpClients, options: Preflight
     return checks
 
 
-def run_preflight(platform: GcpPlatform, options: PreflightOptions, clients: GcpClients | None = None) -> CloudPreflight:
+def run_preflight(
+    platform: GcpPlatform, options: PreflightOptions, clients: GcpClients | None = None
+) -> CloudPreflight:
     # Start-up time: verify's connection helper loads only here.
     from accelplane.clouds.gcp.verify.reader import check_project
 

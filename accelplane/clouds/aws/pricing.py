@@ -1,0 +1,91 @@
+"""What an AWS plan costs: EKS node groups (instance, spot range, reservation, gp3 root volume) and
+the fixed-price services (cluster, NAT, public IPv4, ALB, KMS, Secrets Manager, WAF), S3 by usage;
+and the plan's region, read from its subnets' zones. Priced from `cost/prices/aws.yaml`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from accelplane.cost.estimate import (
+    DISCOUNT_LABEL,
+    ONE,
+    POOL_LABEL,
+    Discount,
+    LineItem,
+    Part,
+    PlanPricer,
+    as_int,
+    bucket_item,
+    node_floats,
+    resource_inputs,
+    resource_name,
+)
+
+
+class AwsPricer(PlanPricer):
+    def items(self) -> Iterable[LineItem]:
+        templates = {str((r.get("outputs") or {}).get("id") or r.get("id") or ""): resource_inputs(r)
+                     for r in self.each("aws:ec2/launchTemplate:LaunchTemplate")}
+        for group in self.each("aws:eks/nodeGroup:NodeGroup"):
+            yield self._node_group(group, templates)
+        simple = (
+            ("aws:eks/cluster:Cluster", "EKS cluster", "eks_cluster_hour", "hour"),
+            ("aws:ec2/natGateway:NatGateway", "NAT gateway", "nat_gateway_hour", "hour"),
+            ("aws:ec2/eip:Eip", "public IPv4 address", "public_ipv4_hour", "hour"),
+            ("aws:lb/loadBalancer:LoadBalancer", "load balancer", "alb_hour", "hour"),
+            ("aws:kms/key:Key", "KMS key", "kms_key_month", "month"),
+            ("aws:secretsmanager/secret:Secret", "secret", "secret_month", "month"),
+        )
+        for type_token, kind, key, unit in simple:
+            for resource in self.each(type_token):
+                yield LineItem(resource_name(resource), type_token, kind, (self.service(key, kind, ONE, unit),),
+                               usage=self.usage_of(key))
+        for acl in self.each("aws:wafv2/webAcl:WebAcl"):
+            rules = float(len(resource_inputs(acl).get("rules") or []))
+            yield LineItem(resource_name(acl), "aws:wafv2/webAcl:WebAcl", "WAF web ACL",
+                           (self.service("waf_web_acl_month", "web ACL", ONE, "month"),
+                            self.service("waf_rule_month", f"{int(rules)} rules", (rules, rules, rules), "month")),
+                           usage=self.usage_of("waf_web_acl_month"))
+        for bucket in self.each("aws:s3/bucket:Bucket"):
+            yield bucket_item(bucket, "STANDARD", self.prices, "S3")
+
+    def _node_group(self, group: Mapping[str, Any], templates: Mapping[str, Mapping[str, Any]]) -> LineItem:
+        inputs = resource_inputs(group)
+        scaling = inputs.get("scalingConfig") or {}
+        nodes = (as_int(scaling.get("minSize")), as_int(scaling.get("desiredSize")), as_int(scaling.get("maxSize")))
+        types = inputs.get("instanceTypes") or ["?"]
+        machine = str(types[0])
+        tags = inputs.get("tags") or {}
+        template = templates.get(str((inputs.get("launchTemplate") or {}).get("id", "")), {})
+        capacity_type = str(inputs.get("capacityType") or "ON_DEMAND")
+        reserved = bool(template.get("capacityReservationSpecification")) or capacity_type == "CAPACITY_BLOCK"
+        spot = capacity_type == "SPOT"
+        instance, spot_range = self.machine_part(machine, nodes, spot)
+        disk = as_int(next((m.get("ebs", {}).get("volumeSize") for m in template.get("blockDeviceMappings") or []
+                          if isinstance(m, Mapping)), 0))
+        parts = [instance]
+        if disk:
+            row = self.prices.services.get("ebs_gp3_gb_month")
+            parts.append(Part(f"{disk} GiB gp3 root volume per node", tuple(n * disk for n in node_floats(nodes)),  # type: ignore[arg-type]
+                              row.price if row else None, "month", row.source if row else None))
+        note = None
+        if reserved:
+            note = ("a capacity reservation bills its whole size at the On-Demand rate whether or not nodes run; "
+                    "this prices the pool's nodes only")
+        return LineItem(resource_name(group), "aws:eks/nodeGroup:NodeGroup", "node pool", tuple(parts),
+                        pool=str(tags.get(POOL_LABEL) or inputs.get("nodeGroupName") or resource_name(group)),
+                        machine=machine, nodes=nodes,
+                        pricing="spot" if spot else "reservation" if reserved else "on-demand",
+                        discount=Discount.parse((inputs.get("labels") or {}).get(DISCOUNT_LABEL)),
+                        spot_range=spot_range, note=note)
+
+
+def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:
+    """An AWS subnet's availability zone less its letter."""
+    for resource in resources:
+        if resource.get("type") == "aws:ec2/subnet:Subnet":
+            zone = resource_inputs(resource).get("availabilityZone")
+            if isinstance(zone, str) and zone[-1:].isalpha():
+                return zone[:-1]
+    return None
