@@ -33,12 +33,14 @@ only its own cloud, and `check --state` loads no provider at all.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module;
@@ -146,6 +148,11 @@ class CloudSupport(ABC):
         """Mocks for the offline engine that answer like this cloud (ids, ARNs, self links)."""
 
     # -- cost ----------------------------------------------------------------------------------------------
+
+    def price_table_path(self) -> Path:
+        """The cloud's price table (`accelplane.cost.prices` format): `prices.yaml` beside its package's
+        `__init__`, refreshed by `accelplane prices refresh` where the cloud has a refresher."""
+        return Path(sys.modules[type(self).__module__].__file__ or ".").parent / "prices.yaml"
 
     @abstractmethod
     def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,

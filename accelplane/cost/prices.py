@@ -1,4 +1,4 @@
-"""The price tables (`prices/aws.yaml`, `prices/gcp.yaml`): loaded, validated, looked up.
+"""The price tables (each cloud's `prices.yaml`, in its folder): loaded, validated, looked up.
 
 A table that does not parse, or a row without a price or with an unknown source, is an InputError
 naming the file, line and field (exit 2). A missing type or region is not an error: the lookup
@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from accelplane.cloud_support import cloud_support
 from accelplane.config.yaml_source import YamlDocument, read_yaml
 from accelplane.errors import InputError, Problem
 
-PRICES_DIR = Path(__file__).parent / "prices"
 TABLE_LIMIT = 4 * 1024 * 1024
 
 
@@ -117,7 +117,8 @@ class PriceTable(_Model):
 
 
 def table_path(cloud: str) -> Path:
-    return PRICES_DIR / f"{cloud}.yaml"
+    """The price table a cloud ships in its folder (`CloudSupport.price_table_path`)."""
+    return cloud_support(cloud).price_table_path()
 
 
 def parse_table(document: YamlDocument) -> PriceTable:

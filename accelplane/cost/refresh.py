@@ -31,7 +31,7 @@ from typing import Any
 import yaml
 
 from accelplane.config.yaml_source import read_yaml
-from accelplane.cost.prices import PRICES_DIR, TABLE_LIMIT, parse_table
+from accelplane.cost.prices import TABLE_LIMIT, parse_table, table_path
 from accelplane.errors import InputError
 from accelplane.input_files import read_text
 
@@ -169,17 +169,19 @@ def _changes(old: Any, new: float, where: str) -> Iterator[str]:
 
 def refresh_tables(
     *, aws_offers: Sequence[Path] = (), aws_spot: Sequence[Path] = (), gcp_skus: Sequence[Path] = (),
-    output_dir: Path | None = None, retrieved: str | None = None, shipped_dir: Path = PRICES_DIR,
+    output_dir: Path | None = None, retrieved: str | None = None,
 ) -> list[str]:
-    """Refresh the tables; returns the lines to print (each change, then each file written)."""
+    """Refresh the tables (each cloud's shipped one, or the copy in `output_dir`); returns the lines to
+    print (each change, then each file written)."""
     day = date.fromisoformat(retrieved) if retrieved else date.today()
-    target = output_dir or shipped_dir
     lines: list[str] = []
     writes: list[tuple[Path, str, int]] = []  # every table is built before any is written
     for cloud, used in (("aws", aws_offers or aws_spot), ("gcp", gcp_skus)):
         if not used:
             continue
-        source = target / f"{cloud}.yaml" if (target / f"{cloud}.yaml").is_file() else shipped_dir / f"{cloud}.yaml"
+        shipped = table_path(cloud)
+        out = output_dir / f"{cloud}.yaml" if output_dir else shipped
+        source = out if out.is_file() else shipped
         document = read_yaml(source, limit=TABLE_LIMIT, option="price table")
         table = parse_table(document)
         data = copy.deepcopy(document.data)  # shared YAML anchors become independent regions
@@ -190,7 +192,7 @@ def refresh_tables(
         data["retrieved"] = day.isoformat()
         parse_table(type(document)(path=str(source), data=data, root=None))  # still a valid table
         header = "".join(line + "\n" for line in document_header(source))
-        writes.append((target / f"{cloud}.yaml", header + yaml.safe_dump(data, sort_keys=False, width=120),
+        writes.append((out, header + yaml.safe_dump(data, sort_keys=False, width=120),
                        len(changed)))
     for out, text, count in writes:
         out.write_text(text, encoding="utf-8")

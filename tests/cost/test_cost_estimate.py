@@ -1,5 +1,5 @@
 """`accelplane cost` arithmetic against figures computed by hand from the shipped price tables
-(accelplane/cost/prices/*.yaml), for prod (AWS), tpu-prod (Google Cloud) and a spot / reservation /
+(accelplane/clouds/<cloud>/prices.yaml), for prod (AWS), tpu-prod (Google Cloud) and a spot / reservation /
 discount mix: every pool at minimum, desired and maximum, and the totals."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from accelplane.cost.estimate import Estimate
 from tests.cost.conftest import HOURS, priced, variant
 
-# us-west-2 On-Demand, USD per hour, and gp3 per GB-month (accelplane/cost/prices/aws.yaml)
+# us-west-2 On-Demand, USD per hour, and gp3 per GB-month (accelplane/clouds/aws/prices.yaml)
 G6E_2XL = 2.24208
 GP3 = 0.08
 L40S_ON_SPOT = ("        software_profile: l40s-cuda12\n        scaling:",

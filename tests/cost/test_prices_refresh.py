@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.cost.prices import PRICES_DIR, load_table
+from accelplane.cost.prices import load_table, table_path
 from tests.cost.conftest import DATA
 from tests.support.cli_contract import run_cli
 
 
 @pytest.fixture
 def tables(tmp_path: Path) -> Path:
-    for name in ("aws.yaml", "gcp.yaml"):
-        shutil.copy(PRICES_DIR / name, tmp_path / name)
+    for cloud in ("aws", "gcp"):
+        shutil.copy(table_path(cloud), tmp_path / f"{cloud}.yaml")
     return tmp_path
 
 

@@ -1,6 +1,6 @@
 """What an AWS plan costs: EKS node groups (instance, spot range, reservation, gp3 root volume) and
 the fixed-price services (cluster, NAT, public IPv4, ALB, KMS, Secrets Manager, WAF), S3 by usage;
-and the plan's region, read from its subnets' zones. Priced from `cost/prices/aws.yaml`."""
+and the plan's region, read from its subnets' zones. Priced from `prices.yaml` beside it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What a Google Cloud plan costs: GKE node pools (machine, spot range, reservation, boot disk, the
 autoscaler's declared desired size), the cluster fee, Cloud NAT (per VM up to its cap), the Gateway's
 forwarding rule, Cloud Armor, KMS, Secret Manager, GCS by usage; and the plan's region, read from the
-cluster's location. Priced from `cost/prices/gcp.yaml`."""
+cluster's location. Priced from `prices.yaml` beside it."""
 
 from __future__ import annotations
 
