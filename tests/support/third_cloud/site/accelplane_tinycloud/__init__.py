@@ -1,0 +1,103 @@
+"""tinycloud: the smallest cloud accelplane can be given, shipped as a distribution of its own.
+
+It implements `CloudSupport` for a stack of machine pools: its declaration (`declaration.py`), the
+one resource it declares (`tiny:compute/machinePool:MachinePool`), the mocks the offline engine
+answers with, its price table (`prices.yaml`) and pricer, and says which live commands it has not
+(`not_yet`). Nothing of accelplane names it: `cloud: tiny` finds it through its entry point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pulumi
+
+from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
+from accelplane.cost.estimate import LineItem, PlanPricer, resource_inputs, resource_name
+from accelplane.cost.prices import PriceTable, RegionPrices
+from accelplane.declaration import Platform
+from accelplane_tinycloud.declaration import TinyPlatform
+
+POOL_TYPE = "tiny:compute/machinePool:MachinePool"
+MACHINE_TYPES = {"tiny.l4x1": "nvidia-l4", "tiny.cpu4": None}  # machine type -> the accelerator it carries
+
+
+class _Mocks(pulumi.runtime.Mocks):
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        return f"{args.name}-id", dict(args.inputs)
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+        return {}, None
+
+
+class _Pricer(PlanPricer):
+    def items(self) -> Iterable[LineItem]:
+        for pool in self.each(POOL_TYPE):
+            inputs = resource_inputs(pool)
+            nodes = (int(inputs["min"]), int(inputs["desired"]), int(inputs["max"]))
+            machine = str(inputs["machineType"])
+            part, _ = self.machine_part(machine, nodes, spot=False)
+            yield LineItem(resource_name(pool), POOL_TYPE, "node pool", (part,), pool=str(inputs["pool"]),
+                           machine=machine, nodes=nodes, pricing="on-demand")
+
+
+class TinySupport(CloudSupport):
+    name = "tiny"
+    platform_model = TinyPlatform
+    not_yet = {
+        Capability.verify: "tinycloud has no API to read",
+        Capability.live_weights: "tinycloud has no load balancer",
+        Capability.cloud_metrics: "tinycloud has no metrics",
+    }
+
+    def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
+        for index, pool in enumerate(platform.node_pools):
+            if pool.instance_type not in MACHINE_TYPES:
+                yield (("node_pools", index, "instance_type"),
+                       f"no tinycloud machine type {pool.instance_type!r}; known: {', '.join(MACHINE_TYPES)}")
+            elif (carried := MACHINE_TYPES[pool.instance_type]) != pool.accelerator:
+                yield ("node_pools", index, "accelerator"), f"{pool.instance_type} carries {carried or 'no accelerator'}"
+
+    def addon_fields(self) -> tuple[str, ...]:
+        return ()
+
+    def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
+        return ()
+
+    def efa_plugin_field(self) -> str | None:
+        return None
+
+    def node_images(self, platform: Platform) -> list[NodeImage]:
+        return []
+
+    def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+        return {(POOL_TYPE, f"{platform.name}-{pool.name}"): ("node_pools", index)
+                for index, pool in enumerate(platform.node_pools)}
+
+    def build(self, platform: Platform) -> dict[str, Any]:
+        tiny = platform
+        assert isinstance(tiny, TinyPlatform)
+        for pool in tiny.node_pools:
+            pulumi.CustomResource(POOL_TYPE, f"{tiny.name}-{pool.name}", {
+                "region": tiny.region, "datacenter": tiny.datacenter, "rack": pool.rack, "pool": pool.name,
+                "machineType": pool.instance_type, "min": pool.scaling.min, "desired": pool.scaling.desired,
+                "max": pool.scaling.max, "labels": dict(tiny.resource_tags),
+            })
+        return {"pools": [pool.name for pool in tiny.node_pools]}
+
+    def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
+        return _Mocks()
+
+    def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
+                    declared_desired: Mapping[str, int]) -> PlanPricer:
+        return _Pricer(resources, prices, table, declared_desired)
+
+    def plan_region(self, resources: Iterable[Mapping[str, Any]]) -> str | None:
+        return next((str(resource_inputs(r)["region"]) for r in resources if r.get("type") == POOL_TYPE), None)
+
+    def preflight(self, platform: Platform, options: Any) -> Any:
+        raise NotImplementedError("tinycloud: preflight")  # not asked by the tests
+
+
+SUPPORT = TinySupport()
