@@ -57,7 +57,7 @@ class TinySupport(CloudSupport):
                 yield (("node_pools", index, "instance_type"),
                        f"no tinycloud machine type {pool.instance_type!r}; known: {', '.join(MACHINE_TYPES)}")
             elif (carried := MACHINE_TYPES[pool.instance_type]) != pool.accelerator:
-                yield ("node_pools", index, "accelerator"), f"{pool.instance_type} carries {carried or 'no accelerator'}"
+                yield ("node_pools", index, "accelerator"), f"{pool.instance_type} carries {carried or 'none'}"
 
     def addon_fields(self) -> tuple[str, ...]:
         return ()
