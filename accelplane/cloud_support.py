@@ -33,22 +33,17 @@ only its own cloud, and `check --state` loads no provider at all.
 
 from __future__ import annotations
 
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module;
-    # the cost layer's pricer and tables, which a cloud's pricer extends (cost asks through this interface)
+if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
     import pulumi
 
-    from accelplane.cost.estimate import PlanPricer
-    from accelplane.cost.prices import PriceTable, RegionPrices
     from accelplane.declaration import Platform
 
 Issue = tuple[tuple[Any, ...], str]  # (field path under accelplane:platform, message)
@@ -146,23 +141,6 @@ class CloudSupport(ABC):
     @abstractmethod
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         """Mocks for the offline engine that answer like this cloud (ids, ARNs, self links)."""
-
-    # -- cost ----------------------------------------------------------------------------------------------
-
-    def price_table_path(self) -> Path:
-        """The cloud's price table (`accelplane.cost.prices` format): `prices.yaml` beside its package's
-        `__init__`, refreshed by `accelplane prices refresh` where the cloud has a refresher."""
-        return Path(sys.modules[type(self).__module__].__file__ or ".").parent / "prices.yaml"
-
-    @abstractmethod
-    def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
-                    declared_desired: Mapping[str, int]) -> PlanPricer:
-        """What prices this cloud's resources of an offline plan (`cost`, `preview`, `diff`, AP-COST-001),
-        from the cloud's price table (`table`, this region's rows in `prices`)."""
-
-    @abstractmethod
-    def plan_region(self, resources: Iterable[Mapping[str, Any]]) -> str | None:
-        """The region an offline plan's resources live in, read from the resources themselves."""
 
     # -- live ----------------------------------------------------------------------------------------
 

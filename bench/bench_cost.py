@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 RUNS = 7
 
 from accelplane.config.loader import load_stack  # noqa: E402
+from accelplane.cost.cloud_pricing import builtin_table  # noqa: E402
 from accelplane.cost.estimate import estimate_plan  # noqa: E402
-from accelplane.cost.prices import builtin_table  # noqa: E402
 from accelplane.diff.cost import cost_diff  # noqa: E402
 from accelplane.program import offline_graph  # noqa: E402
 

@@ -76,8 +76,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[Estimate, dict[str, Any]]:
     """The offline plan of `stack` priced (the program run with mocks, as `preview`)."""
     # Start-up time: the Pulumi engine loads only for a command that runs the program.
+    from accelplane.cost.cloud_pricing import table_for
     from accelplane.cost.estimate import estimate_plan
-    from accelplane.cost.prices import table_for
     from accelplane.program import offline_graph
 
     cloud = stack.platform.cloud

@@ -27,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # Start-up time: the Pulumi engine, the cloud's SDK and the manifest validator load only for a
     # preview (every command's parser is built at start).
+    from accelplane.cost.cloud_pricing import builtin_table, has_pricing
     from accelplane.cost.estimate import estimate_plan
-    from accelplane.cost.prices import builtin_table
     from accelplane.cost.report import one_line
     from accelplane.engine.plan import render_plan
     from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
@@ -44,10 +44,13 @@ def run(args: argparse.Namespace) -> int:
     print(render_profile_checks(pool_checks))
     platform = stack.platform
     cloud = platform.cloud
-    estimate = estimate_plan(graph.to_json(), cloud, platform.region, builtin_table(cloud),
-                             {pool.name: pool.scaling.desired for pool in platform.node_pools})
     print()
-    print(one_line(estimate))
+    if has_pricing(cloud):
+        estimate = estimate_plan(graph.to_json(), cloud, platform.region, builtin_table(cloud),
+                                 {pool.name: pool.scaling.desired for pool in platform.node_pools})
+        print(one_line(estimate))
+    else:
+        print(f"Monthly cost: not estimated (the {cloud} cloud ships no prices)")
     manifests = validate_graph(graph, stack.platform.kubernetes_version)
     print()
     print(render_manifest_report(manifests, stack.platform.kubernetes_version))

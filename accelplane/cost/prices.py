@@ -8,13 +8,11 @@ returns None and the estimate says "no price" (never 0).
 from __future__ import annotations
 
 from datetime import date
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from accelplane.cloud_support import cloud_support
 from accelplane.config.yaml_source import YamlDocument, read_yaml
 from accelplane.errors import InputError, Problem
 
@@ -116,11 +114,6 @@ class PriceTable(_Model):
         return self.age_days(today) > self.max_age_days
 
 
-def table_path(cloud: str) -> Path:
-    """The price table a cloud ships in its folder (`CloudSupport.price_table_path`)."""
-    return cloud_support(cloud).price_table_path()
-
-
 def parse_table(document: YamlDocument) -> PriceTable:
     try:
         return PriceTable.model_validate(document.data)
@@ -136,19 +129,6 @@ def parse_table(document: YamlDocument) -> PriceTable:
 
 def load_table(path: Path) -> PriceTable:
     return parse_table(read_yaml(path, limit=TABLE_LIMIT, option="price table"))
-
-
-@cache
-def builtin_table(cloud: str) -> PriceTable:
-    """The shipped table of a cloud ("aws" or "gcp"), read once per process."""
-    return load_table(table_path(cloud))
-
-
-def table_for(cloud: str, directory: Path | None = None) -> PriceTable:
-    """`directory`: a folder of refreshed tables (`prices refresh --output-dir`), else the shipped one."""
-    if directory is None:
-        return builtin_table(cloud)
-    return load_table(directory / f"{cloud}.yaml")
 
 
 def source_of(table: PriceTable, key: str) -> dict[str, Any]:

@@ -31,7 +31,8 @@ from typing import Any
 import yaml
 
 from accelplane.config.yaml_source import read_yaml
-from accelplane.cost.prices import TABLE_LIMIT, parse_table, table_path
+from accelplane.cost.cloud_pricing import table_path
+from accelplane.cost.prices import TABLE_LIMIT, parse_table
 from accelplane.errors import InputError
 from accelplane.input_files import read_text
 

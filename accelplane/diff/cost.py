@@ -21,8 +21,8 @@ from datetime import date
 from typing import Any
 
 from accelplane.cost.budget import budgets_in
+from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.estimate import SIZES, Estimate, LineItem, estimate_plan, plan_region
-from accelplane.cost.prices import builtin_table
 from accelplane.rules import types as t
 from accelplane.rules.rollout.services import backends, service_name
 from accelplane.rules.sources import from_plan

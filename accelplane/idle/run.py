@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 
 from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import StackConfig
+from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.idle_policy import accelerator_family as family
 from accelplane.cost.idle_policy import idle_policy
-from accelplane.cost.prices import builtin_table
 from accelplane.declaration import CapacityType, NodePool, Platform
 from accelplane.errors import InputError
 from accelplane.idle.queries import POOL_LABEL, node_pools, peak_utilisation

@@ -8,7 +8,7 @@ import pytest
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.config.loader import load_stack
-from accelplane.cost.prices import builtin_table
+from accelplane.cost.cloud_pricing import builtin_table
 from tests.support.stack_files import STACKS_DIR
 
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in STACKS_DIR.glob("Pulumi.*.yaml"))

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.cost.prices import load_table, table_path
+from accelplane.cost.cloud_pricing import table_path
+from accelplane.cost.prices import load_table
 from tests.cost.conftest import DATA
 from tests.support.cli_contract import run_cli
 

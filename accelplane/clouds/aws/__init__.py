@@ -7,7 +7,7 @@ the offline mocks, boto3 and the live readers load inside the methods that use t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
@@ -17,8 +17,6 @@ from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 if TYPE_CHECKING:
     import pulumi
 
-    from accelplane.cost.estimate import PlanPricer
-    from accelplane.cost.prices import PriceTable, RegionPrices
     from accelplane.declaration import Platform
     from accelplane.rollout.route import LiveRoute, RouteRequest
     from accelplane.verify.reader import LiveReader
@@ -57,17 +55,6 @@ class AwsSupport(CloudSupport):
         from accelplane.clouds.aws.composition import build_aws
 
         return build_aws(aws_platform(platform))
-
-    def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
-                    declared_desired: Mapping[str, int]) -> PlanPricer:
-        from accelplane.clouds.aws.pricing import AwsPricer
-
-        return AwsPricer(resources, prices, table, declared_desired)
-
-    def plan_region(self, resources: Iterable[Mapping[str, Any]]) -> str | None:
-        from accelplane.clouds.aws.pricing import plan_region
-
-        return plan_region(resources)
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.

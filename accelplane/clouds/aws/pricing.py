@@ -5,9 +5,11 @@ and the plan's region, read from its subnets' zones. Priced from `prices.yaml` b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
-from accelplane.cost.estimate import (
+from accelplane.cost.cloud_pricing import CloudPricing
+from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
     ONE,
     POOL_LABEL,
@@ -89,3 +91,7 @@ def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:
             if isinstance(zone, str) and zone[-1:].isalpha():
                 return zone[:-1]
     return None
+
+
+# The `accelplane.pricing` entry point of this cloud (pyproject.toml).
+PRICING = CloudPricing(pricer=AwsPricer, table=Path(__file__).with_name("prices.yaml"), plan_region=plan_region)

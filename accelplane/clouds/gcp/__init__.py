@@ -17,8 +17,6 @@ from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 if TYPE_CHECKING:
     import pulumi
 
-    from accelplane.cost.estimate import PlanPricer
-    from accelplane.cost.prices import PriceTable, RegionPrices
     from accelplane.declaration import Platform
 
 
@@ -96,17 +94,6 @@ class GcpSupport(CloudSupport):
         from accelplane.clouds.gcp.rollout.managed_prometheus import bearer
 
         return bearer(url, impersonate)
-
-    def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
-                    declared_desired: Mapping[str, int]) -> PlanPricer:
-        from accelplane.clouds.gcp.pricing import GcpPricer
-
-        return GcpPricer(resources, prices, table, declared_desired)
-
-    def plan_region(self, resources: Iterable[Mapping[str, Any]]) -> str | None:
-        from accelplane.clouds.gcp.pricing import plan_region
-
-        return plan_region(resources)
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.

@@ -6,9 +6,11 @@ cluster's location. Priced from `prices.yaml` beside it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
-from accelplane.cost.estimate import (
+from accelplane.cost.cloud_pricing import CloudPricing
+from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
     ONE,
     POOL_LABEL,
@@ -127,3 +129,7 @@ def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:
                 parts = location.split("-")
                 return "-".join(parts[:2]) if len(parts) > 2 else location
     return None
+
+
+# The `accelplane.pricing` entry point of this cloud (pyproject.toml).
+PRICING = CloudPricing(pricer=GcpPricer, table=Path(__file__).with_name("prices.yaml"), plan_region=plan_region)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.estimate import Estimate, estimate_plan, plan_region
-from accelplane.cost.prices import builtin_table
 from accelplane.rules.graph import ReferenceGraph
 
 

@@ -2,20 +2,19 @@
 
 It implements `CloudSupport` for a stack of machine pools: its declaration (`declaration.py`), the
 one resource it declares (`tiny:compute/machinePool:MachinePool`), the mocks the offline engine
-answers with, its price table (`prices.yaml`) and pricer, and says which live commands it has not
-(`not_yet`). Nothing of accelplane names it: `cloud: tiny` finds it through its entry point.
+answers with, and says which live commands it has not (`not_yet`); its prices are the optional
+pricing facet (`pricing.py`, its price table `prices.yaml`). Nothing of accelplane names it:
+`cloud: tiny` finds it through its entry points.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import pulumi
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
-from accelplane.cost.estimate import LineItem, PlanPricer, resource_inputs, resource_name
-from accelplane.cost.prices import PriceTable, RegionPrices
 from accelplane.declaration import Platform
 from accelplane_tinycloud.declaration import TinyPlatform
 
@@ -29,17 +28,6 @@ class _Mocks(pulumi.runtime.Mocks):
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
         return {}, None
-
-
-class _Pricer(PlanPricer):
-    def items(self) -> Iterable[LineItem]:
-        for pool in self.each(POOL_TYPE):
-            inputs = resource_inputs(pool)
-            nodes = (int(inputs["min"]), int(inputs["desired"]), int(inputs["max"]))
-            machine = str(inputs["machineType"])
-            part, _ = self.machine_part(machine, nodes, spot=False)
-            yield LineItem(resource_name(pool), POOL_TYPE, "node pool", (part,), pool=str(inputs["pool"]),
-                           machine=machine, nodes=nodes, pricing="on-demand")
 
 
 class TinySupport(CloudSupport):
@@ -88,13 +76,6 @@ class TinySupport(CloudSupport):
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         return _Mocks()
-
-    def plan_pricer(self, resources: Sequence[Mapping[str, Any]], prices: RegionPrices, table: PriceTable,
-                    declared_desired: Mapping[str, int]) -> PlanPricer:
-        return _Pricer(resources, prices, table, declared_desired)
-
-    def plan_region(self, resources: Iterable[Mapping[str, Any]]) -> str | None:
-        return next((str(resource_inputs(r)["region"]) for r in resources if r.get("type") == POOL_TYPE), None)
 
     def preflight(self, platform: Platform, options: Any) -> Any:
         raise NotImplementedError("tinycloud: preflight")  # not asked by the tests
