@@ -46,8 +46,8 @@ if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks,
 
     from accelplane.declaration import Platform
 
-Issue = tuple[tuple[Any, ...], str]  # (field path under accelplane:platform, message)
-DeclarationPath = tuple[str | int, ...]
+DeclarationPath = tuple[str | int, ...]  # a field's path under accelplane:platform
+Issue = tuple[DeclarationPath, str]  # a declaration problem: (the field's path, the message)
 
 
 class Capability(StrEnum):

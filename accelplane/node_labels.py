@@ -14,6 +14,7 @@ from accelplane.declaration import NodePool, SoftwareProfile
 
 LABEL_PREFIX = "accelplane.io"
 VERSION_LABEL_PREFIX = f"versions.{LABEL_PREFIX}"
+POOL_LABEL = f"{LABEL_PREFIX}/pool"  # the pool's name, on its nodes (and an AWS node group's tags)
 
 
 def label_value(value: str) -> str:
@@ -23,7 +24,7 @@ def label_value(value: str) -> str:
 
 def pool_labels(pool: NodePool, profile: SoftwareProfile | None, profile_name: str | None) -> dict[str, str]:
     labels = {
-        f"{LABEL_PREFIX}/pool": pool.name,
+        POOL_LABEL: pool.name,
         f"{LABEL_PREFIX}/purpose": pool.purpose.value,
         f"{LABEL_PREFIX}/accelerator": pool.accelerator or "none",
         f"{LABEL_PREFIX}/efa": str(pool.uses_efa()).lower(),

@@ -14,8 +14,8 @@ import gzip
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from accelplane.ansible_module_utils.debian_packages import Relation, compare_versions, parse_relations, satisfies
 from accelplane.errors import InputError
-from accelplane.node_utils.debian_packages import Relation, compare_versions, parse_relations, satisfies
 
 __all__ = ["Package", "Relation", "Resolver", "compare_versions", "parse_packages", "parse_relations",
            "release_checksums", "satisfies"]

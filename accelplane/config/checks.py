@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import Issue, cloud_support
 from accelplane.config.kubernetes_checks import kubernetes_problems
 from accelplane.declaration import Platform
 from accelplane.matrix import accelerators
 from accelplane.suggest import did_you_mean
-
-Issue = tuple[tuple[str | int, ...], str]
 
 
 def problems(platform: Platform) -> list[Issue]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import Issue, cloud_support
 from accelplane.config.training_launcher import node_count_problems
 from accelplane.declaration import (
     Backend,
@@ -24,8 +24,6 @@ from accelplane.declaration import (
     TrainingTemplate,
     WorkloadKind,
 )
-
-Issue = tuple[tuple[str | int, ...], str]
 
 
 def kubernetes_problems(platform: Platform) -> Iterator[Issue]:

@@ -14,7 +14,6 @@ from accelplane.cost.prices import PriceTable, RegionPrices
 
 SIZES = ("minimum", "desired", "maximum")
 DISCOUNT_LABEL = "accelplane.io/discount"
-POOL_LABEL = "accelplane.io/pool"
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any
 from accelplane.cost.budget import budgets_in
 from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.estimate import SIZES, Estimate, LineItem, estimate_plan, plan_region
+from accelplane.node_labels import POOL_LABEL
 from accelplane.rules import types as t
 from accelplane.rules.rollout.services import backends, service_name
 from accelplane.rules.sources import from_plan
@@ -160,8 +161,8 @@ def _accelerators(document: Mapping[str, Any]) -> dict[str, str]:
         inputs = resource.get("inputs") or {}
         labels = inputs.get("labels") if resource.get("type") == t.EKS_NODE_GROUP else \
             (inputs.get("nodeConfig") or {}).get("labels") if resource.get("type") == t.GKE_NODE_POOL else None
-        if isinstance(labels, Mapping) and labels.get("accelplane.io/pool"):
-            found[str(labels["accelplane.io/pool"])] = str(labels.get("accelplane.io/accelerator") or "none")
+        if isinstance(labels, Mapping) and labels.get(POOL_LABEL):
+            found[str(labels[POOL_LABEL])] = str(labels.get("accelplane.io/accelerator") or "none")
     return found
 
 

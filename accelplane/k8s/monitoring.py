@@ -44,6 +44,7 @@ from accelplane.k8s import neuron_monitor
 from accelplane.k8s.inference_service import BACKEND_LABEL, PART_OF, SERVICE_LABEL
 from accelplane.k8s.pinned_release import pinned_release
 from accelplane.k8s.workload_namespace import MONITORING_NAMESPACE
+from accelplane.node_labels import POOL_LABEL
 
 ALERTS = [
     (
@@ -141,7 +142,7 @@ TPU_ALERTS = [
 
 # Which node a series is on and which pool that node is in: kube-state-metrics exports the node's
 # `accelplane.io/pool` label (allow-listed below) as `label_accelplane_io_pool`.
-POOL_NODE_LABEL = "accelplane.io/pool"
+POOL_NODE_LABEL = POOL_LABEL
 # Per accelerator family: the utilisation (percent) per node, as `accelplane cost idle` reads it
 # (accelplane/idle/queries.py holds the same expressions for the report).
 IDLE_UTILISATION = {

@@ -36,6 +36,7 @@ from accelplane.config.training_launcher import ACCELERATORS_PER_NODE_ENV, NODES
 from accelplane.declaration import TrainingTemplate
 from accelplane.k8s.mirror import current_image
 from accelplane.k8s.priority_classes import TRAINING_PRIORITY
+from accelplane.node_labels import POOL_LABEL
 
 TEMPLATE_KEY = "jobset.yaml"
 
@@ -80,7 +81,7 @@ def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[
     resources = {args.accelerator_resource: str(args.accelerators_per_node)}
     if args.efa_interfaces:
         resources[EFA_RESOURCE] = str(args.efa_interfaces)
-    labels = {"app.kubernetes.io/part-of": "accelplane", "accelplane.io/pool": args.spec.node_pool}
+    labels = {"app.kubernetes.io/part-of": "accelplane", POOL_LABEL: args.spec.node_pool}
     if args.queue:
         labels["kueue.x-k8s.io/queue-name"] = args.queue
     env: list[dict[str, Any]] = [

@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 
 from ansible.module_utils.basic import AnsibleModule
 
-# ansible.cfg's module_utils (accelplane/node_utils); Ansible resolves it when it builds the payload.
+# ansible.cfg's module_utils (accelplane/ansible_module_utils); Ansible resolves it when it builds the payload.
 from ansible.module_utils.debian_packages import dpkg_records, pin_patterns  # pyright: ignore[reportMissingImports]
 
 DOCUMENTATION = r"""

@@ -23,7 +23,8 @@ import importlib  # noqa: E402
 # resolves from ansible.cfg's `module_utils` directory when it builds a module's payload. The unit
 # tests import the modules directly, so they get the same file under the same name here.
 for _name in ("debian_packages",):
-    sys.modules.setdefault(f"ansible.module_utils.{_name}", importlib.import_module(f"accelplane.node_utils.{_name}"))
+    sys.modules.setdefault(f"ansible.module_utils.{_name}",
+                           importlib.import_module(f"accelplane.ansible_module_utils.{_name}"))
 
 from tests.support.ansible import lab, nodes, rootfs  # noqa: E402
 from tests.support.ansible.catalog import build_lab  # noqa: E402

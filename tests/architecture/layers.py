@@ -25,8 +25,8 @@ PACKAGE = ROOT / "accelplane"
 
 # Lowest first. A unit may import its own layer's units (without a cycle) and any lower layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("accelplane", "accelplane.node_utils", "accelplane.errors", "accelplane.input_files", "accelplane.urls",
-     "accelplane.endpoint_tags", "accelplane.accelerator_vendors", "accelplane.oci_reference", "accelplane.tool",
+    ("accelplane", "accelplane.ansible_module_utils", "accelplane.errors", "accelplane.input_files", "accelplane.urls",
+     "accelplane.accelerator_vendors", "accelplane.oci_reference", "accelplane.tool",
      "accelplane.suggest"),
     ("accelplane.matrix",),
     ("accelplane.declaration",),

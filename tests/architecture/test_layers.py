@@ -69,12 +69,12 @@ def test_type_checking_imports_count_and_function_imports_must_say_why(tree: Pat
 
 
 def test_node_side_helpers_import_only_the_standard_library() -> None:
-    """`accelplane/node_utils/` ships to the nodes inside Ansible module payloads: nothing of accelplane
+    """`accelplane/ansible_module_utils/` ships to the nodes inside Ansible module payloads: nothing of accelplane
     or of a third party can follow it there."""
     import ast
     import sys
 
-    for path in (layers.PACKAGE / "node_utils").glob("*.py"):
+    for path in (layers.PACKAGE / "ansible_module_utils").glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]

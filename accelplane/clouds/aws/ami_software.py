@@ -16,13 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import node_facts
+from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
 from accelplane.declaration import SoftwareProfile
 from accelplane.matrix import accelerators
 from accelplane.matrix.eks_ami import ami_release, eks_ami_data, releases_shipping
-
-Issue = tuple[tuple[str | int, ...], str]
 
 
 @dataclass(frozen=True)

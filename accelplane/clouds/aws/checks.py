@@ -14,11 +14,10 @@ import unicodedata
 from collections.abc import Iterator
 
 from accelplane.accelerator_vendors import node_facts
+from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform, aws_platform
 from accelplane.declaration import CapacityType, Platform, Purpose
-
-Issue = tuple[tuple[str | int, ...], str]
 
 
 def aws_problems(declared: Platform) -> Iterator[Issue]:

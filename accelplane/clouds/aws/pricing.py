@@ -12,7 +12,6 @@ from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
     ONE,
-    POOL_LABEL,
     Discount,
     LineItem,
     Part,
@@ -23,6 +22,7 @@ from accelplane.cost.plan_pricer import (
     resource_inputs,
     resource_name,
 )
+from accelplane.node_labels import POOL_LABEL
 
 
 class AwsPricer(PlanPricer):

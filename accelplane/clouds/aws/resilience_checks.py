@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from accelplane.cloud_support import Issue
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.waf_vocabulary import MANAGED_RULE_GROUPS
 from accelplane.declaration import RateLimitAction
 from accelplane.declaration.resilience import ALB_BODY_INSPECTION_BYTES, WAF_LIMIT_MAX, WAF_LIMIT_MIN, WAF_WINDOWS
 from accelplane.suggest import did_you_mean
-
-Issue = tuple[tuple[str | int, ...], str]
 
 
 def resilience_problems(platform: AwsPlatform) -> Iterator[Issue]:

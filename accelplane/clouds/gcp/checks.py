@@ -12,12 +12,11 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_platform
 from accelplane.declaration import Platform
 from accelplane.suggest import did_you_mean
-
-Issue = tuple[tuple[str | int, ...], str]
 
 # Google Cloud labels (https://cloud.google.com/resource-manager/docs/labels-overview#requirements):
 # at most 64 per resource; keys 1-63 characters starting with a lower-case letter; keys and values

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_pool
 from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
 from accelplane.declaration import Backend, InferenceService, MetricsSource, NodePool, Purpose
-
-Issue = tuple[tuple[str | int, ...], str]
 
 # GKE's Gateway controller exposes the inference services: no controller chart to pin.
 ADDON_FIELDS = ("kueue", "jobset", "kube_prometheus_stack")

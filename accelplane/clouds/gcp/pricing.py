@@ -13,7 +13,6 @@ from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
     ONE,
-    POOL_LABEL,
     Discount,
     LineItem,
     Part,
@@ -24,6 +23,7 @@ from accelplane.cost.plan_pricer import (
     resource_inputs,
     resource_name,
 )
+from accelplane.node_labels import POOL_LABEL
 
 
 class GcpPricer(PlanPricer):

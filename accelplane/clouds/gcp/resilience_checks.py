@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.declaration.resilience import ARMOR_INTERVALS
 
-Issue = tuple[tuple[str | int, ...], str]
 _INT32 = 2**31 - 1
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from datetime import date
 from typing import Any
 
+from accelplane.node_labels import POOL_LABEL
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_int, get, mapping
@@ -41,7 +42,7 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     expires = labels.get(EXPIRES)
     if accelerator == "none" or (graph.environment != "dev" and not expires):
         return
-    pool = labels.get("accelplane.io/pool", resource.name)
+    pool = labels.get(POOL_LABEL, resource.name)
     if not labels.get(OWNER) or not expires:
         yield f"development pool {pool} needs an owner and an expiry (expiry: {{owner, expires}})"
     if expires:

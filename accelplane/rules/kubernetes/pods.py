@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from accelplane.node_labels import POOL_LABEL
 from accelplane.rules import types as t
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.matrix.labels import POOL_TYPES, node_labels
 from accelplane.rules.view import Resource, as_list, get, mapping
 
 PURPOSE_LABEL = "accelplane.io/purpose"
-POOL_LABEL = "accelplane.io/pool"
 ACCELERATOR_LABEL = "accelplane.io/accelerator"
 # Extended resources advertised by accelerator device plugins (and EFA).
 ACCELERATOR_RESOURCES = frozenset(

@@ -20,7 +20,6 @@ from accelplane.rules.view import Resource, as_list, as_str, mapping
 
 ACCELERATOR_LABEL = "accelplane.io/accelerator"
 PROFILE_LABEL = "accelplane.io/profile"
-POOL_LABEL = "accelplane.io/pool"
 GROUP_LABEL = "accelplane.io/group"
 VERSION_PREFIX = "versions.accelplane.io/"
 # Keys of the `matrix check` contract (docs/design.md) other than `accelerator` and `as_of`: the

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from accelplane.node_labels import POOL_LABEL
 from accelplane.rules import types as t
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import (
@@ -20,7 +21,7 @@ from accelplane.rules.kubernetes.pods import (
     pod_spec,
     pod_template_metadata,
 )
-from accelplane.rules.matrix.labels import ACCELERATOR_LABEL, POOL_LABEL, accelerator, judge, node_labels, versions
+from accelplane.rules.matrix.labels import ACCELERATOR_LABEL, accelerator, judge, node_labels, versions
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource, as_list, as_str, get, mapping
 

@@ -18,9 +18,10 @@ from datetime import date
 from functools import lru_cache
 
 from accelplane.errors import InputError
+from accelplane.node_labels import POOL_LABEL
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.kubernetes.pods import node_groups_by_label
-from accelplane.rules.matrix.labels import MATRIX_KEYS, POOL_LABEL, matrix_stack, node_labels
+from accelplane.rules.matrix.labels import MATRIX_KEYS, matrix_stack, node_labels
 from accelplane.rules.view import Resource, as_int, as_list, as_str, get, mapping
 
 # What the node brings: the host, its kernel-side driver stack and the instance. Everything else the

@@ -29,8 +29,8 @@ import pulumi_aws as aws
 if TYPE_CHECKING:  # annotations only: pulumi_aws.wafv2 is a large module, loaded when a web ACL is declared
     from pulumi_aws.wafv2 import WebAclVisibilityConfigArgsDict
 
+from accelplane.clouds.aws.endpoint_tags import SERVICE_TAG
 from accelplane.declaration import EnforcementMode, RateLimit, RateLimitKey
-from accelplane.endpoint_tags import SERVICE_TAG
 
 LOG_GROUP_PREFIX = "aws-waf-logs-"
 LOG_RETENTION_DAYS = 90

@@ -32,8 +32,8 @@ from pulumi_aws.lb import (
 
 from accelplane.clouds.aws.components.endpoint_firewall import EndpointFirewall, EndpointFirewallArgs, ProtectedRoute
 from accelplane.clouds.aws.declaration import AwsInferenceEndpoint as EndpointSpec
+from accelplane.clouds.aws.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 from accelplane.declaration import HealthCheck, RateLimit
-from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 
 DEFAULT_PREFIX = "/"
 # A path-pattern value is at most 128 characters (listener-update-rules.html above): rules are ranked by
@@ -68,7 +68,7 @@ class Route:
 
 
 def _weights(route: Route) -> str:
-    """The deployed weights, as a tag `--apply-now` leaves alone (`accelplane/endpoint_tags.py`)."""
+    """The deployed weights, as a tag `--apply-now` leaves alone (`accelplane/clouds/aws/endpoint_tags.py`)."""
     return weights_value((b.name, b.weight) for b in route.backends)
 
 

@@ -22,8 +22,8 @@ from typing import Any
 from accelplane.clouds.aws.alb_forward import forward_action, forward_targets
 from accelplane.clouds.aws.clients import API_ERRORS, describe_error
 from accelplane.clouds.aws.declaration import AwsPlatform
+from accelplane.clouds.aws.endpoint_tags import BACKEND_TAG, SERVICE_TAG
 from accelplane.declaration import InferenceService
-from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG
 from accelplane.rollout.route import RouteError
 
 PLATFORM_TAG = "accelplane:platform"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from accelplane.clouds.aws.alb_forward import forward_targets
-from accelplane.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, parse_weights
+from accelplane.clouds.aws.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, parse_weights
 from accelplane.rules.view import Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject

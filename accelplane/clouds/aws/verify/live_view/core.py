@@ -8,12 +8,13 @@ from typing import Any
 
 from accelplane.clouds.aws.verify.inventory import UNREADABLE, Collector, LiveInventory, tags_of
 from accelplane.clouds.aws.verify.view import AwsLiveView
+from accelplane.node_labels import POOL_LABEL
 from accelplane.rules.view import UNKNOWN, Resource
 from accelplane.verify.canonical import symbol
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live import Unexpected
 
-POOL_TAG = "accelplane.io/pool"
+POOL_TAG = POOL_LABEL
 
 BUCKET_ROLE_TAG = "accelplane.io/bucket-role"
 

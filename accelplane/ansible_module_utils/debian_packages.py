@@ -1,6 +1,6 @@
 """Debian package metadata as dpkg and apt read it: version order, relations, pin files, dpkg-query.
 
-One implementation for both sides: the bundle lock reads it as `accelplane.node_utils.debian_packages`
+One implementation for both sides: the bundle lock reads it as `accelplane.ansible_module_utils.debian_packages`
 on the controller, and the node modules (`pinned_packages`, `package_leftovers`) as
 `ansible.module_utils.debian_packages` (ansible.cfg `module_utils`), where Ansible ships it to the node
 inside the module's payload. So it imports nothing but the standard library and runs on the nodes'
