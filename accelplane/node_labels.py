@@ -9,8 +9,10 @@ a GKE node pool carry the same facts under the same keys.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from accelplane.declaration import NodePool, SoftwareProfile
+if TYPE_CHECKING:  # annotations only: the rules read the labels' names without loading the declaration models
+    from accelplane.declaration import NodePool, SoftwareProfile
 
 LABEL_PREFIX = "accelplane.io"
 VERSION_LABEL_PREFIX = f"versions.{LABEL_PREFIX}"

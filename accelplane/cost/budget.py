@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from accelplane.cost.estimate import Estimate
+if TYPE_CHECKING:  # annotations only: `check --state` reads budgets without loading the pricing models
+    from accelplane.cost.estimate import Estimate
 
 BUDGET_JUDGED_AT_TAG = "accelplane.io/budget-judged-at"
 BUDGET_WARN_AT_TAG = "accelplane.io/budget-warn-at"
