@@ -2,10 +2,11 @@
 
 A state or plan check needs no Pulumi engine, gRPC or OpenTelemetry, and no cloud's code: this
 prints the median of 7 whole-process runs (after one warm-up) and the modules the check loaded from
-those packages (expected: none). Asserts nothing (docs/design.md). Target from issue 27: <= 0.25 s
-(checkov took 3.6 s on the same objects, 0.52 s was accelplane's before).
+those packages (expected: none). With `--checkov PATH` it also times checkov on the same Deployments
+(as Kubernetes YAML) and prints the ratio. Asserts nothing (docs/design.md). Targets: <= 0.25 s (issue
+27), at least 15x faster than checkov on the same objects (issue 44).
 
-    .venv/bin/python bench/bench_check_state.py [--deployments 200]
+    .venv/bin/python bench/bench_check_state.py [--deployments 200] [--checkov tests/.cache/checkov/bin/checkov]
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deployments", type=int, default=200)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--checkov", type=Path, help="a checkov executable to time on the same objects")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "state.json"
@@ -86,10 +88,29 @@ def main() -> None:
         )
         loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                                 check=False).stderr.strip().splitlines()[-1]
+        checkov = _checkov_median(args.checkov, args.deployments, args.runs, Path(directory)) if args.checkov else None
     print(f"check --state, {args.deployments} GPU Deployments: median {statistics.median(walls):.3f} s "
           f"(min {min(walls):.3f}, max {max(walls):.3f}, {args.runs} runs), exit {result.returncode}, "
           f"{findings} findings")
     print(f"engine/cloud packages loaded: {loaded}")
+    if checkov is not None:
+        print(f"checkov on the same {args.deployments} Deployments (YAML): median {checkov:.3f} s; "
+              f"accelplane is {checkov / statistics.median(walls):.1f}x faster")
+
+
+def _checkov_median(checkov: Path, deployments: int, runs: int, directory: Path) -> float:
+    manifests = directory / "deployments.yaml"
+    documents = [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": r["inputs"]["metadata"],
+                  "spec": r["inputs"]["spec"]} for r in map(deployment, range(deployments))]
+    manifests.write_text("---\n".join(json.dumps(d) + "\n" for d in documents))  # JSON is YAML
+    command = [str(checkov), "-f", str(manifests), "--framework", "kubernetes", "--quiet", "--compact", "-o", "json"]
+    walls = []
+    for run in range(runs + 1):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, text=True, check=False)
+        if run:
+            walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
 
 
 if __name__ == "__main__":
