@@ -53,3 +53,21 @@ def test_every_closed_vocabulary_names_its_nearest_word() -> None:
     """An enum (a pool's purpose, a bucket role...) says which word was meant, not only the list."""
     [message] = [p for p in _problems(DEV.replace("purpose: training", "purpose: trainng", 1)) if "purpose" in p]
     assert "(got 'trainng'; did you mean training?)" in message
+
+
+@pytest.mark.parametrize(("cloud", "message"), [
+    ("gpc", "accelplane:platform.cloud: no cloud 'gpc'; did you mean gcp? (installed clouds: aws, gcp)"),
+    ("3", "accelplane:platform.cloud: no cloud 3 (installed clouds: aws, gcp)"),
+])
+def test_a_cloud_not_installed_is_refused_naming_the_installed_ones(cloud: str, message: str) -> None:
+    [problem] = _problems(DEV.replace("    name: acme-ml-dev\n", f"    cloud: {cloud}\n    name: acme-ml-dev\n", 1))
+    assert problem == f"Pulumi.dev.yaml:7: {message}"
+
+
+def test_another_clouds_key_is_refused_once_naming_that_cloud() -> None:
+    """dev is an AWS stack (no `cloud:`): a Google Cloud pool key is the model's to refuse, once."""
+    problems = _problems(DEV.replace("        instance_type: g6.xlarge\n",
+                                     "        instance_type: g6.xlarge\n        gpu_driver: latest\n", 1))
+    assert [p for p in problems if "gpu_driver" in p] == [
+        "Pulumi.dev.yaml:53: accelplane:platform.node_pools[1].gpu_driver: gpu_driver is for cloud: gcp stacks; "
+        "remove it (or set cloud: gcp)"]
