@@ -4,10 +4,10 @@ Each verified type has a table of `Field`s: the input's dotted path in the wire 
 field's dotted path in the API resource, and how a value converts (a self link to the relative
 name the declaration uses, a list of objects whose keys Google spells otherwise, a 64-bit count
 Google sends as a string). `to_wire` reads a live resource into the declared shape for the drift
-engine; `to_api` is the same table the other way (what `pulumi up` would have sent), so the two
-directions cannot disagree. `API_SET` is what the API sets on its own when an input is given
-(Compute's `logConfig.enable`, GKE's `autoscaling.enabled`): part of an API resource built from
-the declaration, never compared.
+engine; the tests hold each mapping against API resources written by hand
+(tests/verify_gcp/test_gcp_field_table_reference.py). `API_SET` is what the API sets on its own when
+an input is given (Compute's `logConfig.enable`, GKE's `autoscaling.enabled`): where that switch is
+off, the input reads as absent.
 """
 
 from __future__ import annotations
@@ -48,27 +48,12 @@ def relative(value: Any) -> Any:
     return value
 
 
-def self_link(value: Any) -> Any:
-    return COMPUTE_URL + value if isinstance(value, str) and value.startswith("projects/") else value
-
-
 def last_segment(value: Any) -> Any:
     return value.rstrip("/").rsplit("/", 1)[-1] if isinstance(value, str) else value
 
 
 def _same(value: Any) -> Any:
     return value
-
-
-class _Drop:
-    """What `to_api` gives for an input the API does not take in the body (the create call's id)."""
-
-
-DROP: Any = _Drop()
-
-
-def _drop(_value: Any) -> Any:
-    return DROP
 
 
 def parent_of(value: Any) -> Any:
@@ -90,7 +75,6 @@ class Field:
     wire: str
     api: str
     to_wire: Callable[[Any], Any] = _same
-    to_api: Callable[[Any], Any] = _same
     items: tuple[Field, ...] = ()  # a list of objects, converted item by item
 
 
@@ -110,18 +94,17 @@ def _set(document: dict[str, Any], path: str, value: Any) -> None:
     document[last] = value
 
 
-def _convert(document: Mapping[str, Any], fields: tuple[Field, ...], *, wire: bool) -> dict[str, Any]:
+def _convert(document: Mapping[str, Any], fields: tuple[Field, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in fields:
-        source, target = (spec.api, spec.wire) if wire else (spec.wire, spec.api)
-        value = _get(document, source)
+        value = _get(document, spec.api)
         if value is None:
             continue
         if spec.items and isinstance(value, list):
-            value = [_convert(item, spec.items, wire=wire) if isinstance(item, Mapping) else item for item in value]
-        value = spec.to_wire(value) if wire else spec.to_api(value)
-        if value is not None and value is not DROP:
-            _set(out, target, value)
+            value = [_convert(item, spec.items) if isinstance(item, Mapping) else item for item in value]
+        value = spec.to_wire(value)
+        if value is not None:
+            _set(out, spec.wire, value)
     return out
 
 
@@ -129,18 +112,10 @@ def to_wire(type_token: str, api_resource: Mapping[str, Any]) -> dict[str, Any]:
     """The live resource in the declared shape. Where the API's own switch is off (flow logs
     disabled, authorized networks off, autoscaling off), the input it belongs to reads as absent:
     settings left behind a disabled switch are not in force."""
-    document = _convert(api_resource, FIELDS[type_token], wire=True)
+    document = _convert(api_resource, FIELDS[type_token])
     for trigger, path, value in API_SET.get(type_token, ()):
         if _get(api_resource, path) != value:
             document.pop(trigger, None)
-    return document
-
-
-def to_api(type_token: str, wire_inputs: Mapping[str, Any]) -> dict[str, Any]:
-    document = _convert(wire_inputs, FIELDS[type_token], wire=False)
-    for trigger, path, value in API_SET.get(type_token, ()):
-        if _get(wire_inputs, trigger) is not None:
-            _set(document, path, value)
     return document
 
 
@@ -152,7 +127,7 @@ def wire_keys(type_token: str) -> frozenset[str]:
 _int = int
 _str = str
 _RULE_ITEMS = (Field("protocol", "IPProtocol"), Field("ports", "ports"))
-_NETWORK_REF = Field("network", "network", relative, self_link)
+_NETWORK_REF = Field("network", "network", relative)
 
 FIELDS: dict[str, tuple[Field, ...]] = {
     NETWORK: (
@@ -166,7 +141,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         Field("name", "name"),
         Field("ipCidrRange", "ipCidrRange"),
         _NETWORK_REF,
-        Field("region", "region", last_segment, lambda region: f"{COMPUTE_URL}projects/-/regions/{region}"),
+        Field("region", "region", last_segment),
         Field("privateIpGoogleAccess", "privateIpGoogleAccess"),
         Field(
             "secondaryIpRanges",
@@ -199,7 +174,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
     ROUTER: (
         Field("name", "name"),
         _NETWORK_REF,
-        Field("region", "region", last_segment, lambda region: f"{COMPUTE_URL}projects/-/regions/{region}"),
+        Field("region", "region", last_segment),
     ),
     ROUTER_NAT: (
         Field("name", "name"),
@@ -208,7 +183,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         Field(
             "subnetworks",
             "subnetworks",
-            items=(Field("name", "name", relative, self_link), Field("sourceIpRangesToNats", "sourceIpRangesToNat")),
+            items=(Field("name", "name", relative), Field("sourceIpRangesToNats", "sourceIpRangesToNat")),
         ),
         Field("natIps", "natIps"),
         Field("logConfig.enable", "logConfig.enable"),
@@ -233,7 +208,6 @@ FIELDS: dict[str, tuple[Field, ...]] = {
             "networkingMode",
             "ipAllocationPolicy.useIpAliases",
             lambda alias: "VPC_NATIVE" if alias else "ROUTES",
-            lambda mode: mode == "VPC_NATIVE",
         ),
         Field("loggingConfig.enableComponents", "loggingConfig.componentConfig.enableComponents"),
         Field("monitoringConfig.enableComponents", "monitoringConfig.componentConfig.enableComponents"),
@@ -253,8 +227,8 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         ),
         # The version the control plane runs: the declared minimum is what it must be on.
         Field("minMasterVersion", "currentMasterVersion"),
-        Field("network", "networkConfig.network", relative, relative),
-        Field("subnetwork", "networkConfig.subnetwork", relative, relative),
+        Field("network", "networkConfig.network", relative),
+        Field("subnetwork", "networkConfig.subnetwork", relative),
         Field("privateClusterConfig.enablePrivateNodes", "privateClusterConfig.enablePrivateNodes"),
         Field("privateClusterConfig.enablePrivateEndpoint", "privateClusterConfig.enablePrivateEndpoint"),
         Field("privateClusterConfig.masterIpv4CidrBlock", "privateClusterConfig.masterIpv4CidrBlock"),
@@ -295,7 +269,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
             "config.accelerators",
             items=(
                 Field("type", "acceleratorType"),
-                Field("count", "acceleratorCount", _int, _str),  # int64: a string on the wire
+                Field("count", "acceleratorCount", _int),  # int64: a string on the wire
                 Field("gpuDriverInstallationConfig", "gpuDriverInstallationConfig"),
             ),
         ),
@@ -344,10 +318,10 @@ FIELDS.update(
 
 FIELDS.update(
     {
-        KEY_RING: (Field("name", "name", last_segment, _drop), Field("location", "name", location_of, _drop)),
+        KEY_RING: (Field("name", "name", last_segment), Field("location", "name", location_of)),
         CRYPTO_KEY: (
-            Field("name", "name", last_segment, _drop),
-            Field("keyRing", "name", parent_of, _drop),
+            Field("name", "name", last_segment),
+            Field("keyRing", "name", parent_of),
             Field("labels", "labels"),
             Field("purpose", "purpose"),
             Field("rotationPeriod", "rotationPeriod"),
@@ -355,14 +329,14 @@ FIELDS.update(
             Field("destroyScheduledDuration", "destroyScheduledDuration"),
         ),
         SECRET: (
-            Field("secretId", "name", last_segment, _drop),
+            Field("secretId", "name", last_segment),
             Field("labels", "labels"),
             Field("annotations", "annotations"),
             Field("replication", "replication"),
             Field("versionDestroyTtl", "versionDestroyTtl"),
         ),
         SERVICE_ACCOUNT: (
-            Field("accountId", "email", account_id, _drop),
+            Field("accountId", "email", account_id),
             Field("description", "description"),
             Field("displayName", "displayName"),
             Field("disabled", "disabled"),
@@ -375,7 +349,6 @@ FIELDS.update(
 )
 
 # pulumi-gcp's `withState` is the JSON API's `isLive`: LIVE true, ARCHIVED false, ANY unset.
-_WITH_STATE = {"LIVE": True, "ARCHIVED": False}
 _LIFECYCLE_ITEMS = (
     Field("action.type", "action.type"),
     Field("action.storageClass", "action.storageClass"),
@@ -385,7 +358,6 @@ _LIFECYCLE_ITEMS = (
         "condition.withState",
         "condition.isLive",
         lambda live: "LIVE" if live else "ARCHIVED",
-        lambda state: _WITH_STATE.get(state),
     ),
     Field("condition.numNewerVersions", "condition.numNewerVersions"),
     Field("condition.daysSinceNoncurrentTime", "condition.daysSinceNoncurrentTime"),
@@ -399,8 +371,7 @@ FIELDS.update(
         BUCKET: (
             Field("name", "name"),
             # Cloud Storage answers locations in capitals (US-CENTRAL1); declarations write them small.
-            Field("location", "location", lambda v: v.lower() if isinstance(v, str) else v,
-                  lambda v: v.upper() if isinstance(v, str) else v),
+            Field("location", "location", lambda v: v.lower() if isinstance(v, str) else v),
             Field("storageClass", "storageClass"),
             Field("uniformBucketLevelAccess", "iamConfiguration.uniformBucketLevelAccess.enabled"),
             Field("publicAccessPrevention", "iamConfiguration.publicAccessPrevention"),
@@ -408,7 +379,7 @@ FIELDS.update(
             Field("versioning.enabled", "versioning.enabled"),
             Field("labels", "labels"),
             Field("lifecycleRules", "lifecycle.rule", items=_LIFECYCLE_ITEMS),
-            Field("retentionPolicy.retentionPeriod", "retentionPolicy.retentionPeriod", _str, _str),  # int64
+            Field("retentionPolicy.retentionPeriod", "retentionPolicy.retentionPeriod", _str),  # int64
             Field("retentionPolicy.isLocked", "retentionPolicy.isLocked"),
         ),
         BUCKET_MEMBER: (
@@ -429,12 +400,12 @@ def map_of_entry(value: Any) -> Any:
 FIELDS.update(
     {
         CERT_MAP: (
-            Field("name", "name", last_segment, _drop),
+            Field("name", "name", last_segment),
             Field("description", "description"),
             Field("labels", "labels"),
         ),
         CERT_MAP_ENTRY: (
-            Field("map", "name", map_of_entry, _drop),
+            Field("map", "name", map_of_entry),
             Field("description", "description"),
             Field("matcher", "matcher"),
             Field("hostname", "hostname"),
