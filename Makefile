@@ -40,11 +40,6 @@ preview: $(STAMP)
 ## tests sharing an expensive set-up share a worker.
 test: $(STAMP)
 	if [ "$$(id -u)" = 0 ]; then bash tests/support/ansible/install_prereqs.sh; fi
-	@# A fresh .venv holds no bytecode (--no-compile): compile the modules a preview of each cloud
-	@# imports once, one cloud per core, before the workers and their CLI runs would all compile them
-	@# at the same moment. A failure here shows again in the tests.
-	(env -u PYTHONDONTWRITEBYTECODE $(BIN)/accelplane preview --stack prod >/dev/null 2>&1 & \
-	 env -u PYTHONDONTWRITEBYTECODE $(BIN)/accelplane preview --stack tpu-prod >/dev/null 2>&1; wait) || true
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $$(( $$(nproc) + 1 ))
 
 lint: $(STAMP)
