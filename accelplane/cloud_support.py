@@ -132,6 +132,12 @@ class CloudSupport(ABC):
         JSON Schema's enums: editors complete them as people type."""
         return {}
 
+    def provider_config(self, platform: Platform) -> Mapping[str, str]:
+        """The Pulumi provider settings (`<provider>:<key>` under a stack file's `config:`) the program
+        sets from the declaration (AWS: the region); a stack file giving one another value is refused,
+        as `pulumi` commands and readers would then disagree with the declaration."""
+        return {}
+
     # -- the program ---------------------------------------------------------------------------------
 
     @abstractmethod
@@ -187,23 +193,25 @@ ENTRY_POINT_GROUP = "accelplane.clouds"
 
 
 @cache
-def _entry_points() -> dict[str, EntryPoint]:
+def entry_points_in(group: str) -> dict[str, EntryPoint]:
+    """The installed entry points of `group` by name (a cloud's, for its support or one of its facets),
+    sorted; where two distributions name the same, the first on sys.path wins, as for an import."""
     found: dict[str, EntryPoint] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(point.name, point)  # the first on sys.path wins, as for an import
+    for point in entry_points(group=group):
+        found.setdefault(point.name, point)
     return dict(sorted(found.items()))
 
 
 def known_clouds() -> tuple[str, ...]:
-    return tuple(_entry_points())
+    return tuple(entry_points_in(ENTRY_POINT_GROUP))
 
 
 @cache
 def cloud_support(cloud: str) -> CloudSupport:
     """The support object of the cloud named `cloud` (a declaration's `cloud:` value)."""
-    point = _entry_points().get(cloud)
+    point = entry_points_in(ENTRY_POINT_GROUP).get(cloud)
     if point is None:
-        raise KeyError(f"no cloud {cloud!r}; installed: {', '.join(_entry_points()) or 'none'}")
+        raise KeyError(f"no cloud {cloud!r}; installed: {', '.join(known_clouds()) or 'none'}")
     support = point.load()
     if not isinstance(support, CloudSupport) or support.name != cloud:
         raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {cloud}) is not the CloudSupport "

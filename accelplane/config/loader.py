@@ -33,10 +33,6 @@ from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
 from accelplane.suggest import did_you_mean
 
-AWS_REGION_KEY = "aws:region"
-GCP_REGION_KEY = "gcp:region"
-GCP_PROJECT_KEY = "gcp:project"
-
 
 @dataclass(frozen=True)
 class StackConfig:
@@ -105,18 +101,16 @@ def _from_document(document: YamlDocument, stack: str, path: Path, project: str)
 
 
 def _provider_config_agrees(config: dict[str, Any], platform: Platform, document: YamlDocument) -> None:
-    """The program deploys through a provider for the declared region (and project); a different
-    ambient `aws:region`, `gcp:region` or `gcp:project` in the same file would make `pulumi`
+    """The program deploys through its cloud's provider for the declared region (and project); a
+    different ambient provider setting in the same file (`aws:region`, `gcp:project`) would make `pulumi`
     commands and people reading the file disagree with the declaration, so it is refused."""
-    project = getattr(platform, "gcp", None)  # GcpPlatform's settings; read by name to stay cloud-neutral
-    declared = {AWS_REGION_KEY: platform.region, GCP_REGION_KEY: platform.region,
-                GCP_PROJECT_KEY: getattr(project, "project", None)}
+    declared = cloud_support(platform.cloud).provider_config(platform)
     problems = [
         Problem(file=document.path, line=document.line_of(["config", key]), field=f"config.{key}",
                 message=f"{config[key]!r} differs from the declaration's {want!r}: remove `{key}` or make the two "
                         "agree")
         for key, want in declared.items()
-        if key in config and want is not None and config[key] != want
+        if key in config and config[key] != want
     ]
     if problems:
         raise InputError(problems)

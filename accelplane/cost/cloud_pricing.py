@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
+from accelplane.cloud_support import entry_points_in
 from accelplane.cost.plan_pricer import PlanPricer
 from accelplane.cost.prices import PriceTable, load_table
 from accelplane.errors import InputError
@@ -26,21 +26,13 @@ class CloudPricing:
     plan_region: Callable[[Iterable[Mapping[str, Any]]], str | None]  # the region a plan's resources live in
 
 
-@cache
-def _entry_points() -> dict[str, EntryPoint]:
-    found: dict[str, EntryPoint] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(point.name, point)
-    return found
-
-
 def has_pricing(cloud: str) -> bool:
-    return cloud in _entry_points()
+    return cloud in entry_points_in(ENTRY_POINT_GROUP)
 
 
 @cache
 def cloud_pricing(cloud: str) -> CloudPricing:
-    point = _entry_points().get(cloud)
+    point = entry_points_in(ENTRY_POINT_GROUP).get(cloud)
     if point is None:
         raise InputError.single(f"the {cloud} cloud ships no prices (no {ENTRY_POINT_GROUP} entry point)",
                                 field="cloud")

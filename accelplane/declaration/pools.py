@@ -25,8 +25,9 @@ class Taint(Model):
     effect: TaintEffect = Field(description="NO_SCHEDULE, NO_EXECUTE or PREFER_NO_SCHEDULE.")
 
 class Capacity(Model):
-    # The cloud's field naming the reservation the nodes consume, as its message names it.
-    reservation_field: ClassVar[str] = "a reservation"
+    # The cloud's field naming the reservation the nodes consume, and what its value is (for messages).
+    reservation_key: ClassVar[str] = "a reservation"
+    reservation_form: ClassVar[str] = ""
 
     type: CapacityType = Field(default=CapacityType.on_demand, description="on_demand, spot or capacity_reservation.")
     discount: PriceDiscount | None = Field(
@@ -41,9 +42,10 @@ class Capacity(Model):
     def _reservation(self) -> Capacity:
         reserved = self.reserved()
         if self.type is CapacityType.capacity_reservation and not reserved:
-            raise ValueError(f"capacity_reservation needs {self.reservation_field}")
+            form = f" ({self.reservation_form})" if self.reservation_form else ""
+            raise ValueError(f"capacity_reservation needs {self.reservation_key}{form}")
         if self.type is not CapacityType.capacity_reservation and reserved:
-            raise ValueError(f"{self.reservation_field.split()[0]} is only valid with type capacity_reservation")
+            raise ValueError(f"{self.reservation_key} is only valid with type capacity_reservation")
         if self.type is CapacityType.spot and self.discount is not None:
             raise ValueError("a Savings Plan or committed use discount does not apply to spot capacity")
         return self

@@ -7,7 +7,7 @@ the offline mocks, boto3 and the live readers load inside the methods that use t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
@@ -27,13 +27,17 @@ class AwsSupport(CloudSupport):
     platform_model = AwsPlatform
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
-        yield from checks.aws_problems(aws_platform(platform))
-        yield from kubernetes_checks.eks_problems(aws_platform(platform))
-        yield from ami_software.ami_software_problems(aws_platform(platform))
-        yield from resilience_checks.resilience_problems(aws_platform(platform))
+        own = aws_platform(platform)
+        yield from checks.aws_problems(own)
+        yield from kubernetes_checks.eks_problems(own)
+        yield from ami_software.ami_software_problems(own)
+        yield from resilience_checks.resilience_problems(own)
 
     def with_image_software(self, platform: Platform) -> Platform:
         return ami_software.with_ami_software(aws_platform(platform))
+
+    def provider_config(self, platform: Platform) -> Mapping[str, str]:
+        return {"aws:region": platform.region}
 
     def addon_fields(self) -> tuple[str, ...]:
         return kubernetes_checks.ADDON_FIELDS

@@ -16,12 +16,11 @@ from collections.abc import Iterator
 from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog as aws_catalog
-from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform, aws_platform
-from accelplane.declaration import CapacityType, Platform, Purpose
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
+from accelplane.declaration import CapacityType, Purpose
 
 
-def aws_problems(declared: Platform) -> Iterator[Issue]:
-    platform = aws_platform(declared)
+def aws_problems(platform: AwsPlatform) -> Iterator[Issue]:
     yield from _region(platform)
     yield from _tags(platform)
     yield from _network(platform)

@@ -55,7 +55,8 @@ class AwsNetwork(Network):
 
 
 class AwsCapacity(Capacity):
-    reservation_field: ClassVar[str] = "reservation_id (cr-...)"
+    reservation_key: ClassVar[str] = "reservation_id"
+    reservation_form: ClassVar[str] = "cr-..."
 
     reservation_id: str | None = Field(
         default=None,

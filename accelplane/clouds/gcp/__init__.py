@@ -28,9 +28,14 @@ class GcpSupport(CloudSupport):
     }
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
-        yield from checks.gcp_problems(gcp_platform(platform))
-        yield from kubernetes_checks.gke_problems(gcp_platform(platform))
-        yield from resilience_checks.resilience_problems(gcp_platform(platform))
+        own = gcp_platform(platform)
+        yield from checks.gcp_problems(own)
+        yield from kubernetes_checks.gke_problems(own)
+        yield from resilience_checks.resilience_problems(own)
+
+    def provider_config(self, platform: Platform) -> Mapping[str, str]:
+        settings = gcp_platform(platform).gcp
+        return {"gcp:region": platform.region, **({"gcp:project": settings.project} if settings else {})}
 
     def addon_fields(self) -> tuple[str, ...]:
         return kubernetes_checks.ADDON_FIELDS

@@ -14,8 +14,7 @@ from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_platform
-from accelplane.declaration import Platform
+from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
 from accelplane.suggest import did_you_mean
 
 # Google Cloud labels (https://cloud.google.com/resource-manager/docs/labels-overview#requirements):
@@ -33,8 +32,7 @@ _ZONE_SUFFIX = re.compile(r"[a-z]|ai[0-9]+[a-z]?")
 _LEGACY_STORAGE_CLASSES = frozenset({"MULTI_REGIONAL", "REGIONAL", "DURABLE_REDUCED_AVAILABILITY"})
 
 
-def gcp_problems(declared: Platform) -> Iterator[Issue]:
-    platform = gcp_platform(declared)
+def gcp_problems(platform: GcpPlatform) -> Iterator[Issue]:
     yield from _settings(platform)
     yield from _labels(platform)
     yield from _network(platform)

@@ -79,7 +79,8 @@ class GcpNetwork(Network):
 
 
 class GcpCapacity(Capacity):
-    reservation_field: ClassVar[str] = "reservation (a Compute Engine reservation's name)"
+    reservation_key: ClassVar[str] = "reservation"
+    reservation_form: ClassVar[str] = "a Compute Engine reservation's name"
 
     reservation: str | None = Field(
         default=None,
