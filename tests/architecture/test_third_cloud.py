@@ -22,10 +22,11 @@ STACK = THIRD_CLOUD / "Pulumi.tiny.yaml"
 
 
 def _accelplane(*argv: str, installed: bool = True, stack_text: str | None = None,
-                tmp_path: Path | None = None) -> subprocess.CompletedProcess[str]:
+                tmp_path: Path | None = None, metadata_first: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     if installed:
-        env["PYTHONPATH"] = str(THIRD_CLOUD / "site")
+        # `metadata_first`: a folder whose dist-info of the same distribution is found first (it wins)
+        env["PYTHONPATH"] = os.pathsep.join(str(p) for p in (metadata_first, THIRD_CLOUD / "site") if p)
     stack = STACK
     if stack_text is not None:
         assert tmp_path is not None
@@ -55,6 +56,20 @@ def test_the_third_cloud_prices_its_stack_from_its_own_table() -> None:
     assert report["pools"] == {"infer-l4": {"minimum": 365.0, "desired": 730.0, "maximum": 1460.0},
                                "system": {"minimum": 146.0, "desired": 146.0, "maximum": 219.0}}
     assert report["total"] == {"minimum": 511.0, "desired": 876.0, "maximum": 1679.0}
+
+
+def test_a_cloud_without_the_pricing_facet_previews_and_says_it_has_no_prices(tmp_path: Path) -> None:
+    """The same distribution with only its `accelplane.clouds` entry point: prices are optional."""
+    info = tmp_path / "accelplane_tinycloud-0.1.0.dist-info"
+    info.mkdir()
+    shipped = THIRD_CLOUD / "site" / info.name
+    (info / "METADATA").write_text((shipped / "METADATA").read_text())
+    (info / "entry_points.txt").write_text("[accelplane.clouds]\ntiny = accelplane_tinycloud:SUPPORT\n")
+    preview = _accelplane("preview", "--stack-file", "{stack}", metadata_first=tmp_path)
+    assert preview.returncode == 0, preview.stderr
+    assert "Monthly cost: not estimated (the tiny cloud ships no prices)" in preview.stdout
+    cost = _accelplane("cost", "--stack-file", "{stack}", metadata_first=tmp_path)
+    assert cost.returncode == 2 and "the tiny cloud ships no prices (no accelplane.pricing entry point)" in cost.stderr
 
 
 def test_the_schema_offers_the_third_clouds_keys_on_its_branch_only() -> None:
