@@ -1,7 +1,7 @@
 """`CloudSupport`: everything the cloud-neutral code asks of a cloud, in one small interface, and the
 registry that finds a cloud's implementation by the declaration's `cloud:` value.
 
-One implementation per cloud (`accelplane/clouds/<cloud>/__init__.py`, its `SUPPORT`), found through
+One implementation per cloud (`accelplane/clouds/<cloud>/support.py`, its `SUPPORT`), found through
 `cloud_support(cloud)` among the `accelplane.clouds` entry points of the installed distributions
 (this package registers aws and gcp in pyproject.toml; another distribution may add a cloud the same
 way). The neutral code (the
@@ -11,6 +11,7 @@ adding a cloud is adding a folder with the same sub-layout:
 
 | sub-module | what it holds |
 |---|---|
+| `support` | the `CloudSupport` itself (the package's `__init__` imports nothing, so a facet loads alone) |
 | `declaration` | the cloud's `Platform` subclass (`platform_model`): the keys only this cloud reads |
 | `catalog` | the cloud's sourced facts: machine or instance types, regions, API vocabularies |
 | `checks` | declaration checks that need the cloud's facts; the Kubernetes add-ons the cloud needs |

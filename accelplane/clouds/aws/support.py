@@ -1,0 +1,101 @@
+"""`SUPPORT`: AWS's `CloudSupport`, the entry point of the `accelplane.clouds` group.
+
+See `accelplane.cloud_support` for the sub-layout every cloud shares. The declaration checks and the catalog are light and load with it; the provider SDK,
+the offline mocks, boto3 and the live readers load inside the methods that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
+from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance, resilience_checks
+from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
+
+if TYPE_CHECKING:
+    import pulumi
+
+    from accelplane.declaration import Platform
+    from accelplane.rollout.route import LiveRoute, RouteRequest
+    from accelplane.verify.reader import LiveReader
+
+
+class AwsSupport(CloudSupport):
+    name = "aws"
+    platform_model = AwsPlatform
+
+    def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
+        own = aws_platform(platform)
+        yield from checks.aws_problems(own)
+        yield from kubernetes_checks.eks_problems(own)
+        yield from ami_software.ami_software_problems(own)
+        yield from resilience_checks.resilience_problems(own)
+
+    def with_image_software(self, platform: Platform) -> Platform:
+        return ami_software.with_ami_software(aws_platform(platform))
+
+    def provider_config(self, platform: Platform) -> Mapping[str, str]:
+        return {"aws:region": platform.region}
+
+    def addon_fields(self) -> tuple[str, ...]:
+        return kubernetes_checks.ADDON_FIELDS
+
+    def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
+        return kubernetes_checks.VENDOR_PLUGIN_FIELDS.get(vendor, ())
+
+    def efa_plugin_field(self) -> str | None:
+        return kubernetes_checks.EFA_PLUGIN_FIELD
+
+    def node_images(self, platform: Platform) -> list[NodeImage]:
+        return node_images.node_images(aws_platform(platform))
+
+    def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
+        return provenance.declaration_paths(aws_platform(platform))
+
+    def build(self, platform: Platform) -> dict[str, Any]:
+        # Start-up time: pulumi-aws (about 0.5 s) loads only when the program runs.
+        from accelplane.clouds.aws.composition import build_aws
+
+        return build_aws(aws_platform(platform))
+
+    def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
+        # Start-up time: the Pulumi SDK loads only for the offline engine.
+        from accelplane.clouds.aws.mocks import AwsLikeMocks
+
+        return AwsLikeMocks(region=platform.region)
+
+    def live_reader(self) -> LiveReader:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.verify.reader import AwsReader
+
+        return AwsReader()
+
+    def live_route(self, request: RouteRequest) -> LiveRoute:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.rollout.route import alb_route
+
+        return alb_route(request)
+
+    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+        if scheme != "s3":
+            return None
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.object_store import s3_objects
+
+        return s3_objects(aws_platform(platform), connection)
+
+    def preflight(self, platform: Platform, options: Any) -> Any:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.preflight import run_preflight
+
+        return run_preflight(aws_platform(platform), options)
+
+    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+        # Start-up time: boto3 loads only for live commands.
+        from accelplane.clouds.aws.cluster_access import eks_access
+
+        return eks_access(aws_platform(platform), connection)
+
+
+SUPPORT = AwsSupport()
