@@ -1,7 +1,8 @@
 """`SUPPORT`: AWS's `CloudSupport`, the entry point of the `accelplane.clouds` group.
 
-See `accelplane.cloud_support` for the sub-layout every cloud shares. The declaration checks and the catalog are light and load with it; the provider SDK,
-the offline mocks, boto3 and the live readers load inside the methods that use them.
+See `accelplane.cloud_support` for the sub-layout every cloud shares. The declaration checks and the
+catalog are light and load with it; the provider SDK, the offline mocks, boto3 and the live readers
+load inside the methods that use them.
 """
 
 from __future__ import annotations
