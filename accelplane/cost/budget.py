@@ -1,32 +1,27 @@
 """The budget a plan declares, read back from the cloud budget resource the program creates, and the
 verdict of an estimate against it (AP-COST-001, `accelplane cost`).
 
-AWS: `aws:budgets/budget:Budget` (`limitAmount` in USD; tags say the pool size it is judged at and
-the warning fraction). Google Cloud: `gcp:billing/budget:Budget` (`amount.specifiedAmount`; the
-first threshold rule is the warning fraction; the display name ends with the size it is judged at,
-as a Cloud Billing budget carries no labels).
+Each cloud reads its own budget resource (`CloudBudget`, an optional facet offered as an
+`accelplane.budgets` entry point: `<cloud> = <module>:<CloudBudget>`); the facet module is light, as
+`check --state` reads budgets without loading the pricing models.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from accelplane.cloud_support import entry_points_in
 
 if TYPE_CHECKING:  # annotations only: `check --state` reads budgets without loading the pricing models
     from accelplane.cost.estimate import Estimate
 
 BUDGET_JUDGED_AT_TAG = "accelplane.io/budget-judged-at"
 BUDGET_WARN_AT_TAG = "accelplane.io/budget-warn-at"
-AWS_BUDGET = "aws:budgets/budget:Budget"
-GCP_BUDGET = "gcp:billing/budget:Budget"
-BUDGET_TYPES = frozenset({AWS_BUDGET, GCP_BUDGET})
-_JUDGED_SUFFIX = re.compile(r"\(judged at (maximum|desired)\)$")
-
-
-def gcp_display_name(platform: str, judged_at: str) -> str:
-    return f"{platform} monthly (judged at {judged_at})"
+DEFAULT_WARN_AT = 0.8
+ENTRY_POINT_GROUP = "accelplane.budgets"
 
 
 @dataclass(frozen=True)
@@ -64,39 +59,50 @@ class BudgetVerdict:
         return text
 
 
-def _float(value: Any) -> float | None:
+def as_float(value: Any) -> float | None:
     try:
         return float(value)
     except (TypeError, ValueError):
         return None
 
 
+@dataclass(frozen=True)
+class CloudBudget:
+    """How one cloud's budget resource carries a declared budget."""
+
+    cloud: str
+    type: str  # the budget resource's Pulumi type token
+    # (logical name, the resource's inputs) -> the budget; None where it is not one in USD
+    read: Callable[[str, Mapping[str, Any]], DeclaredBudget | None]
+
+
+@cache
+def cloud_budgets() -> Mapping[str, CloudBudget]:
+    """Every installed cloud's budget facet, by the budget resource's type token."""
+    found = {}
+    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
+        facet = point.load()
+        if not isinstance(facet, CloudBudget) or facet.cloud != name:
+            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the CloudBudget "
+                            f"of {name!r}")
+        found[facet.type] = facet
+    return found
+
+
+def budget_types() -> frozenset[str]:
+    return frozenset(cloud_budgets())
+
+
 def read_budget(type_token: str, name: str, inputs: Mapping[str, Any]) -> DeclaredBudget | None:
-    if type_token == AWS_BUDGET:
-        amount = _float(inputs.get("limitAmount"))
-        if amount is None or str(inputs.get("limitUnit", "USD")) != "USD":
-            return None
-        found_tags = inputs.get("tags")
-        tags: Mapping[str, Any] = found_tags if isinstance(found_tags, Mapping) else {}
-        warn = _float(tags.get(BUDGET_WARN_AT_TAG)) or 0.8
-        return DeclaredBudget(name, amount, str(tags.get(BUDGET_JUDGED_AT_TAG) or "maximum"), warn)
-    if type_token == GCP_BUDGET:
-        specified = (inputs.get("amount") or {}).get("specifiedAmount") or {}
-        amount = _float(specified.get("units"))
-        if amount is None or specified.get("currencyCode", "USD") != "USD":
-            return None
-        rules = inputs.get("thresholdRules") or []
-        warn = _float(rules[0].get("thresholdPercent")) if rules and isinstance(rules[0], Mapping) else None
-        found = _JUDGED_SUFFIX.search(str(inputs.get("displayName") or ""))
-        return DeclaredBudget(name, amount, found.group(1) if found else "maximum", warn or 0.8)
-    return None
+    facet = cloud_budgets().get(type_token)
+    return facet.read(name, inputs) if facet else None
 
 
 def budgets_in(resources: Iterable[Mapping[str, Any]]) -> list[DeclaredBudget]:
     found = []
     for resource in resources:
         inputs = resource.get("inputs")
-        if resource.get("type") in BUDGET_TYPES and isinstance(inputs, Mapping):
+        if resource.get("type") in cloud_budgets() and isinstance(inputs, Mapping):
             name = str(resource.get("urn", "")).rsplit("::", 1)[-1]
             budget = read_budget(str(resource["type"]), name, inputs)
             if budget is not None:

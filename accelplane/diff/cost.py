@@ -25,8 +25,10 @@ from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.estimate import SIZES, Estimate, LineItem, estimate_plan, plan_region
 from accelplane.node_labels import POOL_LABEL
 from accelplane.rules import types as t
+from accelplane.rules.cloud_rules import node_pool_shapes
 from accelplane.rules.rollout.services import backends, service_name
 from accelplane.rules.sources import from_plan
+from accelplane.rules.view import get
 
 Totals = tuple[float, float, float]
 
@@ -158,9 +160,8 @@ def _pools(estimate: Estimate | None) -> dict[str, LineItem]:
 def _accelerators(document: Mapping[str, Any]) -> dict[str, str]:
     found: dict[str, str] = {}
     for resource in document.get("resources") or []:
-        inputs = resource.get("inputs") or {}
-        labels = inputs.get("labels") if resource.get("type") == t.EKS_NODE_GROUP else \
-            (inputs.get("nodeConfig") or {}).get("labels") if resource.get("type") == t.GKE_NODE_POOL else None
+        shape = node_pool_shapes().get(str(resource.get("type")))
+        labels = get(resource.get("inputs") or {}, *shape.labels_at) if shape else None
         if isinstance(labels, Mapping) and labels.get(POOL_LABEL):
             found[str(labels[POOL_LABEL])] = str(labels.get("accelplane.io/accelerator") or "none")
     return found

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, InputChange
+from accelplane.rules.cloud_rules import node_pool_types
 
 TABLE = Path(__file__).with_name("force_new.json")
 # A resource's own name in the bridged providers' inputs (what Pulumi would otherwise auto-name).
 NAME_INPUTS = ("name", "nodeGroupName", "bucket", "accountId", "secretId")
-NODE_POOL_TYPES = frozenset({"aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool"})
 _INDEX = re.compile(r"\[\d+\]")
 _QUOTED_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
 
@@ -126,7 +126,7 @@ def _deletes_first(type_token: str, old: Mapping[str, Any], new: Mapping[str, An
 
 def meaning(type_token: str, replaced: Replacement) -> str | None:
     """What a reviewer approves with this replacement, where it is more than a new id."""
-    if type_token not in NODE_POOL_TYPES:
+    if type_token not in node_pool_types():
         return None
     text = ("every node of the pool is drained and deleted: pods on it are evicted, jobs running on it stop "
             "(a TPU slice is destroyed whole) and resume only from their last checkpoint")

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from accelplane.rules import types as t
+from accelplane.clouds.aws import resource_types as t
+from accelplane.rules import types as neutral
 from accelplane.rules.view import Resource
 
 TAGS = {"owner": "ml-platform", "cost-centre": "cc-1", "accelplane:platform": "acme", "accelplane:environment": "dev"}
@@ -115,7 +116,7 @@ def container(name: str = "main", **props: Any) -> dict[str, Any]:
     return {"name": name, "image": f"registry.example.com/{name}:1.0{DIGEST}", **props}
 
 
-def deployment(name: str, *containers_: Mapping[str, Any], kind: str = t.K8S_DEPLOYMENT,
+def deployment(name: str, *containers_: Mapping[str, Any], kind: str = neutral.K8S_DEPLOYMENT,
                labels: Mapping[str, str] | None = None, namespace: str = "training",
                annotations: Mapping[str, str] | None = None, object_name: str | None = None,
                replicas: int | None = None, **pod: Any) -> Resource:
@@ -127,7 +128,7 @@ def deployment(name: str, *containers_: Mapping[str, Any], kind: str = t.K8S_DEP
     if replicas is not None:
         spec["replicas"] = replicas
     metadata = {"name": object_name or name, "namespace": namespace, "labels": dict(labels or {})}
-    if kind == t.K8S_POD:
+    if kind == neutral.K8S_POD:
         return res(kind, name, {"metadata": metadata, "spec": pod_spec})
     return res(kind, name, {"metadata": metadata, "spec": spec})
 
@@ -138,7 +139,7 @@ def gpu_container(gpus: int) -> dict[str, Any]:
 
 
 def gpu_quota(namespace: str, gpus: int) -> Resource:
-    return res(t.K8S_RESOURCE_QUOTA, f"{namespace}-quota", {
+    return res(neutral.K8S_RESOURCE_QUOTA, f"{namespace}-quota", {
         "metadata": {"name": "accelerators", "namespace": namespace},
         "spec": {"hard": {"requests.nvidia.com/gpu": str(gpus)}}})
 
@@ -156,7 +157,7 @@ def neuron_monitor(name: str = "neuron-monitor", *containers_: Mapping[str, Any]
                    **pod: Any) -> Resource:
     """The platform's neuron-monitor DaemonSet as `accelplane/k8s/neuron_monitor.py` declares it (privileged)."""
     main = {"name": "neuron-monitor", "image": image, **PRIVILEGED}
-    return deployment(name, *(containers_ or [main]), kind=t.K8S_DAEMON_SET, namespace=namespace,
+    return deployment(name, *(containers_ or [main]), kind=neutral.K8S_DAEMON_SET, namespace=namespace,
                       object_name="neuron-monitor", labels=labels, **pod)
 
 
@@ -192,7 +193,7 @@ def backend(name: str, weight: int, *, pool: str = "infer-l40s", min_replicas: i
 
 def inference_service(name: str, *backends: Mapping[str, Any], rollout: Mapping[str, Any] | None = None,
                       service: str = "chat") -> Resource:
-    return res(t.INFERENCE_SERVICE, name, {
+    return res(neutral.INFERENCE_SERVICE, name, {
         "service": service, "pathPrefix": "/", "exposed": True, "backends": [dict(b) for b in backends],
         "rollout": dict(rollout) if rollout is not None else None}, id=None)
 
@@ -533,8 +534,8 @@ CASES: dict[str, Case] = {
         # A workload-namespace DaemonSet labelled as a device plugin; a kube-system one labelled so but
         # running a foreign image; the monitor's name and place on a floating tag.
         failing=[deployment("trainer", container(**PRIVILEGED)),
-                 deployment("gpu-plugin", container(**PRIVILEGED), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN),
-                 deployment("system-plugin", container(**PRIVILEGED), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN,
+                 deployment("gpu-plugin", container(**PRIVILEGED), kind=neutral.K8S_DAEMON_SET, labels=DEVICE_PLUGIN),
+                 deployment("system-plugin", container(**PRIVILEGED), kind=neutral.K8S_DAEMON_SET, labels=DEVICE_PLUGIN,
                             namespace="kube-system"),
                  neuron_monitor("floating-monitor", image="public.ecr.aws/neuron/neuron-monitor:1.3.0")],
         expect="privileged", target="trainer", also=("gpu-plugin", "system-plugin", "floating-monitor")),
@@ -542,12 +543,13 @@ CASES: dict[str, Case] = {
         passing=[deployment("trainer")],
         # A device-plugin label exempts nothing.
         failing=[deployment("trainer", container(), hostNetwork=True),
-                 deployment("gpu-plugin", container(), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN, hostPID=True)],
+                 deployment("gpu-plugin", container(), kind=neutral.K8S_DAEMON_SET, labels=DEVICE_PLUGIN,
+                            hostPID=True)],
         expect="host", target="trainer", also=("gpu-plugin",)),
     "AP-K8S-003": Case(
         passing=[deployment("trainer", container(), volumes=[{"name": "scratch", "emptyDir": {}}])],
         failing=[deployment("trainer", container(), volumes=[{"name": "dev", "hostPath": {"path": "/dev"}}]),
-                 deployment("gpu-plugin", container(), kind=t.K8S_DAEMON_SET, labels=DEVICE_PLUGIN, volumes=[
+                 deployment("gpu-plugin", container(), kind=neutral.K8S_DAEMON_SET, labels=DEVICE_PLUGIN, volumes=[
                      {"name": "plugins", "hostPath": {"path": "/var/lib/kubelet/device-plugins"}}])],
         expect="/dev", target="trainer", also=("gpu-plugin",)),
     "AP-K8S-004": Case(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.rules import types as t
+from accelplane.clouds.aws import resource_types as t
 from tests.rules.cases import TAGS, Case, res
 
 TWO_NODES_AT_MAXIMUM = 2 * 2.24208 * 730  # 3273.4368

@@ -11,7 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from accelplane.rules import types as t
+from accelplane.clouds.gcp import resource_types as t
+from accelplane.rules import types as neutral
 from accelplane.rules.view import Resource
 from tests.rules.cases import Case
 from tests.rules.cases import res as _res
@@ -162,7 +163,7 @@ def k8s(type_token: str, name: str, namespace: str, spec: Mapping[str, Any]) -> 
 
 
 def gateway(name: str = "inference", gateway_class: str = "gke-l7-global-external-managed") -> Resource:
-    return k8s(t.K8S_GATEWAY, name, "inference", {
+    return k8s(neutral.K8S_GATEWAY, name, "inference", {
         "gatewayClassName": gateway_class,
         "listeners": [{"name": "https", "protocol": "HTTPS", "port": 443,
                        "tls": {"mode": "Terminate", "options": {"networking.gke.io/pre-shared-certs": "acme"}}}],
@@ -170,7 +171,7 @@ def gateway(name: str = "inference", gateway_class: str = "gke-l7-global-externa
 
 
 def http_route(name: str, gateway_name: str, *services: str) -> Resource:
-    return k8s(t.K8S_HTTP_ROUTE, name, "inference", {
+    return k8s(neutral.K8S_HTTP_ROUTE, name, "inference", {
         "parentRefs": [{"name": gateway_name}],
         "rules": [{"matches": [{"path": {"type": "PathPrefix", "value": "/"}}],
                    "backendRefs": [{"name": service, "port": 8080} for service in services]}]})

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.rules import types as t
+from accelplane.clouds.aws import resource_types as aws_types
+from accelplane.clouds.gcp import resource_types as gcp_types
 from tests.rules.cases import PROBES, PROD_TAGS, TAGS, Case, container, deployment, load_balancer, neuron_monitor, res
 from tests.rules.gcp_cases import (
     DEFAULT_DENY,
@@ -34,12 +35,12 @@ MANAGED = {"name": "AWSManagedRulesKnownBadInputsRuleSet", "priority": 10, "over
 
 
 def web_acl(*rules: dict[str, Any], tags: dict[str, str] = PROD_TAGS) -> Any:
-    return res(t.WAF_WEB_ACL, "acl", {"scope": "REGIONAL", "defaultAction": {"allow": {}}, "rules": list(rules),
+    return res(aws_types.WAF_WEB_ACL, "acl", {"scope": "REGIONAL", "defaultAction": {"allow": {}}, "rules": list(rules),
                                       "visibilityConfig": VISIBILITY, "tags": tags}, id=ACL_ARN)
 
 
 def association(load_balancer_name: str = "alb") -> Any:
-    return res(t.WAF_WEB_ACL_ASSOCIATION, f"{load_balancer_name}-waf",
+    return res(aws_types.WAF_WEB_ACL_ASSOCIATION, f"{load_balancer_name}-waf",
                {"resourceArn": f"id-{load_balancer_name}", "webAclArn": ACL_ARN})
 
 
@@ -50,7 +51,7 @@ def prod_alb(name: str = "alb") -> Any:
 
 def target_group(name: str = "tg", **health: Any) -> Any:
     check = {"enabled": True, "path": "/v1/health", "matcher": "200", "protocol": "HTTP", **health}
-    return res(t.TARGET_GROUP, name, {"targetType": "ip", "protocol": "HTTP", "port": 8080, "vpcId": "vpc-1",
+    return res(aws_types.TARGET_GROUP, name, {"targetType": "ip", "protocol": "HTTP", "port": 8080, "vpcId": "vpc-1",
                                       "healthCheck": {k: v for k, v in check.items() if v is not None},
                                       "tags": TAGS})
 
@@ -63,7 +64,7 @@ def throttle(priority: int = 500, *, preview: bool = False) -> dict[str, Any]:
 
 
 def armor(name: str, *rules: dict[str, Any]) -> Any:
-    return res(t.GCP_SECURITY_POLICY, name, {"name": name, "type": "CLOUD_ARMOR", "labels": {
+    return res(gcp_types.GCP_SECURITY_POLICY, name, {"name": name, "type": "CLOUD_ARMOR", "labels": {
         **LABELS, "accelplane-environment": "prod"}, "rules": [*rules, allow_rule(1000, "198.51.100.0/24"),
                                                                DEFAULT_DENY]})
 
@@ -107,7 +108,7 @@ RESILIENCE_CASES: dict[str, Case] = {
         failing=[web_acl(rate_rule({"count": {}}))],
         expect="rate-based rule rate-chat only counts in prod", target="acl", environment="prod"),
     "AP-LB-012": Case(
-        passing=[target_group(), res(t.TARGET_GROUP, "lambda-tg", {"targetType": "lambda", "tags": TAGS})],
+        passing=[target_group(), res(aws_types.TARGET_GROUP, "lambda-tg", {"targetType": "lambda", "tags": TAGS})],
         failing=[target_group(matcher=None), target_group("default-path", path=None)],
         expect="health check without an explicit matcher", target="tg", also=("default-path",)),
     "AP-GLB-010": Case(

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from accelplane.rules import types as t
+from accelplane.clouds.gcp import resource_types as t
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES, rule_by_id
@@ -111,6 +111,6 @@ def test_every_gcp_rule_names_google_documentation() -> None:
 def test_rules_read_the_labels_the_gcp_layer_writes() -> None:
     """The rules import no component: the label keys they read are checked against the GCP layer here."""
     from accelplane.clouds.gcp.components.bucket import ROLE_LABEL
-    from accelplane.rules.gcp_labels import BUCKET_ROLE_LABEL
+    from accelplane.clouds.gcp.rules.labels import BUCKET_ROLE_LABEL
 
     assert BUCKET_ROLE_LABEL == ROLE_LABEL

@@ -22,7 +22,7 @@ import pulumi_gcp as gcp
 import pytest
 from pulumi.runtime.stack import run_pulumi_func
 
-from accelplane.rules import types as t
+from accelplane.clouds.gcp import resource_types as t
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from accelplane.rules.iam import analysis
-from accelplane.rules.iam.analysis import escalation_paths, merged, unknown_actions
+from accelplane.clouds.aws.rules.iam import analysis
+from accelplane.clouds.aws.rules.iam.analysis import escalation_paths, merged, unknown_actions
 
 
 def _doc(*statements):

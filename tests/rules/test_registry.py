@@ -10,18 +10,30 @@ import re
 import pytest
 
 import accelplane.rules as rules_package
+from accelplane.cloud_support import entry_points_in
+from accelplane.rules.cloud_rules import ENTRY_POINT_GROUP
 from accelplane.rules.registry import RULES, RegistryError, build_registry
 from accelplane.rules.rule import Family, Rule, Scope
 from tests.rules.all_cases import CASES
 
 
+def _rule_packages() -> list[tuple[list[str], str]]:
+    """The neutral rules package and each installed cloud's (the module its entry point names)."""
+    packages = [(list(rules_package.__path__), "accelplane.rules.")]
+    for point in entry_points_in(ENTRY_POINT_GROUP).values():
+        package = importlib.import_module(point.module)
+        packages.append((list(package.__path__), f"{point.module}."))
+    return packages
+
+
 def _defined_rules() -> list[Rule]:
     found = []
-    for module_info in pkgutil.walk_packages(rules_package.__path__, prefix="accelplane.rules."):
-        module = importlib.import_module(module_info.name)
-        rule = getattr(module, "RULE", None)
-        if isinstance(rule, Rule):
-            found.append(rule)
+    for path, prefix in _rule_packages():
+        for module_info in pkgutil.walk_packages(path, prefix=prefix):
+            module = importlib.import_module(module_info.name)
+            rule = getattr(module, "RULE", None)
+            if isinstance(rule, Rule):
+                found.append(rule)
     return found
 
 
@@ -141,3 +153,20 @@ def test_resource_rules_read_only_their_resource(dev_graph, prod_graph) -> None:
                 for f in run_rule(rule, ReferenceGraph([resource], environment=graph.environment))[0]
             )
             assert whole == alone, rule.id
+
+
+def test_each_clouds_rules_live_in_its_folder_and_the_neutral_rules_name_no_cloud_type() -> None:
+    """A cloud's rules come from its folder through its entry point; a neutral rule judges only neutral
+    resource types and those the installed clouds name (node pools, stateful stores, budgets)."""
+    from accelplane.cost.budget import budget_types
+    from accelplane.rules.cloud_rules import installed, node_pool_types, stateful_types
+
+    for facet in installed():
+        modules = {rule.check.__module__ for rule in facet.load_rules()}
+        assert {m for m in modules if not m.startswith(f"accelplane.clouds.{facet.cloud}.rules.")} == set()
+    cloud_types = node_pool_types() | stateful_types() | budget_types()
+    neutral = [rule for rule in RULES if rule.check.__module__.startswith("accelplane.rules.")]
+    assert len(neutral) == 22
+    prefixes = ("kubernetes:", "accelplane:")
+    assert sorted(f"{rule.id} {token}" for rule in neutral for token in rule.resource_types
+                  if not token.startswith(prefixes) and token not in cloud_types) == []

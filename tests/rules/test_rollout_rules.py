@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from accelplane.cli import main
+from accelplane.clouds.gcp import resource_types as gcp_types
 from accelplane.rules import types as t
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
@@ -43,7 +44,7 @@ def _messages(rule, *resources) -> list[tuple[str, str]]:
 
 
 def test_a_backend_on_a_gke_node_pool_is_judged_from_its_node_config_labels() -> None:
-    pool = res(t.GKE_NODE_POOL, "acme-infer-l4-pool", {"nodeConfig": {"machineType": "g2-standard-8",
+    pool = res(gcp_types.GKE_NODE_POOL, "acme-infer-l4-pool", {"nodeConfig": {"machineType": "g2-standard-8",
                                                                      "labels": L4_LABELS}})
     clean = inference_service("acme-svc-chat", backend("l4", 100, pool="infer-l4"))
     assert _messages(RO_001, pool, clean) == []

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from accelplane.rules import types as t
+from accelplane.clouds.aws import resource_types as aws_types
+from accelplane.clouds.gcp import resource_types as gcp_types
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import rule_by_id
@@ -45,24 +46,24 @@ def test_rule_on_unknown_value_is_not_applicable_not_passed() -> None:
 
 def test_graph_follows_property_dependencies_before_values() -> None:
     b = bucket("b")
-    block = Resource(urn="urn:pulumi:test::p::pab::x", type=t.S3_PUBLIC_ACCESS_BLOCK, name="x",
+    block = Resource(urn="urn:pulumi:test::p::pab::x", type=aws_types.S3_PUBLIC_ACCESS_BLOCK, name="x",
                      props={**PAB, "bucket": UNKNOWN}, property_dependencies={"bucket": (b.urn,)})
     graph = ReferenceGraph([b, block])
-    assert graph.referring(b, "bucket", t.S3_PUBLIC_ACCESS_BLOCK) == [block]
+    assert graph.referring(b, "bucket", aws_types.S3_PUBLIC_ACCESS_BLOCK) == [block]
 
 
 def test_graph_follows_a_single_dependency_when_ids_are_unknown() -> None:
-    b = Resource(urn="urn:b", type=t.S3_BUCKET, name="b", props={})
-    block = Resource(urn="urn:pab", type=t.S3_PUBLIC_ACCESS_BLOCK, name="pab", props={**PAB, "bucket": UNKNOWN},
+    b = Resource(urn="urn:b", type=aws_types.S3_BUCKET, name="b", props={})
+    block = Resource(urn="urn:pab", type=aws_types.S3_PUBLIC_ACCESS_BLOCK, name="pab", props={**PAB, "bucket": UNKNOWN},
                      dependencies=("urn:b",))
-    other = Resource(urn="urn:other", type=t.S3_BUCKET, name="other", props={})
+    other = Resource(urn="urn:other", type=aws_types.S3_BUCKET, name="other", props={})
     graph = ReferenceGraph([b, other, block])
-    assert graph.referring(b, "bucket", t.S3_PUBLIC_ACCESS_BLOCK) == [block]
-    assert graph.referring(other, "bucket", t.S3_PUBLIC_ACCESS_BLOCK) == []
+    assert graph.referring(b, "bucket", aws_types.S3_PUBLIC_ACCESS_BLOCK) == [block]
+    assert graph.referring(other, "bucket", aws_types.S3_PUBLIC_ACCESS_BLOCK) == []
 
 
 def test_graph_environment_comes_from_tags_unless_given() -> None:
-    prod = res(t.S3_BUCKET, "b", {"tags": {"accelplane:environment": "prod"}})
+    prod = res(aws_types.S3_BUCKET, "b", {"tags": {"accelplane:environment": "prod"}})
     assert ReferenceGraph([prod]).environment == "prod"
     assert ReferenceGraph([prod], environment="dev").environment == "dev"
     assert ReferenceGraph([]).environment is None
@@ -71,10 +72,11 @@ def test_graph_environment_comes_from_tags_unless_given() -> None:
 def test_graph_environment_comes_from_gcp_labels_too() -> None:
     """GCP label keys take no `:`: the environment is the `accelplane-environment` label (`labels`, a GKE
     cluster's `resourceLabels`); an unknown label map is not counted."""
-    bucket_ = res(t.GCS_BUCKET, "b", {"labels": {"accelplane-environment": "prod"}})
-    cluster = res(t.GKE_CLUSTER, "c", {"resourceLabels": {"accelplane-environment": "prod"}})
-    pending = res(t.GCP_KMS_CRYPTO_KEY, "k", {"labels": UNKNOWN})
+    bucket_ = res(gcp_types.GCS_BUCKET, "b", {"labels": {"accelplane-environment": "prod"}})
+    cluster = res(gcp_types.GKE_CLUSTER, "c", {"resourceLabels": {"accelplane-environment": "prod"}})
+    pending = res(gcp_types.GCP_KMS_CRYPTO_KEY, "k", {"labels": UNKNOWN})
     assert ReferenceGraph([bucket_, pending]).environment == "prod"
     assert ReferenceGraph([cluster]).environment == "prod"
     assert ReferenceGraph([pending]).environment is None
-    assert ReferenceGraph([res(t.GCS_BUCKET, "b", {"labels": {"accelplane:environment": "prod"}})]).environment is None
+    aws_style = res(gcp_types.GCS_BUCKET, "b", {"labels": {"accelplane:environment": "prod"}})
+    assert ReferenceGraph([aws_style]).environment is None

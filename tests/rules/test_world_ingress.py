@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from accelplane.clouds.aws.rules.network import sg_no_world_ingress
 from accelplane.rules.engine import run_rule
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.network import sg_no_world_ingress
 from accelplane.rules.view import Resource
 from tests.rules.cases import FORWARD, REDIRECT, group, ingress, listener, load_balancer, public_endpoint
 

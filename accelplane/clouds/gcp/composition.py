@@ -21,6 +21,7 @@ from pulumi_gcp.billing import Budget as BillingBudget
 from pulumi_gcp.provider import Provider
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.clouds.gcp.budget import display_name as budget_display_name
 from accelplane.clouds.gcp.components.bucket import (
     BucketLifecycleRule,
     SecureBucket,
@@ -46,7 +47,6 @@ from accelplane.clouds.gcp.components.workload_access import BucketGrant, Worklo
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, GcpSettings, GpuDriver
 from accelplane.clouds.gcp.k8s.cluster_facts import GkeEndpoint, GkeFacts
 from accelplane.config.pulumi_source import secret_values
-from accelplane.cost.budget import gcp_display_name
 from accelplane.declaration import BucketRole, CapacityType, Environment, InferenceService
 from accelplane.k8s.layer import build_kubernetes
 from accelplane.node_labels import pool_labels
@@ -143,7 +143,7 @@ def _budget(ctx: _Context, agents: ServiceAgents) -> None:
     BillingBudget(
         f"{ctx.name}-budget",
         billing_account=budget.billing_account,
-        display_name=gcp_display_name(ctx.name, budget.judged_at.value),
+        display_name=budget_display_name(ctx.name, budget.judged_at.value),
         amount={"specified_amount": {"currency_code": "USD", "units": str(round(budget.monthly_usd))}},
         budget_filter={
             "projects": [agents.project_number.apply(lambda number: f"projects/{number}")],

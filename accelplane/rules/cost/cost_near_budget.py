@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.cost.budget import BUDGET_TYPES
+from accelplane.cost.budget import budget_types
 from accelplane.rules.cost.cost_within_budget import verdict
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
@@ -26,7 +26,7 @@ RULE = Rule(
     severity=Severity.medium,
     enforcement=Enforcement.advisory,
     remediation="Review the largest lines of `accelplane cost --stack NAME` before the budget is reached.",
-    resource_types=BUDGET_TYPES,
+    resource_types=budget_types(),
     check=check,
     scope=Scope.stack,
     categories=("cost",),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.cost.budget import AWS_BUDGET, BUDGET_TYPES, BudgetVerdict, judge, read_budget
+from accelplane.cost.budget import BudgetVerdict, budget_types, cloud_budgets, judge, read_budget
 from accelplane.rules.cost.plan_estimate import graph_estimate
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
@@ -19,7 +19,7 @@ from accelplane.rules.view import Resource
 
 def verdict(resource: Resource, graph: ReferenceGraph) -> BudgetVerdict | None:
     budget = read_budget(resource.type, resource.name, resource.props)
-    estimate = graph_estimate(graph, "aws" if resource.type == AWS_BUDGET else "gcp")
+    estimate = graph_estimate(graph, cloud_budgets()[resource.type].cloud)
     if budget is None or estimate is None:
         return None
     return judge(estimate, budget)
@@ -41,7 +41,7 @@ RULE = Rule(
     enforcement=Enforcement.mandatory,
     remediation="Lower the pools' maximum sizes, move a pool to spot or a discounted commitment, or raise "
     "budget.monthly_usd (`accelplane cost --stack NAME` shows each line).",
-    resource_types=BUDGET_TYPES,
+    resource_types=budget_types(),
     check=check,
     scope=Scope.stack,
     categories=("cost",),

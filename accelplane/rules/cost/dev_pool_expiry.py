@@ -8,36 +8,24 @@ expiry is judged at `--as-of` (default today), so example stacks and tests do no
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from datetime import date
-from typing import Any
 
 from accelplane.node_labels import POOL_LABEL
+from accelplane.rules.cloud_rules import node_pool_shapes, node_pool_types
 from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.matrix.labels import node_labels
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
-from accelplane.rules.view import Resource, as_int, get, mapping
+from accelplane.rules.view import Resource
 
 OWNER = "accelplane.io/owner"
 EXPIRES = "accelplane.io/expires"
 ACCELERATOR = "accelplane.io/accelerator"
-POOL_TYPES = frozenset({"aws:eks/nodeGroup:NodeGroup", "gcp:container/nodePool:NodePool"})
-
-
-def _labels_and_minimum(resource: Resource) -> tuple[Mapping[str, Any], int | None]:
-    if resource.type == "aws:eks/nodeGroup:NodeGroup":
-        return mapping(resource.get("labels")), as_int(get(resource.props, "scalingConfig", "minSize"))
-    labels = mapping(get(resource.props, "nodeConfig", "labels"))
-    autoscaling = mapping(resource.get("autoscaling"))
-    if autoscaling:
-        minimum = as_int(autoscaling.get("totalMinNodeCount"))
-        return labels, minimum if minimum is not None else as_int(autoscaling.get("minNodeCount"))
-    if get(resource.props, "placementPolicy", "tpuTopology"):
-        return labels, None  # a multi-host TPU slice is fixed: GKE creates and removes its VMs together
-    return labels, as_int(resource.get("nodeCount"))
+POOL_TYPES = node_pool_types()
 
 
 def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
-    labels, minimum = _labels_and_minimum(resource)
+    labels, minimum = node_labels(resource), node_pool_shapes()[resource.type].minimum_nodes(resource)
     accelerator = str(labels.get(ACCELERATOR) or "none")
     expires = labels.get(EXPIRES)
     if accelerator == "none" or (graph.environment != "dev" and not expires):

@@ -1,1 +1,1 @@
-"""Hygiene rules: tags, protection of stateful resources, log retention."""
+"""Hygiene rules over neutral views: protection of stateful resources, air-gapped sources."""

@@ -1,4 +1,4 @@
-"""AP-TAG-002: in prod, stateful resources (buckets, keys, secrets; AWS and GCP) are `protect`ed from deletion.
+"""AP-TAG-002: in prod, stateful resources (buckets, keys, secrets) are `protect`ed from deletion.
 
 A key scheduled for deletion takes every object encrypted with it; a deleted bucket takes the
 checkpoints. `protect` makes `pulumi destroy` and a replacing change stop and ask.
@@ -8,16 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.rules import types as t
+from accelplane.rules.cloud_rules import stateful_types
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 from accelplane.rules.view import Resource
 
-STATEFUL = frozenset({*t.S3_BUCKETS, t.KMS_KEY, t.SECRET, t.EBS_VOLUME, "aws:efs/fileSystem:FileSystem",
-                      "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:rds/instance:Instance",
-                      "aws:rds/cluster:Cluster", "aws:dynamodb/table:Table",
-                      # GCP: a destroyed crypto key version takes the buckets' and Secrets' data with it.
-                      t.GCS_BUCKET, t.GCP_KMS_CRYPTO_KEY, t.GCP_SECRET})
+# Each installed cloud names its stateful resources (buckets, keys, secrets, volumes, databases).
+STATEFUL = stateful_types()
 
 
 def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:

@@ -1,9 +1,11 @@
 """Read a node pool's software stack back from its labels, and ask the version matrix about it.
 
-The program labels every EKS node group and GKE node pool with `accelplane.io/accelerator`, `accelplane.io/profile`,
-`accelplane.io/pool` and `versions.accelplane.io/<key>` (each pinned version of the profile, `_`
-written `-`), so these rules judge a state or plan file exactly as the declaration. Bare-metal host
-groups (`accelplane.rules.bare_metal_groups`) carry the same facts as plain props.
+The program labels every node pool (an EKS node group, a GKE node pool) with
+`accelplane.io/accelerator`, `accelplane.io/profile`, `accelplane.io/pool` and
+`versions.accelplane.io/<key>` (each pinned version of the profile, `_` written `-`), so these rules
+judge a state or plan file exactly as the declaration; each cloud says where its pools keep their
+labels (`accelplane.rules.cloud_rules`). Bare-metal host groups (`accelplane.rules.bare_metal_groups`)
+carry the same facts as plain props.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Any
 from accelplane.errors import InputError
 from accelplane.matrix.keys import MATRIX_KEYS as _CONTRACT_KEYS
 from accelplane.rules import types as t
-from accelplane.rules.view import Resource, as_list, as_str, mapping
+from accelplane.rules.cloud_rules import node_pool_shapes, node_pool_types
+from accelplane.rules.view import Resource, as_str, mapping
 
 ACCELERATOR_LABEL = "accelplane.io/accelerator"
 PROFILE_LABEL = "accelplane.io/profile"
@@ -27,22 +30,20 @@ VERSION_PREFIX = "versions.accelplane.io/"
 MATRIX_KEYS = _CONTRACT_KEYS - {"accelerator", "as_of"}
 
 
-# Where each kind of node pool keeps its Kubernetes labels and its instance (machine) type.
-_LABELS_AT = {t.EKS_NODE_GROUP: ("labels",), t.GKE_NODE_POOL: ("nodeConfig", "labels")}
-POOL_TYPES = frozenset(_LABELS_AT)
+# The node-pool resource types of every installed cloud, and where each keeps its labels and machine type.
+POOL_TYPES = node_pool_types()
 
 
 def node_labels(node_group: Resource) -> Mapping[str, Any]:
-    """The Kubernetes labels of an EKS node group or a GKE node pool."""
-    return mapping(node_group.get(*_LABELS_AT.get(node_group.type, ("labels",))))
+    """The Kubernetes labels of a node pool (an EKS node group, a GKE node pool, …)."""
+    shape = node_pool_shapes().get(node_group.type)
+    return mapping(node_group.get(*shape.labels_at)) if shape else mapping(node_group.get("labels"))
 
 
 def instance_type(node_group: Resource) -> str:
-    """The EC2 instance type of a node group, the Compute Engine machine type of a GKE node pool."""
-    if node_group.type == t.GKE_NODE_POOL:
-        return as_str(node_group.get("nodeConfig", "machineType"))
-    instances = [as_str(i) for i in as_list(node_group.get("instanceTypes"))]
-    return instances[0] if instances else ""
+    """The machine type a node pool's nodes run (an EC2 instance type, a Compute Engine machine type)."""
+    shape = node_pool_shapes().get(node_group.type)
+    return shape.instance_type(node_group) if shape else ""
 
 
 def accelerator(node_group: Resource) -> str | None:

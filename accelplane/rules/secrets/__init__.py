@@ -1,1 +1,1 @@
-"""Secrets and keys: KMS keys, Secrets Manager secrets, secret material in user data and env."""
+"""Secrets rules over neutral views: secret material in container environments."""

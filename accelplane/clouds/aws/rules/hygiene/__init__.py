@@ -1,0 +1,1 @@
+"""Hygiene rules: tags and log retention."""

@@ -1,0 +1,1 @@
+"""Cluster rules: the GKE control plane and its nodes."""

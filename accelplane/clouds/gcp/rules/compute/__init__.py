@@ -1,0 +1,1 @@
+"""Compute rules: TPU slices (topology, node count, compact placement)."""

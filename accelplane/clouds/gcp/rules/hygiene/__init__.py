@@ -1,0 +1,1 @@
+"""Hygiene rules: required labels."""

@@ -1,0 +1,1 @@
+"""Network rules: VPC firewall ingress."""

@@ -1,0 +1,1 @@
+"""Secrets and keys: Cloud KMS keys and Secret Manager secrets."""

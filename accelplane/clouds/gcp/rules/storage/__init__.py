@@ -1,0 +1,1 @@
+"""Storage rules: Cloud Storage buckets and what workloads may touch in them."""

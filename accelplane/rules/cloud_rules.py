@@ -1,0 +1,80 @@
+"""`CloudRules`: the policy rules a cloud ships, and how the cloud-neutral rules read that cloud's
+resources; found through the `accelplane.rules` entry-point group, one per cloud.
+
+A cloud's rules judge its own resources (S3 buckets, GKE clusters, AWS IAM documents) and live in its
+folder (`accelplane/clouds/<cloud>/rules/<topic>/`). The neutral rules here judge what every cloud
+has — node pools, stateful stores, Kubernetes objects — and ask each installed cloud which of its
+resource types those are and where they keep what the rule reads, so no neutral rule names a cloud.
+
+`check --state` judges a state file without knowing which cloud wrote it, so every installed cloud's
+rules are registered, as before the move: a rule looks only at its own resource types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from accelplane.cloud_support import entry_points_in
+
+if TYPE_CHECKING:  # annotations only: the rule and the resource view import nothing of this module
+    from accelplane.rules.rule import Rule
+    from accelplane.rules.view import Resource
+
+ENTRY_POINT_GROUP = "accelplane.rules"
+
+
+@dataclass(frozen=True)
+class NodePoolShape:
+    """One cloud resource type that is a node pool, as the neutral rules read it."""
+
+    type: str  # the Pulumi type token
+    labels_at: tuple[str, ...]  # where the nodes' Kubernetes labels sit in its inputs
+    instance_type: Callable[[Resource], str]  # the machine (instance) type its nodes run
+    minimum_nodes: Callable[[Resource], int | None]  # the floor it scales down to; None: fixed in size
+
+
+@dataclass(frozen=True)
+class CloudRules:
+    """What one cloud adds to the rules (the entry point's object)."""
+
+    cloud: str
+    node_pools: tuple[NodePoolShape, ...]
+    stateful_types: frozenset[str]  # resources whose deletion takes data with it (prod must protect them)
+    # The cloud's own rules, imported on first call: the neutral rules read the shapes above while they
+    # are imported themselves, and a cloud's rule modules may import neutral helpers.
+    load_rules: Callable[[], Iterable[Rule]]
+
+
+@cache
+def installed() -> tuple[CloudRules, ...]:
+    """Every installed cloud's rules facet, by cloud name."""
+    found = []
+    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
+        facet = point.load()
+        if not isinstance(facet, CloudRules) or facet.cloud != name:
+            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the CloudRules "
+                            f"of {name!r}")
+        found.append(facet)
+    return tuple(found)
+
+
+@cache
+def node_pool_shapes() -> Mapping[str, NodePoolShape]:
+    """Every installed cloud's node-pool resource types, by type token."""
+    return {shape.type: shape for facet in installed() for shape in facet.node_pools}
+
+
+def node_pool_types() -> frozenset[str]:
+    return frozenset(node_pool_shapes())
+
+
+def stateful_types() -> frozenset[str]:
+    return frozenset().union(*(facet.stateful_types for facet in installed()))
+
+
+def cloud_rules() -> list[Rule]:
+    """Every installed cloud's own rules."""
+    return [rule for facet in installed() for rule in facet.load_rules()]
