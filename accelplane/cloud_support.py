@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
@@ -194,11 +194,18 @@ ENTRY_POINT_GROUP = "accelplane.clouds"
 
 
 @cache
+def _installed_entry_points() -> EntryPoints:
+    # One scan of the installed distributions for every group: each scan reads every dist-info's
+    # entry_points.txt, and a command asks for up to four groups (clouds, rules, budgets, pricing).
+    return entry_points()
+
+
+@cache
 def entry_points_in(group: str) -> dict[str, EntryPoint]:
     """The installed entry points of `group` by name (a cloud's, for its support or one of its facets),
     sorted; where two distributions name the same, the first on sys.path wins, as for an import."""
     found: dict[str, EntryPoint] = {}
-    for point in entry_points(group=group):
+    for point in _installed_entry_points().select(group=group):
         found.setdefault(point.name, point)
     return dict(sorted(found.items()))
 
