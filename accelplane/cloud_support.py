@@ -71,6 +71,13 @@ class NodeImage:
     meta: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Connection:
+    """What a live command was told about reaching its stack's cloud (`accelplane.cloud_connection`).
+    This base holds nothing (the cloud's defaults: its standard credential chain, its public
+    endpoints); each cloud subclasses it with its own options' values."""
+
+
 class NotSupportedError(Exception):
     """A capability the stack's cloud does not have yet; the message says what to do instead."""
 
@@ -169,17 +176,17 @@ class CloudSupport(ABC):
         """Connect read-only with the options' credentials (a `preflight.options.PreflightOptions`)
         and confirm quotas, offerings, reservations and versions (a `preflight.run.CloudPreflight`)."""
 
-    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+    def object_store(self, platform: Platform, scheme: str, connection: Connection) -> Any:
         """The cloud's object store for `scheme://` URIs (a `parity.storage.ObjectStore`), given the
         command's connection options; None for a scheme it does not serve."""
         return None
 
-    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+    def cluster_access(self, platform: Platform, connection: Connection) -> Any:
         """How to reach the platform's Kubernetes API with the cloud's own credentials (a
         `rollout.kubernetes_api.ClusterAccess`); `RouteError` when it cannot be had."""
         raise NotImplementedError(f"{self.name}: cluster_access")
 
-    def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
+    def metrics_authorization(self, url: str, connection: Connection) -> Callable[[], str] | None:
         """The `Authorization` header value for a Prometheus query API this cloud serves itself (its
         managed Prometheus), as a function called per query; None for any other Prometheus."""
         return None

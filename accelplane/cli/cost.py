@@ -15,6 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_from_args
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
@@ -64,8 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="Prometheus (or Google Cloud Managed Service for Prometheus) query endpoint")
     idle.add_argument("--hours", type=_hours, metavar="H",
                       help="window for every pool (default: each pool's idle.for_hours, else the environment's)")
-    idle.add_argument("--impersonate-service-account", metavar="EMAIL",
-                      help="Managed Service for Prometheus: query as this service account")
+    add_connection_arguments(idle)  # a cloud's managed Prometheus is read with the cloud's credentials
     idle.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     idle.add_argument("--output", type=Path, help="write the report here instead of standard output")
     # For tests and reruns: read the windows as they ended at this instant (UTC, e.g. 2026-12-03T06:00:00Z).
@@ -117,7 +117,7 @@ def run_idle(args: argparse.Namespace) -> int:
     from accelplane.report.output import emit
 
     stack = require_stack(args)
-    report = find_idle(stack, args.prometheus_url, hours=args.hours, impersonate=args.impersonate_service_account,
-                       now=args.now)
+    connection = connection_of(args, stack.platform.cloud, "cost idle")
+    report = find_idle(stack, args.prometheus_url, hours=args.hours, connection=connection, now=args.now)
     emit(render_idle(report, args.format) + "\n", args.output, report.summary_line())
     return EXIT_FINDINGS if report.idle else EXIT_OK

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
+from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
@@ -41,7 +41,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_stack_arguments(parser)
     add_connection_arguments(parser)
-    add_google_connection_arguments(parser)
     parser.add_argument("--ca-bundle", help="PEM file of CAs for a TLS-inspecting proxy (Google Cloud)")
     parser.add_argument("--min-days", type=_days, default=7, metavar="DAYS",
                         help="a reservation, capacity block or version support ending sooner than this does not "
@@ -68,10 +67,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("no such file", file=args.inventory, field="--inventory")
     stack = require_stack(args)
     options = PreflightOptions(
-        endpoint_url=args.endpoint_url,
-        profile=args.profile,
-        api_endpoints=dict(args.api_endpoint),
-        impersonate_service_account=args.impersonate_service_account,
+        connection=connection_of(args, stack.platform.cloud, "preflight"),
         ca_bundle=args.ca_bundle,
         min_days=args.min_days,
         allow_unknown=args.allow_unknown,

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
+from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
@@ -84,7 +84,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="Prometheus' base URL, for rollouts reading prometheus metrics "
                          "(default: $ACCELPLANE_PROMETHEUS_URL)")
         add_connection_arguments(sub)
-        add_google_connection_arguments(sub)
         sub.add_argument("--context", metavar="NAME", help="GKE: reach the cluster through this kubeconfig context "
                          "(a token or client certificate; default: the cluster's endpoint with Google credentials)")
         sub.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per Prometheus query (default 10)")
@@ -129,8 +128,8 @@ def _run(args: argparse.Namespace) -> int:
     stack = require_stack(args)
     options = Options(
         service=args.service, now=args.now or datetime.now(UTC), prometheus_url=args.prometheus_url,
-        endpoint_url=args.endpoint_url, profile=args.profile, api_endpoints=dict(args.api_endpoint),
-        impersonate_service_account=args.impersonate_service_account, kube_context=args.context, timeout=args.timeout,
+        connection=connection_of(args, stack.platform.cloud, "rollout"), kube_context=args.context,
+        timeout=args.timeout,
         live=not getattr(args, "no_live", False), start=getattr(args, "start", False),
     )
     command = args.rollout_command
@@ -212,7 +211,8 @@ def _parity(args: argparse.Namespace, stack: StackConfig, options: Options) -> i
 
     service = find_service(stack, args.service)
     settings = ParityOptions(baseline_url=args.baseline_url, canary_url=args.canary_url,
-                             requests_file=args.requests, timeout=max(args.timeout, 30.0), connection=options)
+                             requests_file=args.requests, timeout=max(args.timeout, 30.0),
+                             connection=options.connection, kube_context=options.kube_context)
     if args.record:
         recorded = record(stack, service, settings, options.now)
         print(f"recorded {recorded['requests']} requests on {recorded['backend']!r} ({recorded['where']}) into "

@@ -19,7 +19,7 @@ import argparse
 from datetime import timedelta
 from pathlib import Path
 
-from accelplane.cli.connection_args import add_connection_arguments, add_google_connection_arguments
+from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.stack_args import add_stack_arguments, cloud_with, require_stack
 from accelplane.cloud_support import Capability
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
@@ -88,7 +88,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--policy-config", type=Path,
                         help="enforcement levels of the rules on live state (the --policy-pack-config format)")
     add_connection_arguments(parser)
-    add_google_connection_arguments(parser)
     parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.add_argument(
@@ -153,10 +152,7 @@ def run(args: argparse.Namespace) -> int:
     reader: LiveReader = cloud_with(stack, Capability.verify).live_reader()
     options = VerifyOptions(
         policy_levels=levels,
-        endpoint_url=args.endpoint_url,
-        profile=args.profile,
-        api_endpoints=dict(args.api_endpoint),
-        impersonate_service_account=args.impersonate_service_account,
+        connection=connection_of(args, stack.platform.cloud, "verify"),
         probes=args.probes,
         timeout=args.timeout,
         probe_url=args.probe_url,

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import Connection, cloud_support
 from accelplane.config.loader import StackConfig
 from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.idle_policy import accelerator_family as family
@@ -83,14 +83,14 @@ def node_month(platform: Platform, pool: NodePool) -> float | None:
     return round(hourly * table.hours_per_month + (pool.disk_gib * disk.price if disk else 0.0), 2)
 
 
-def find_idle(stack: StackConfig, url: str, *, hours: int | None = None, impersonate: str | None = None,
+def find_idle(stack: StackConfig, url: str, *, hours: int | None = None, connection: Connection | None = None,
               now: datetime | None = None) -> IdleReport:
     problem = prometheus_url_problem(url)
     if problem:
         raise InputError.single(problem, file=COMMAND, field="--prometheus-url")
     platform = stack.platform
     at = now or datetime.now(UTC)
-    authorization = cloud_support(platform.cloud).metrics_authorization(url, impersonate)
+    authorization = cloud_support(platform.cloud).metrics_authorization(url, connection or Connection())
     pools = {pool.name: pool for pool in platform.node_pools if family(pool.accelerator)}
     report = IdleReport(stack=stack.stack, url=url, at=at)
     if not pools:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from accelplane.cloud_support import Connection
 
 
 @dataclass(frozen=True)
 class PreflightOptions:
-    endpoint_url: str | None = None  # AWS: send every call here (moto, a VPC endpoint proxy)
-    profile: str | None = None  # AWS named profile
-    api_endpoints: Mapping[str, str] = field(default_factory=dict)  # Google Cloud: service -> URL
-    impersonate_service_account: str | None = None  # Google Cloud
+    connection: Connection = field(default_factory=Connection)  # the stack's cloud's connection options
     ca_bundle: str | None = None
     min_days: int = 7  # a reservation or version support ending sooner than this does not fit
     allow_unknown: bool = False  # a check that could not be made does not block

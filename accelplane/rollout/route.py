@@ -11,10 +11,10 @@ cloud (`prometheus.py`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from accelplane.cloud_support import Connection
 from accelplane.declaration import InferenceService, Platform
 from accelplane.rollout.traffic import Traffic
 
@@ -27,10 +27,7 @@ class RouteError(Exception):
 class RouteRequest:
     platform: Platform
     service: InferenceService
-    endpoint_url: str | None = None  # AWS
-    profile: str | None = None  # AWS
-    api_endpoints: Mapping[str, str] = field(default_factory=dict)  # Google Cloud: service -> URL
-    impersonate_service_account: str | None = None  # Google Cloud
+    connection: Connection = field(default_factory=Connection)  # the stack's cloud's connection options
     kube_context: str | None = None  # GKE: a kubeconfig context instead of Google credentials
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
-from accelplane.cloud_support import Capability, NotSupportedError, cloud_support
+from accelplane.cloud_support import Capability, Connection, NotSupportedError, cloud_support
 from accelplane.config.loader import StackConfig
 from accelplane.declaration import InferenceService, MetricsSource, duration_seconds
 from accelplane.errors import InputError
@@ -48,10 +48,7 @@ class Options:
     service: str
     now: datetime
     prometheus_url: str | None = None
-    endpoint_url: str | None = None
-    profile: str | None = None
-    api_endpoints: dict[str, str] = field(default_factory=dict)
-    impersonate_service_account: str | None = None
+    connection: Connection = field(default_factory=Connection)  # the stack's cloud's connection options
     kube_context: str | None = None
     timeout: float = 10.0
     live: bool = True
@@ -144,8 +141,7 @@ def situation(stack: StackConfig, options: Options, *, metrics: bool, live: bool
 
 
 def route_request(stack: StackConfig, service: InferenceService, options: Options) -> RouteRequest:
-    return RouteRequest(stack.platform, service, options.endpoint_url, options.profile, options.api_endpoints,
-                        options.impersonate_service_account, options.kube_context)
+    return RouteRequest(stack.platform, service, options.connection, options.kube_context)
 
 
 def find_route(found: Situation, options: Options) -> None:
@@ -167,13 +163,13 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
     if rollout.metrics is MetricsSource.prometheus:
         assert options.prometheus_url is not None  # checked in situation()
         authorization = cloud_support(found.stack.platform.cloud).metrics_authorization(
-            options.prometheus_url, options.impersonate_service_account)
+            options.prometheus_url, options.connection)
         return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
                                        options.timeout, authorization)
     if found.route is None:
         raise InputError.single(
             f"cannot read the {rollout.metrics.value} metrics of service {service.name!r}: {found.live_note}",
-            field="--endpoint-url" if options.endpoint_url else None, file="accelplane rollout")
+            file="accelplane rollout")
     return found.route.traffic(names, duration_seconds(rollout.gates.window), options.now)
 
 
@@ -208,7 +204,7 @@ def parity_refusal(found: Situation, options: Options) -> str | None:
     # Start-up time and layering: the parity package loads only for rollouts that declare it.
     from accelplane.rollout.parity.run import canary_report
 
-    passed, note = canary_report(found.stack, found.service, options)
+    passed, note = canary_report(found.stack, found.service, options.connection)
     found.parity_note = note
     if passed:
         return None

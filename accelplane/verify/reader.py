@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from accelplane.cloud_support import Connection
 from accelplane.config.loader import StackConfig
 from accelplane.engine.graph import OfflineGraph
 from accelplane.verify.checkpoint import CheckpointStore
@@ -28,10 +29,7 @@ from accelplane.verify.results import CheckResult, Subject
 
 @dataclass(frozen=True)
 class VerifyOptions:
-    endpoint_url: str | None = None  # send every API call here (an emulator, a private endpoint)
-    profile: str | None = None  # the cloud's named credentials profile
-    api_endpoints: Mapping[str, str] = field(default_factory=dict)  # service -> URL (Google Cloud)
-    impersonate_service_account: str | None = None  # read as this service account (Google Cloud)
+    connection: Connection = field(default_factory=Connection)  # the stack's cloud's connection options
     probes: int = 5
     timeout: float | None = None  # per probe; default: the declared health check's timeout
     probe_url: str | None = None  # default: the live load balancer's address and the health check path
@@ -94,7 +92,7 @@ class LiveSession(ABC):
 class LiveReader(ABC):
     @abstractmethod
     def option_problems(self, options: VerifyOptions) -> list[tuple[str, str]]:
-        """(option, problem) for options the cloud refuses (a malformed `--endpoint-url`)."""
+        """(option, problem) for connection options the cloud refuses (an endpoint its SDK cannot use)."""
 
     @abstractmethod
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> LiveSession:

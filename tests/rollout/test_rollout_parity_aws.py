@@ -18,8 +18,8 @@ import boto3
 import pytest
 
 from accelplane.clouds.aws.cluster_access import eks_access
+from accelplane.clouds.aws.connection import AwsConnection
 from accelplane.config.loader import load_stack_file
-from accelplane.rollout.run import Options
 from tests.rollout.conftest import stack_text
 from tests.rollout.test_rollout_parity import ANCHOR, PARITY, _pinned
 from tests.support.models.classifier import requests
@@ -75,7 +75,7 @@ def test_the_eks_cluster_is_reached_with_a_get_token_style_token(tmp_path: Path,
     eks = boto3.client("eks", endpoint_url=moto_url, region_name=stack.platform.region)
     eks.create_cluster(name=stack.platform.name, roleArn="arn:aws:iam::123456789012:role/eks",
                        resourcesVpcConfig={"subnetIds": []})
-    access = eks_access(stack.platform, Options(service="server", now=None, endpoint_url=moto_url))  # type: ignore[arg-type]
+    access = eks_access(stack.platform, AwsConnection(endpoint_url=moto_url))
     assert access.server.startswith("https://") and access.ca_pem
     assert access.token is not None
     token = access.token()

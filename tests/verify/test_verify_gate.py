@@ -35,6 +35,7 @@ from botocore.parsers import ResponseParserError
 
 from accelplane.cli import main
 from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.connection import AwsConnection
 from accelplane.clouds.aws.verify.drift_specs import DRIFT
 from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import StackConfig
@@ -171,7 +172,8 @@ def test_malformed_endpoint_url_is_refused_by_the_library_too(
     dev_stack: StackConfig, dev_graph: OfflineGraph, no_aws_calls: None
 ) -> None:
     with pytest.raises(InputError) as raised:
-        verify(dev_stack, VerifyOptions(endpoint_url="http//x"), graph=dev_graph, reader=AwsReader())
+        options = VerifyOptions(connection=AwsConnection(endpoint_url="http//x"))
+        verify(dev_stack, options, graph=dev_graph, reader=AwsReader())
 
     assert "--endpoint-url: expected an http:// or https:// URL" in str(raised.value)
 

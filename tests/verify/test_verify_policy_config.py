@@ -46,11 +46,14 @@ def test_verify_on_a_google_cloud_stack_refuses_the_aws_connection_options(
 ) -> None:
     assert main(["verify", "--stack", "tpu-dev", "--endpoint-url", "http://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
-    assert "--endpoint-url: not used on Google Cloud: give --api-endpoint SERVICE=URL per service" in err
+    assert ("--endpoint-url: not used on Google Cloud (AWS only): give --api-endpoint SERVICE=URL per service; "
+            "credentials come from Application Default Credentials") in err
     assert "Traceback" not in err
 
 
 def test_verify_on_aws_refuses_the_google_connection_options(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["verify", "--stack", "dev", "--impersonate-service-account", "x@p.iam.gserviceaccount.com"])
     assert code == 2
-    assert "--impersonate-service-account: Google Cloud only" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "accelplane verify: --impersonate-service-account: not used on AWS (Google Cloud only): give " \
+        "--endpoint-url and --profile" in err

@@ -14,7 +14,9 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from accelplane.cloud_support import Connection
 from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.rollout.kubernetes_api import ClusterAccess
 from accelplane.rollout.route import RouteError
@@ -35,9 +37,9 @@ def eks_token(clients: AwsClients, cluster: str) -> str:
     return TOKEN_PREFIX + base64.urlsafe_b64encode(url.encode()).decode().rstrip("=")
 
 
-def eks_access(platform: AwsPlatform, connection: Any) -> ClusterAccess:
-    clients = AwsClients(platform.region, endpoint_url=getattr(connection, "endpoint_url", None),
-                         profile=getattr(connection, "profile", None), max_attempts=4)
+def eks_access(platform: AwsPlatform, connection: Connection) -> ClusterAccess:
+    clients = AwsClients(platform.region, endpoint_url=aws_connection(connection).endpoint_url,
+                         profile=aws_connection(connection).profile, max_attempts=4)
     try:
         cluster = clients("eks").describe_cluster(name=platform.name)["cluster"]
     except (BotoCoreError, ClientError) as error:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from botocore.exceptions import BotoCoreError, ClientError
 
+from accelplane.cloud_support import Connection
 from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.rollout.parity.storage import ObjectStore, StoreError
 
@@ -48,6 +48,6 @@ class S3Objects(ObjectStore):
             raise StoreError(f"cannot write {uri}: {error}") from None
 
 
-def s3_objects(platform: AwsPlatform, connection: Any) -> S3Objects:
-    return S3Objects(AwsClients(platform.region, endpoint_url=getattr(connection, "endpoint_url", None),
-                                profile=getattr(connection, "profile", None), max_attempts=4))
+def s3_objects(platform: AwsPlatform, connection: Connection) -> S3Objects:
+    return S3Objects(AwsClients(platform.region, endpoint_url=aws_connection(connection).endpoint_url,
+                                profile=aws_connection(connection).profile, max_attempts=4))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
+from accelplane.cloud_support import CloudSupport, Connection, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance, resilience_checks
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 
@@ -78,7 +78,7 @@ class AwsSupport(CloudSupport):
 
         return alb_route(request)
 
-    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+    def object_store(self, platform: Platform, scheme: str, connection: Connection) -> Any:
         if scheme != "s3":
             return None
         # Start-up time: boto3 loads only for live commands.
@@ -92,7 +92,7 @@ class AwsSupport(CloudSupport):
 
         return run_preflight(aws_platform(platform), options)
 
-    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+    def cluster_access(self, platform: Platform, connection: Connection) -> Any:
         # Start-up time: boto3 loads only for live commands.
         from accelplane.clouds.aws.cluster_access import eks_access
 

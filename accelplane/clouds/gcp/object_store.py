@@ -11,6 +11,7 @@ from typing import Any
 from googleapiclient.http import MediaInMemoryUpload
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.rollout.parity.storage import ObjectStore, StoreError
 
@@ -50,7 +51,8 @@ class GcsObjects(ObjectStore):
 
 def gcs_objects(platform: GcpPlatform, connection: Any) -> GcsObjects:
     assert platform.gcp is not None
-    clients = GcpClients(platform.gcp.project, platform.region, endpoints=getattr(connection, "api_endpoints", {}),
-                         impersonate=getattr(connection, "impersonate_service_account", None), scope=WRITE_SCOPE,
+    settings = gcp_connection(connection)
+    clients = GcpClients(platform.gcp.project, platform.region, endpoints=settings.api_endpoints,
+                         impersonate=settings.impersonate_service_account, scope=WRITE_SCOPE,
                          write_methods=frozenset({"storage.objects.insert"}), max_attempts=4)
     return GcsObjects(clients)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
+from accelplane.cloud_support import Capability, CloudSupport, Connection, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance, resilience_checks
+from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class GcpSupport(CloudSupport):
 
         return gke_route(request)
 
-    def object_store(self, platform: Platform, scheme: str, connection: Any) -> Any:
+    def object_store(self, platform: Platform, scheme: str, connection: Connection) -> Any:
         if scheme != "gs":
             return None
         # Start-up time: google-api-python-client loads only for live commands.
@@ -88,17 +89,17 @@ class GcpSupport(CloudSupport):
 
         return gcs_objects(gcp_platform(platform), connection)
 
-    def cluster_access(self, platform: Platform, connection: Any) -> Any:
+    def cluster_access(self, platform: Platform, connection: Connection) -> Any:
         # Start-up time: google-auth loads only for live commands.
         from accelplane.clouds.gcp.rollout.route import gke_access
 
         return gke_access(gcp_platform(platform), connection)
 
-    def metrics_authorization(self, url: str, impersonate: str | None) -> Callable[[], str] | None:
+    def metrics_authorization(self, url: str, connection: Connection) -> Callable[[], str] | None:
         # Start-up time: google-auth loads only when a rollout reads metrics.
         from accelplane.clouds.gcp.rollout.managed_prometheus import bearer
 
-        return bearer(url, impersonate)
+        return bearer(url, gcp_connection(connection).impersonate_service_account)
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.

@@ -13,12 +13,12 @@ in the stack file.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import Connection, cloud_support
 from accelplane.config.loader import StackConfig
 from accelplane.declaration import Backend, InferenceService, Parity
 from accelplane.errors import InputError
@@ -39,8 +39,8 @@ class ParityOptions:
     canary_url: str | None = None
     requests_file: Path | None = None
     timeout: float = 30.0  # per request
-    # The connection options rollout takes (cloud endpoints, credentials, kubeconfig context).
-    connection: Any = None
+    connection: Connection = field(default_factory=Connection)  # the stack's cloud's connection options
+    kube_context: str | None = None  # reach the cluster through this kubeconfig context instead
 
 
 def declared_parity(stack: StackConfig, service: InferenceService) -> Parity:
@@ -64,11 +64,10 @@ def _transport(stack: StackConfig, service: InferenceService, backend: Backend, 
                options: ParityOptions) -> protocol.Transport:
     if url:
         return protocol.UrlTransport(url)
-    connection = options.connection
-    context = getattr(connection, "kube_context", None)
+    context = options.kube_context
     try:
         access = from_kubeconfig(context) if context else cloud_support(stack.platform.cloud).cluster_access(
-            stack.platform, connection)
+            stack.platform, options.connection)
         api = KubernetesApi(access)
     except (ValueError, RouteError, NotImplementedError, KubernetesApiError) as error:
         option = "--canary-url" if backend.name == service.canary else "--baseline-url"
@@ -78,14 +77,14 @@ def _transport(stack: StackConfig, service: InferenceService, backend: Backend, 
     return protocol.ServiceTransport(api, workload.namespace, service.object_name(backend), service.port)
 
 
-def _read(stack: StackConfig, uri: str, connection: Any) -> bytes | None:
+def _read(stack: StackConfig, uri: str, connection: Connection) -> bytes | None:
     try:
         return store_for(uri, stack, connection).read(uri)
     except StoreError as error:
         raise InputError.single(str(error), file=str(stack.path), field="rollout.parity") from None
 
 
-def _write(stack: StackConfig, uri: str, data: bytes, connection: Any) -> None:
+def _write(stack: StackConfig, uri: str, data: bytes, connection: Connection) -> None:
     try:
         store_for(uri, stack, connection).write(uri, data)
     except StoreError as error:
@@ -181,7 +180,7 @@ def check(stack: StackConfig, service: InferenceService, options: ParityOptions,
     return result
 
 
-def canary_report(stack: StackConfig, service: InferenceService, connection: Any) -> tuple[bool, str]:
+def canary_report(stack: StackConfig, service: InferenceService, connection: Connection) -> tuple[bool, str]:
     """Whether a passing report vouches for the canary's current image and the pinned golden set,
     and what to say about it."""
     parity = declared_parity(stack, service)

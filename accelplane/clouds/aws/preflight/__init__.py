@@ -9,6 +9,7 @@ answered in tests by botocore's Stubber, which validates each answer against the
 from __future__ import annotations
 
 from accelplane.clouds.aws.clients import AwsClients, endpoint_url_problem
+from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.preflight.calls import AwsReads
 from accelplane.clouds.aws.preflight.capacity import efa_checks, offering_checks, reservation_checks
@@ -27,15 +28,11 @@ def run_preflight(platform: AwsPlatform, options: PreflightOptions) -> CloudPref
     # Start-up time: verify's connection helpers load only here.
     from accelplane.clouds.aws.verify.reader import aws_clients, caller_account
 
-    for option, value in (("--api-endpoint", options.api_endpoints),
-                          ("--impersonate-service-account", options.impersonate_service_account)):
-        if value:
-            raise InputError.single("Google Cloud only: on AWS give --endpoint-url and --profile", file=HERE,
-                                    field=option)
-    problem = options.endpoint_url and endpoint_url_problem(options.endpoint_url)
+    connection = aws_connection(options.connection)
+    problem = connection.endpoint_url and endpoint_url_problem(connection.endpoint_url)
     if problem:
         raise InputError.single(problem, file=HERE, field="--endpoint-url")
-    clients = aws_clients(platform.region, endpoint_url=options.endpoint_url, profile=options.profile,
+    clients = aws_clients(platform.region, endpoint_url=connection.endpoint_url, profile=connection.profile,
                           max_attempts=options.max_attempts, concurrency=options.concurrency, here=HERE)
     account = caller_account(clients, HERE)
     checks = aws_preflight(platform, clients, options)

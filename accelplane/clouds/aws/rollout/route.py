@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from accelplane.clouds.aws.clients import API_ERRORS, AwsClients
+from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.clouds.aws.rollout import alb, cloudwatch
 from accelplane.errors import InputError
@@ -64,14 +65,13 @@ class AlbRoute(LiveRoute):
 def alb_route(request: RouteRequest) -> AlbRoute:
     """The service's route on the platform's ALB; `RouteError` when it is not exposed or not found."""
     platform, service = request.platform, request.service
-    for option, value in (("--api-endpoint", request.api_endpoints), ("--context", request.kube_context),
-                          ("--impersonate-service-account", request.impersonate_service_account)):
-        if value:
-            raise InputError.single("not used on AWS: the ALB is reached with --endpoint-url and --profile",
-                                    field=option, file="accelplane rollout")
+    if request.kube_context:
+        raise InputError.single("not used on AWS: the ALB is reached with --endpoint-url and --profile",
+                                field="--context", file="accelplane rollout")
     if not service.expose:
         raise RouteError("no ALB route: the service is not exposed")
-    aws = connect_aws(platform.region, request.endpoint_url, request.profile)
+    connection = aws_connection(request.connection)
+    aws = connect_aws(platform.region, connection.endpoint_url, connection.profile)
     try:
         return AlbRoute(aws, alb.find_routing(aws, aws_platform(platform), service))
     except alb.RoutingError as error:

@@ -35,6 +35,7 @@ from botocore.exceptions import ConnectionError as AwsConnectionError
 from botocore.parsers import ResponseParserError
 
 from accelplane.clouds.aws.clients import AwsClients, NotAnApiResponseError, describe_error, endpoint_url_problem
+from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.clouds.aws.verify.declared import aws_declared
 from accelplane.clouds.aws.verify.drift_specs import DRIFT
@@ -65,18 +66,14 @@ class AwsReader(LiveReader):
         self.clients = clients  # tests hand in clients on moto or recorded answers
 
     def option_problems(self, options: VerifyOptions) -> list[tuple[str, str]]:
-        problem = options.endpoint_url and endpoint_url_problem(options.endpoint_url)
-        problems = [("--endpoint-url", problem)] if problem else []
-        if options.api_endpoints:
-            problems.append(("--api-endpoint", "Google Cloud only: on AWS give --endpoint-url"))
-        if options.impersonate_service_account:
-            problems.append(("--impersonate-service-account", "Google Cloud only: on AWS give --profile (a role to "
-                             "assume)"))
-        return problems
+        url = aws_connection(options.connection).endpoint_url
+        problem = url and endpoint_url_problem(url)
+        return [("--endpoint-url", problem)] if problem else []
 
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> AwsSession:
-        clients = self.clients or aws_clients(stack.platform.region, endpoint_url=options.endpoint_url,
-                                              profile=options.profile, max_attempts=options.max_attempts,
+        connection = aws_connection(options.connection)
+        clients = self.clients or aws_clients(stack.platform.region, endpoint_url=connection.endpoint_url,
+                                              profile=connection.profile, max_attempts=options.max_attempts,
                                               concurrency=options.concurrency)
         declared = aws_declared(stack, graph)
         account = caller_account(clients)

@@ -6,6 +6,7 @@ the read-only scope."""
 from __future__ import annotations
 
 from accelplane.clouds.gcp.clients import GcpClients, api_endpoint_problem
+from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.clouds.gcp.preflight.capacity import offering_checks, reservation_checks
 from accelplane.clouds.gcp.preflight.cluster import version_checks
@@ -34,17 +35,14 @@ def run_preflight(
     # Start-up time: verify's connection helper loads only here.
     from accelplane.clouds.gcp.verify.reader import check_project
 
-    for option, value in (("--endpoint-url", options.endpoint_url), ("--profile", options.profile)):
-        if value:
-            raise InputError.single("not used on Google Cloud: give --api-endpoint SERVICE=URL per service; "
-                                    "credentials come from Application Default Credentials", file=HERE, field=option)
-    for service, url in options.api_endpoints.items():
+    connection = gcp_connection(options.connection)
+    for service, url in connection.api_endpoints.items():
         problem = api_endpoint_problem(f"{service}={url}")
         if problem:
             raise InputError.single(problem, file=HERE, field="--api-endpoint")
     assert platform.gcp is not None  # required on Google Cloud by the declaration checks
-    clients = clients or GcpClients(platform.gcp.project, platform.region, endpoints=options.api_endpoints,
-                                    impersonate=options.impersonate_service_account, ca_bundle=options.ca_bundle,
+    clients = clients or GcpClients(platform.gcp.project, platform.region, endpoints=connection.api_endpoints,
+                                    impersonate=connection.impersonate_service_account, ca_bundle=options.ca_bundle,
                                     max_attempts=options.max_attempts)
     check_project(clients, HERE)
     checks = gcp_preflight(platform, clients, options)

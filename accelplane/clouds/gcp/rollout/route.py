@@ -19,10 +19,11 @@ import google.auth.exceptions
 import google_auth_httplib2
 import httplib2
 
+from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 from accelplane.declaration import InferenceService
-from accelplane.errors import InputError
 from accelplane.rollout.kubernetes_api import (
     ClusterAccess,
     KubernetesApi,
@@ -42,12 +43,12 @@ def cluster_name(platform: GcpPlatform) -> str:
     return f"projects/{platform.gcp.project}/locations/{platform.region}/clusters/{platform.name}"
 
 
-def gke_access(platform: GcpPlatform, connection: Any) -> ClusterAccess:
-    """The cluster's endpoint and CA from `clusters.get`, and a token from the same credentials
-    (`connection`: the command's options, for `api_endpoints` and `impersonate_service_account`)."""
+def gke_access(platform: GcpPlatform, connection: Connection) -> ClusterAccess:
+    """The cluster's endpoint and CA from `clusters.get`, and a token from the same credentials."""
     assert platform.gcp is not None
-    clients = GcpClients(platform.gcp.project, platform.region, endpoints=getattr(connection, "api_endpoints", {}),
-                         impersonate=getattr(connection, "impersonate_service_account", None), scope=TOKEN_SCOPE)
+    settings = gcp_connection(connection)
+    clients = GcpClients(platform.gcp.project, platform.region, endpoints=settings.api_endpoints,
+                         impersonate=settings.impersonate_service_account, scope=TOKEN_SCOPE)
     name = cluster_name(platform)
     try:
         cluster = clients.read(clients.service("container").projects().locations().clusters().get(name=name))
@@ -170,16 +171,11 @@ def _conditions(what: str, status: dict[str, Any], wanted: tuple[str, ...]) -> s
 
 
 def gke_route(request: RouteRequest) -> GkeRoute:
-    for option, value, instead in (("--endpoint-url", request.endpoint_url, "give --api-endpoint container=URL"),
-                                   ("--profile", request.profile, "credentials come from Application Default "
-                                    "Credentials, or give --context")):
-        if value:
-            raise InputError.single(f"not used on Google Cloud: {instead}", field=option, file="accelplane rollout")
     if not request.service.expose:
         raise RouteError("no Gateway route: the service is not exposed")
     try:
         access = (from_kubeconfig(request.kube_context) if request.kube_context
-                  else gke_access(gcp_platform(request.platform), request))
+                  else gke_access(gcp_platform(request.platform), request.connection))
     except ValueError as error:
         raise RouteError(f"--context: {error}") from None
     return GkeRoute(KubernetesApi(access), gcp_platform(request.platform), request.service)

@@ -16,6 +16,7 @@ import google.auth.exceptions
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint_problem
 from accelplane.clouds.gcp.components.bucket import ROLE_LABEL
+from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import gcp_platform
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
@@ -45,15 +46,8 @@ class GcpReader(LiveReader):
         self.clients = clients  # tests hand in clients with their own credentials
 
     def option_problems(self, options: VerifyOptions) -> list[tuple[str, str]]:
-        problems = [
-            (option, f"not used on Google Cloud: {instead}")
-            for option, value, instead in (
-                ("--endpoint-url", options.endpoint_url, "give --api-endpoint SERVICE=URL per service"),
-                ("--profile", options.profile, "credentials come from Application Default Credentials"),
-            )
-            if value
-        ]
-        for service, url in options.api_endpoints.items():
+        problems = []
+        for service, url in gcp_connection(options.connection).api_endpoints.items():
             problem = api_endpoint_problem(f"{service}={url}")
             if problem:
                 problems.append(("--api-endpoint", problem))
@@ -66,8 +60,8 @@ class GcpReader(LiveReader):
         clients = self.clients or GcpClients(
             project,
             stack.platform.region,
-            endpoints=options.api_endpoints,
-            impersonate=options.impersonate_service_account,
+            endpoints=gcp_connection(options.connection).api_endpoints,
+            impersonate=gcp_connection(options.connection).impersonate_service_account,
             ca_bundle=options.ca_bundle,
             max_attempts=options.max_attempts,
         )
