@@ -25,8 +25,14 @@ adding a cloud is adding a folder with the same sub-layout:
 | `rollout/` | live traffic weights and the cloud's own metrics for `accelplane rollout` |
 | `preflight/` | quotas, offerings, reservations and versions for `accelplane preflight` |
 
-What a cloud does not support yet is said once, in its `not_yet` table: `require()` turns an entry
-into one clear message (exit 2), so no command spreads `if cloud == …` checks.
+What only some clouds can do is an optional facet, not a method every cloud must stub: an entry
+point in a group the using layer owns, with the type it defines, found by `cloud_facet` (live
+verification `accelplane.verify`, preflight `accelplane.preflight`, live weights `accelplane.routes`,
+the cluster's API `accelplane.cluster_access`, parity files `accelplane.object_stores` with the URI
+schemes it serves, a managed Prometheus `accelplane.metrics_authorization`; and prices, budgets, rules
+and connection options). What a cloud does not support yet is said once, in its `not_yet` table, or by
+offering no entry point: `require()` and `required_facet()` turn either into one clear message (exit
+2), so no command spreads `if cloud == …` checks.
 
 Heavy modules (a provider SDK, boto3) are imported inside the methods that need them: a stack loads
 only its own cloud, and `check --state` loads no provider at all.
@@ -35,7 +41,7 @@ only its own cloud, and `check --state` loads no provider at all.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -57,6 +63,8 @@ class Capability(StrEnum):
     verify = "live verification (`accelplane verify`)"
     live_weights = "reading and setting a service's live traffic weights"
     cloud_metrics = "the cloud's own load-balancer metrics for rollout gates"
+    preflight = "preflight checks (`accelplane preflight`)"
+    cluster_access = "reaching the cluster's Kubernetes API with the cloud's own credentials"
 
 
 @dataclass(frozen=True)
@@ -156,41 +164,6 @@ class CloudSupport(ABC):
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         """Mocks for the offline engine that answer like this cloud (ids, ARNs, self links)."""
 
-    # -- live ----------------------------------------------------------------------------------------
-
-    # The two live methods return objects of the layers above (a `verify.reader.LiveReader`, a
-    # `rollout.route.LiveRoute`): typed `Any` here so this module stays below them; their callers
-    # annotate what they get.
-    def live_reader(self) -> Any:
-        """What `accelplane verify` reads the live platform with (a `verify.reader.LiveReader`)."""
-        self.require(Capability.verify)
-        raise NotImplementedError(f"{self.name}: live_reader")  # a cloud without a not_yet entry overrides this
-
-    def live_route(self, request: Any) -> Any:
-        """A service's live traffic split (a `rollout.route.LiveRoute`, for a `RouteRequest`)."""
-        self.require(Capability.live_weights)
-        raise NotImplementedError(f"{self.name}: live_route")
-
-    @abstractmethod
-    def preflight(self, platform: Platform, options: Any) -> Any:
-        """Connect read-only with the options' credentials (a `preflight.options.PreflightOptions`)
-        and confirm quotas, offerings, reservations and versions (a `preflight.run.CloudPreflight`)."""
-
-    def object_store(self, platform: Platform, scheme: str, connection: Connection) -> Any:
-        """The cloud's object store for `scheme://` URIs (a `parity.storage.ObjectStore`), given the
-        command's connection options; None for a scheme it does not serve."""
-        return None
-
-    def cluster_access(self, platform: Platform, connection: Connection) -> Any:
-        """How to reach the platform's Kubernetes API with the cloud's own credentials (a
-        `rollout.kubernetes_api.ClusterAccess`); `RouteError` when it cannot be had."""
-        raise NotImplementedError(f"{self.name}: cluster_access")
-
-    def metrics_authorization(self, url: str, connection: Connection) -> Callable[[], str] | None:
-        """The `Authorization` header value for a Prometheus query API this cloud serves itself (its
-        managed Prometheus), as a function called per query; None for any other Prometheus."""
-        return None
-
 
 # -- the registry --------------------------------------------------------------------------------------
 # Clouds are entry points of the group below, the packaging convention for plug-ins: `<cloud> =
@@ -215,6 +188,35 @@ def entry_points_in(group: str) -> dict[str, EntryPoint]:
     for point in _installed_entry_points().select(group=group):
         found.setdefault(point.name, point)
     return dict(sorted(found.items()))
+
+
+def cloud_facet[FacetT](group: str, cloud: str, kind: type[FacetT]) -> FacetT | None:
+    """What `cloud` offers in the entry-point group `group` (one of its optional facets, a `kind` with a
+    `cloud` field naming it), loaded on first use; None where the cloud offers none. The layer that uses
+    a facet owns its group and its type, so this module names neither."""
+    point = entry_points_in(group).get(cloud)
+    if point is None:
+        return None
+    facet = point.load()
+    if not isinstance(facet, kind) or getattr(facet, "cloud", None) != cloud:
+        raise TypeError(f"entry point {point.value!r} ({group}: {cloud}) is not the {kind.__name__} of {cloud!r}")
+    return facet
+
+
+def offers(group: str, cloud: str) -> bool:
+    """Whether `cloud` offers a facet in `group`, without loading it."""
+    return cloud in entry_points_in(group)
+
+
+def required_facet[FacetT](group: str, cloud: str, kind: type[FacetT], capability: Capability) -> FacetT:
+    """`cloud_facet`, for a capability a command cannot do without: `NotSupportedError` where the cloud
+    says it has none yet (its `not_yet` hint) or offers no entry point in `group`."""
+    cloud_support(cloud).require(capability)
+    facet = cloud_facet(group, cloud, kind)
+    if facet is None:
+        raise NotSupportedError(f"{capability.value} is not supported on {cloud} yet: the cloud offers no "
+                                f"{group} entry point")
+    return facet
 
 
 def known_clouds() -> tuple[str, ...]:

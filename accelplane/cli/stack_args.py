@@ -8,10 +8,11 @@ stack name taken from the file name (`Pulumi.<stack>.yaml`).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accelplane.cloud_support import Capability, CloudSupport, NotSupportedError, cloud_support
+from accelplane.cloud_support import NotSupportedError
 from accelplane.errors import InputError
 
 if TYPE_CHECKING:
@@ -43,12 +44,11 @@ def require_stack(args: argparse.Namespace) -> StackConfig:
     return stack
 
 
-def cloud_with(stack: StackConfig, capability: Capability) -> CloudSupport:
-    """The stack's cloud, when it has `capability`; else a usage error at the stack's `cloud:` line."""
-    support = cloud_support(stack.platform.cloud)
+def at_cloud_line[T](stack: StackConfig, load: Callable[[str], T]) -> T:
+    """`load(cloud)` for the stack's cloud (one of its facets); a capability the cloud does not have is
+    a usage error at the stack's `cloud:` line."""
     try:
-        support.require(capability)
+        return load(stack.platform.cloud)
     except NotSupportedError as error:
         raise InputError.single(f"{error} (stack {stack.stack})", file=str(stack.path), line=stack.line_of("cloud"),
                                 field="cloud") from None
-    return support

@@ -20,8 +20,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from accelplane.cli.connection_args import add_connection_arguments, connection_of
-from accelplane.cli.stack_args import add_stack_arguments, cloud_with, require_stack
-from accelplane.cloud_support import Capability
+from accelplane.cli.stack_args import add_stack_arguments, at_cloud_line, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
 from accelplane.report import FORMATS
@@ -138,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.report.output import emit
     from accelplane.rules.judgement import Policy, load_policy_config
     from accelplane.verify.probe import ca_bundle_problem
-    from accelplane.verify.reader import LiveReader
+    from accelplane.verify.reader import live_reader
     from accelplane.verify.report import render_verify
     from accelplane.verify.run import VerifyOptions, verify
 
@@ -149,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_policy_config(args.policy_config) if args.policy_config else None
     levels = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>")).levels
     stack = require_stack(args)
-    reader: LiveReader = cloud_with(stack, Capability.verify).live_reader()
+    reader = at_cloud_line(stack, live_reader)
     options = VerifyOptions(
         policy_levels=levels,
         connection=connection_of(args, stack.platform.cloud, "verify"),

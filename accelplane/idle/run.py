@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from accelplane.cloud_support import Connection, cloud_support
+from accelplane.cloud_support import Connection
 from accelplane.config.loader import StackConfig
 from accelplane.cost.cloud_pricing import builtin_table
 from accelplane.cost.idle_policy import accelerator_family as family
@@ -21,7 +21,7 @@ from accelplane.cost.idle_policy import idle_policy
 from accelplane.declaration import CapacityType, NodePool, Platform
 from accelplane.errors import InputError
 from accelplane.idle.queries import POOL_LABEL, node_pools, peak_utilisation
-from accelplane.rollout.prometheus import instant_samples, prometheus_url_problem
+from accelplane.rollout.prometheus import authorization_for, instant_samples, prometheus_url_problem
 
 COMMAND = "accelplane cost idle"
 DISK_PRICE = {"aws": "ebs_gp3_gb_month", "gcp": "pd_balanced_gb_month"}
@@ -90,7 +90,7 @@ def find_idle(stack: StackConfig, url: str, *, hours: int | None = None, connect
         raise InputError.single(problem, file=COMMAND, field="--prometheus-url")
     platform = stack.platform
     at = now or datetime.now(UTC)
-    authorization = cloud_support(platform.cloud).metrics_authorization(url, connection or Connection())
+    authorization = authorization_for(platform.cloud, url, connection or Connection())
     pools = {pool.name: pool for pool in platform.node_pools if family(pool.accelerator)}
     report = IdleReport(stack=stack.stack, url=url, at=at)
     if not pools:

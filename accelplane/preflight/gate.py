@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.cloud_support import cloud_support
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
+from accelplane.preflight.cloud_preflight import cloud_preflight
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightReport
 
@@ -29,7 +29,7 @@ def preflight_refusal(platform: Platform, stack: str, *, allow_unknown: bool = F
 
     options = options or PreflightOptions(allow_unknown=allow_unknown)
     try:
-        found = cloud_support(platform.cloud).preflight(platform, options)
+        found = cloud_preflight(platform, options)
     except InputError as error:
         return f"accelplane preflight could not run ({CONFIG_KEY} is set): {error}"
     report = PreflightReport(stack, str(platform.cloud), found.where, found.endpoint, found.checks,

@@ -4,28 +4,16 @@ with bare-metal hosts also gets the whole-fleet node preflight; the report says 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any
 
-from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import StackConfig
+from accelplane.preflight.cloud_preflight import cloud_preflight
 from accelplane.preflight.options import PreflightOptions
-from accelplane.preflight.results import PreflightCheck, PreflightReport
-
-
-@dataclass
-class CloudPreflight:
-    """What a cloud's preflight found, and where it looked."""
-
-    where: str
-    endpoint: str
-    checks: list[PreflightCheck]
-    api_calls: dict[str, Any] = field(default_factory=dict)
+from accelplane.preflight.results import PreflightReport
 
 
 def preflight(stack: StackConfig, options: PreflightOptions) -> PreflightReport:
     started = time.perf_counter()
-    found: CloudPreflight = cloud_support(stack.platform.cloud).preflight(stack.platform, options)
+    found = cloud_preflight(stack.platform, options)
     checks = list(found.checks)
     if stack.platform.bare_metal is not None:
         # Start-up time: the node tooling loads only for stacks with bare-metal hosts.

@@ -28,6 +28,8 @@ from typing import Any
 
 import yaml
 
+from accelplane.cloud_support import Capability, Connection, NotSupportedError, required_facet
+from accelplane.declaration import Platform
 from accelplane.verify.text import API_MESSAGE_LIMIT, one_line
 
 
@@ -151,3 +153,24 @@ def _data_or_file(section: dict[str, Any], key: str) -> bytes | None:
     if section.get(key):
         return Path(section[key]).read_bytes()
     return None
+
+
+CLUSTER_ACCESS_GROUP = "accelplane.cluster_access"
+
+
+@dataclass(frozen=True)
+class CloudClusterAccess:
+    """How to reach a platform's Kubernetes API with the cloud's own credentials: its
+    `accelplane.cluster_access` entry point."""
+
+    cloud: str
+    access: Callable[[Platform, Connection], ClusterAccess]  # `ValueError` or a cloud error when it cannot
+
+
+def cluster_access(platform: Platform, connection: Connection) -> ClusterAccess:
+    """`ValueError` where the cloud offers no way in (give a kubeconfig context instead)."""
+    try:
+        facet = required_facet(CLUSTER_ACCESS_GROUP, platform.cloud, CloudClusterAccess, Capability.cluster_access)
+    except NotSupportedError as error:
+        raise ValueError(str(error)) from None
+    return facet.access(platform, connection)

@@ -22,9 +22,11 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from accelplane.cloud_support import Connection, cloud_facet
 from accelplane.declaration import Rollout
 from accelplane.errors import InputError
 from accelplane.rollout.traffic import BackendTraffic, Traffic, finite
@@ -149,3 +151,21 @@ def _api_error(body: bytes) -> str | None:
     except ValueError:
         return None
     return str(data.get("error")) if isinstance(data, dict) and data.get("error") else None
+
+
+METRICS_AUTHORIZATION_GROUP = "accelplane.metrics_authorization"
+
+
+@dataclass(frozen=True)
+class CloudMetricsAuthorization:
+    """The `Authorization` header for a Prometheus query API a cloud serves itself (its managed
+    Prometheus): its `accelplane.metrics_authorization` entry point (an optional facet)."""
+
+    cloud: str
+    # (query URL, connection) -> a function called per query, or None for a Prometheus the cloud does not serve
+    authorization: Callable[[str, Connection], Callable[[], str] | None]
+
+
+def authorization_for(cloud: str, url: str, connection: Connection) -> Callable[[], str] | None:
+    facet = cloud_facet(METRICS_AUTHORIZATION_GROUP, cloud, CloudMetricsAuthorization)
+    return facet.authorization(url, connection) if facet else None

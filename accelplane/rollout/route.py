@@ -11,10 +11,11 @@ cloud (`prometheus.py`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from accelplane.cloud_support import Connection
+from accelplane.cloud_support import Capability, Connection, cloud_support, offers, required_facet
 from accelplane.declaration import InferenceService, Platform
 from accelplane.rollout.traffic import Traffic
 
@@ -52,3 +53,25 @@ class LiveRoute(ABC):
     @abstractmethod
     def traffic(self, backends: list[str], window_seconds: int, now: datetime) -> Traffic:
         """Per backend: requests, 5xx and latency over the window, from the cloud's own metrics."""
+
+
+ROUTE_GROUP = "accelplane.routes"
+
+
+@dataclass(frozen=True)
+class CloudRoute:
+    """How a cloud reads and sets a service's live traffic split: its `accelplane.routes` entry point."""
+
+    cloud: str
+    route: Callable[[RouteRequest], LiveRoute]  # `RouteError` when the route cannot be found or read
+
+
+def has_live_route(cloud: str) -> bool:
+    """Whether `cloud` can read and set live weights (without loading its route)."""
+    return cloud_support(cloud).supports(Capability.live_weights) and offers(ROUTE_GROUP, cloud)
+
+
+def live_route(request: RouteRequest) -> LiveRoute:
+    """The service's live route on the stack's cloud; `NotSupportedError` where the cloud has none."""
+    cloud = request.platform.cloud
+    return required_facet(ROUTE_GROUP, cloud, CloudRoute, Capability.live_weights).route(request)

@@ -26,7 +26,7 @@ from accelplane.declaration import InferenceService, MetricsSource, duration_sec
 from accelplane.errors import InputError
 from accelplane.rollout import prometheus, steps
 from accelplane.rollout.gates import GateJudgement, GateVerdict, judge
-from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
+from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest, has_live_route, live_route
 from accelplane.rollout.stack_file import Rewrite, rewrite
 from accelplane.rollout.traffic import Traffic
 
@@ -148,7 +148,7 @@ def find_route(found: Situation, options: Options) -> None:
     """The service's live route and weights; why not, in `live_note`, when there is none."""
     request = route_request(found.stack, found.service, options)
     try:
-        route: LiveRoute = cloud_support(found.stack.platform.cloud).live_route(request)
+        route: LiveRoute = live_route(request)
         found.route = route
         found.live = route.weights()
         found.route_state = route.state()
@@ -162,8 +162,8 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
     names = [backend.name for backend in service.serving_backends]
     if rollout.metrics is MetricsSource.prometheus:
         assert options.prometheus_url is not None  # checked in situation()
-        authorization = cloud_support(found.stack.platform.cloud).metrics_authorization(
-            options.prometheus_url, options.connection)
+        authorization = prometheus.authorization_for(found.stack.platform.cloud, options.prometheus_url,
+                                                     options.connection)
         return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
                                        options.timeout, authorization)
     if found.route is None:
@@ -214,8 +214,7 @@ def parity_refusal(found: Situation, options: Options) -> str | None:
 
 def live_weights_readable(found: Situation) -> bool:
     """Whether the cloud can read the service's live weights (an exposed service on a cloud that can)."""
-    support = cloud_support(found.stack.platform.cloud)
-    return support.supports(Capability.live_weights) and bool(found.service.expose)
+    return has_live_route(found.stack.platform.cloud) and bool(found.service.expose)
 
 
 def live_disagreement(found: Situation) -> str | None:
@@ -319,13 +318,13 @@ def prepare(found: Situation, decision: Decision) -> Rewrite | None:
 def apply_live(found: Situation, options: Options, weights: dict[str, int]) -> str:
     stack, service = found.stack, found.service
     support = cloud_support(stack.platform.cloud)
-    if not support.supports(Capability.live_weights) or not service.expose:
+    if not has_live_route(stack.platform.cloud) or not service.expose:
         raise InputError.single("--apply-now sets the weights of the service's live route: the service must be "
                                 f"exposed on a cloud whose weights accelplane sets ({stack.platform.cloud}: "
                                 f"{support.not_yet.get(Capability.live_weights, 'not exposed')})",
                                 field="--apply-now", file=str(stack.path))
     try:
-        route: LiveRoute = found.route or support.live_route(route_request(stack, service, options))
+        route: LiveRoute = found.route or live_route(route_request(stack, service, options))
         route.apply(weights)
     except RouteError as error:
         raise InputError.single(f"--apply-now: {error}; nothing written", field="--apply-now",

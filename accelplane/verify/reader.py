@@ -12,11 +12,11 @@ every cloud (`accelplane.verify.run`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from accelplane.cloud_support import Connection
+from accelplane.cloud_support import Capability, Connection, required_facet
 from accelplane.config.loader import StackConfig
 from accelplane.engine.graph import OfflineGraph
 from accelplane.verify.checkpoint import CheckpointStore
@@ -97,3 +97,19 @@ class LiveReader(ABC):
     @abstractmethod
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> LiveSession:
         """A session for the stack's account or project and region; `InputError` when it cannot be had."""
+
+
+VERIFY_GROUP = "accelplane.verify"
+
+
+@dataclass(frozen=True)
+class CloudVerify:
+    """A cloud's live verification: its `accelplane.verify` entry point (an optional facet)."""
+
+    cloud: str
+    reader: Callable[[], LiveReader]  # its LiveReader, made per command
+
+
+def live_reader(cloud: str) -> LiveReader:
+    """What `accelplane verify` reads `cloud`'s live platform with; `NotSupportedError` without one."""
+    return required_facet(VERIFY_GROUP, cloud, CloudVerify, Capability.verify).reader()

@@ -110,3 +110,23 @@ def test_adding_the_cloud_changed_no_file_of_accelplane() -> None:
              for path in (ROOT / folder).rglob("*") if path.is_file() and path.suffix in {".py", ".yaml", ".json"}
              and ("tinycloud" in path.read_text(errors="replace") or "accelplane_tinycloud" in path.name)]
     assert named == []
+
+
+@pytest.mark.parametrize(("argv", "refusal"), [
+    # its `not_yet` table says what to do instead ...
+    (["verify"], "Pulumi.tiny.yaml:4: cloud: live verification (`accelplane verify`) is not supported on tiny yet: "
+                 "tinycloud has no API to read"),
+    # ... and a facet it does not offer at all is named by its entry-point group
+
+    (["preflight"], "preflight checks (`accelplane preflight`) is not supported on tiny yet: the cloud offers no "
+                    "accelplane.preflight entry point"),
+    (["preflight", "--profile", "ci"], "--profile: not used on the tiny cloud (AWS only): it takes no connection "
+                                    "options"),
+])
+def test_a_live_command_the_third_cloud_offers_no_facet_for_is_refused_at_its_cloud_line(
+        argv: list[str], refusal: str) -> None:
+    """Live verification, preflight and connection options are optional facets: the third cloud offers
+    none, so each command says so (exit 2), without a method the cloud had to stub."""
+    result = _accelplane(*argv, "--stack-file", "{stack}")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert refusal in result.stderr and "Traceback" not in result.stderr

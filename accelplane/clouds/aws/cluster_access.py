@@ -17,8 +17,9 @@ from botocore.exceptions import BotoCoreError, ClientError
 from accelplane.cloud_support import Connection
 from accelplane.clouds.aws.clients import AwsClients
 from accelplane.clouds.aws.connection import aws_connection
-from accelplane.clouds.aws.declaration import AwsPlatform
-from accelplane.rollout.kubernetes_api import ClusterAccess
+from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
+from accelplane.declaration import Platform
+from accelplane.rollout.kubernetes_api import CloudClusterAccess, ClusterAccess
 from accelplane.rollout.route import RouteError
 
 TOKEN_PREFIX = "k8s-aws-v1."
@@ -50,3 +51,10 @@ def eks_access(platform: AwsPlatform, connection: Connection) -> ClusterAccess:
         raise RouteError(f"EKS cluster {platform.name} has no endpoint or CA yet (status {cluster.get('status')})")
     return ClusterAccess(server=str(endpoint).rstrip("/"), ca_pem=base64.b64decode(ca),
                          token=lambda: eks_token(clients, platform.name), where=f"EKS cluster {platform.name}")
+
+
+def _access(platform: Platform, connection: Connection) -> ClusterAccess:
+    return eks_access(aws_platform(platform), connection)
+
+
+CLUSTER_ACCESS = CloudClusterAccess("aws", _access)  # this cloud's `accelplane.cluster_access` entry point

@@ -7,8 +7,9 @@ from botocore.exceptions import BotoCoreError, ClientError
 from accelplane.cloud_support import Connection
 from accelplane.clouds.aws.clients import AwsClients
 from accelplane.clouds.aws.connection import aws_connection
-from accelplane.clouds.aws.declaration import AwsPlatform
-from accelplane.rollout.parity.storage import ObjectStore, StoreError
+from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
+from accelplane.declaration import Platform
+from accelplane.rollout.parity.storage import CloudObjectStore, ObjectStore, StoreError
 
 
 class S3Objects(ObjectStore):
@@ -51,3 +52,10 @@ class S3Objects(ObjectStore):
 def s3_objects(platform: AwsPlatform, connection: Connection) -> S3Objects:
     return S3Objects(AwsClients(platform.region, endpoint_url=aws_connection(connection).endpoint_url,
                                 profile=aws_connection(connection).profile, max_attempts=4))
+
+
+def _open(platform: Platform, connection: Connection) -> S3Objects:
+    return s3_objects(aws_platform(platform), connection)
+
+
+OBJECT_STORE = CloudObjectStore("aws", ("s3",), _open)  # this cloud's `accelplane.object_stores` entry point

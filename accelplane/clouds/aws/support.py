@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import CloudSupport, Connection, DeclarationPath, Issue, NodeImage
+from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance, resilience_checks
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     import pulumi
 
     from accelplane.declaration import Platform
-    from accelplane.rollout.route import LiveRoute, RouteRequest
-    from accelplane.verify.reader import LiveReader
 
 
 class AwsSupport(CloudSupport):
@@ -66,37 +64,11 @@ class AwsSupport(CloudSupport):
 
         return AwsLikeMocks(region=platform.region)
 
-    def live_reader(self) -> LiveReader:
-        # Start-up time: boto3 loads only for live commands.
-        from accelplane.clouds.aws.verify.reader import AwsReader
 
-        return AwsReader()
 
-    def live_route(self, request: RouteRequest) -> LiveRoute:
-        # Start-up time: boto3 loads only for live commands.
-        from accelplane.clouds.aws.rollout.route import alb_route
 
-        return alb_route(request)
 
-    def object_store(self, platform: Platform, scheme: str, connection: Connection) -> Any:
-        if scheme != "s3":
-            return None
-        # Start-up time: boto3 loads only for live commands.
-        from accelplane.clouds.aws.object_store import s3_objects
 
-        return s3_objects(aws_platform(platform), connection)
-
-    def preflight(self, platform: Platform, options: Any) -> Any:
-        # Start-up time: boto3 loads only for live commands.
-        from accelplane.clouds.aws.preflight import run_preflight
-
-        return run_preflight(aws_platform(platform), options)
-
-    def cluster_access(self, platform: Platform, connection: Connection) -> Any:
-        # Start-up time: boto3 loads only for live commands.
-        from accelplane.clouds.aws.cluster_access import eks_access
-
-        return eks_access(aws_platform(platform), connection)
 
 
 SUPPORT = AwsSupport()

@@ -6,14 +6,14 @@ Its own clients with the `devstorage.read_write` scope that may call `objects.ge
 
 from __future__ import annotations
 
-from typing import Any
-
 from googleapiclient.http import MediaInMemoryUpload
 
+from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
-from accelplane.clouds.gcp.declaration import GcpPlatform
-from accelplane.rollout.parity.storage import ObjectStore, StoreError
+from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
+from accelplane.declaration import Platform
+from accelplane.rollout.parity.storage import CloudObjectStore, ObjectStore, StoreError
 
 WRITE_SCOPE = "https://www.googleapis.com/auth/devstorage.read_write"
 
@@ -49,10 +49,17 @@ class GcsObjects(ObjectStore):
             raise StoreError(f"cannot write {uri}: {error.code}: {error.message}") from None
 
 
-def gcs_objects(platform: GcpPlatform, connection: Any) -> GcsObjects:
+def gcs_objects(platform: GcpPlatform, connection: Connection) -> GcsObjects:
     assert platform.gcp is not None
     settings = gcp_connection(connection)
     clients = GcpClients(platform.gcp.project, platform.region, endpoints=settings.api_endpoints,
                          impersonate=settings.impersonate_service_account, scope=WRITE_SCOPE,
                          write_methods=frozenset({"storage.objects.insert"}), max_attempts=4)
     return GcsObjects(clients)
+
+
+def _open(platform: Platform, connection: Connection) -> GcsObjects:
+    return gcs_objects(gcp_platform(platform), connection)
+
+
+OBJECT_STORE = CloudObjectStore("gcp", ("gs",), _open)  # this cloud's `accelplane.object_stores` entry point

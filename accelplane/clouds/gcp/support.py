@@ -7,12 +7,11 @@ pulumi-gcp and the offline mocks inside the methods that use them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import Capability, CloudSupport, Connection, DeclarationPath, Issue, NodeImage
+from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
 from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance, resilience_checks
-from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 
 if TYPE_CHECKING:
@@ -62,44 +61,6 @@ class GcpSupport(CloudSupport):
         from accelplane.clouds.gcp.composition import build_gcp
 
         return build_gcp(gcp_platform(platform))
-
-    def preflight(self, platform: Platform, options: Any) -> Any:
-        # Start-up time: the Google API client loads only for live commands.
-        from accelplane.clouds.gcp.preflight import run_preflight
-
-        return run_preflight(gcp_platform(platform), options)
-
-    def live_reader(self) -> Any:
-        # Start-up time: google-api-python-client loads only for live commands.
-        from accelplane.clouds.gcp.verify.reader import GcpReader
-
-        return GcpReader()
-
-    def live_route(self, request: Any) -> Any:
-        # Start-up time: google-api-python-client loads only for live commands.
-        from accelplane.clouds.gcp.rollout.route import gke_route
-
-        return gke_route(request)
-
-    def object_store(self, platform: Platform, scheme: str, connection: Connection) -> Any:
-        if scheme != "gs":
-            return None
-        # Start-up time: google-api-python-client loads only for live commands.
-        from accelplane.clouds.gcp.object_store import gcs_objects
-
-        return gcs_objects(gcp_platform(platform), connection)
-
-    def cluster_access(self, platform: Platform, connection: Connection) -> Any:
-        # Start-up time: google-auth loads only for live commands.
-        from accelplane.clouds.gcp.rollout.route import gke_access
-
-        return gke_access(gcp_platform(platform), connection)
-
-    def metrics_authorization(self, url: str, connection: Connection) -> Callable[[], str] | None:
-        # Start-up time: google-auth loads only when a rollout reads metrics.
-        from accelplane.clouds.gcp.rollout.managed_prometheus import bearer
-
-        return bearer(url, gcp_connection(connection).impersonate_service_account)
 
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         # Start-up time: the Pulumi SDK loads only for the offline engine.

@@ -18,12 +18,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from accelplane.cloud_support import Connection, cloud_support
+from accelplane.cloud_support import Connection
 from accelplane.config.loader import StackConfig
 from accelplane.declaration import Backend, InferenceService, Parity
 from accelplane.errors import InputError
 from accelplane.input_files import read_bytes
-from accelplane.rollout.kubernetes_api import KubernetesApi, KubernetesApiError, from_kubeconfig
+from accelplane.rollout.kubernetes_api import KubernetesApi, KubernetesApiError, cluster_access, from_kubeconfig
 from accelplane.rollout.parity import golden, performance, protocol, report
 from accelplane.rollout.parity.compare import compare
 from accelplane.rollout.parity.pin import pin_golden
@@ -66,8 +66,7 @@ def _transport(stack: StackConfig, service: InferenceService, backend: Backend, 
         return protocol.UrlTransport(url)
     context = options.kube_context
     try:
-        access = from_kubeconfig(context) if context else cloud_support(stack.platform.cloud).cluster_access(
-            stack.platform, options.connection)
+        access = from_kubeconfig(context) if context else cluster_access(stack.platform, options.connection)
         api = KubernetesApi(access)
     except (ValueError, RouteError, NotImplementedError, KubernetesApiError) as error:
         option = "--canary-url" if backend.name == service.canary else "--baseline-url"

@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import tempfile
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import Connection, cloud_facet
 from accelplane.config.loader import StackConfig
 from accelplane.config.project import project_around
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
 
@@ -63,12 +65,26 @@ def project_root(stack: StackConfig) -> Path:
     return project.root if project is not None else stack.path.parent
 
 
-def store_for(uri: str, stack: StackConfig, connection: Any) -> ObjectStore:
+OBJECT_STORE_GROUP = "accelplane.object_stores"
+
+
+@dataclass(frozen=True)
+class CloudObjectStore:
+    """A cloud's object store for parity files: its `accelplane.object_stores` entry point, with the URI
+    schemes it serves (`s3`, `gs`)."""
+
+    cloud: str
+    schemes: tuple[str, ...]
+    open: Callable[[Platform, Connection], ObjectStore]
+
+
+def store_for(uri: str, stack: StackConfig, connection: Connection) -> ObjectStore:
     """The store holding `uri`; `InputError` for a scheme the stack's cloud does not serve."""
     scheme, sep, _ = uri.partition("://")
     if not sep:
         return LocalStore(project_root(stack))
-    store = cloud_support(stack.platform.cloud).object_store(stack.platform, scheme, connection)
+    facet = cloud_facet(OBJECT_STORE_GROUP, stack.platform.cloud, CloudObjectStore)
+    store = facet.open(stack.platform, connection) if facet and scheme in facet.schemes else None
     if store is None:
         raise InputError.single(f"{uri}: a {stack.platform.cloud} stack keeps parity files in a path or "
                                 "its own object store", file=str(stack.path), field="rollout.parity")

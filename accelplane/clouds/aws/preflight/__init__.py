@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from accelplane.clouds.aws.clients import AwsClients, endpoint_url_problem
 from accelplane.clouds.aws.connection import aws_connection
-from accelplane.clouds.aws.declaration import AwsPlatform
+from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 from accelplane.clouds.aws.preflight.calls import AwsReads
 from accelplane.clouds.aws.preflight.capacity import efa_checks, offering_checks, reservation_checks
 from accelplane.clouds.aws.preflight.cluster import image_checks, version_checks
 from accelplane.clouds.aws.preflight.demand import pool_demands
 from accelplane.clouds.aws.preflight.quotas import quota_checks
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
+from accelplane.preflight.cloud_preflight import CloudPreflight, CloudPreflightChecks
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightCheck
-from accelplane.preflight.run import CloudPreflight
 
 HERE = "accelplane preflight"
 
@@ -52,3 +53,10 @@ def aws_preflight(platform: AwsPlatform, clients: AwsClients, options: Preflight
     checks += version_checks(platform, reads, options)
     checks += image_checks(platform, reads)
     return checks
+
+
+def _run(platform: Platform, options: PreflightOptions) -> CloudPreflight:
+    return run_preflight(aws_platform(platform), options)
+
+
+PREFLIGHT = CloudPreflightChecks("aws", _run)  # this cloud's `accelplane.preflight` entry point

@@ -14,7 +14,7 @@ from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.clouds.aws.rollout import alb, cloudwatch
 from accelplane.errors import InputError
-from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
+from accelplane.rollout.route import CloudRoute, LiveRoute, RouteError, RouteRequest
 from accelplane.rollout.traffic import Traffic
 
 
@@ -76,3 +76,6 @@ def alb_route(request: RouteRequest) -> AlbRoute:
         return AlbRoute(aws, alb.find_routing(aws, aws_platform(platform), service))
     except alb.RoutingError as error:
         raise RouteError(str(error)) from None
+
+
+ROUTE = CloudRoute("aws", alb_route)  # this cloud's `accelplane.routes` entry point

@@ -50,7 +50,7 @@ from accelplane.errors import InputError
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.endpoint_policy import EndpointPolicy
-from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
+from accelplane.verify.reader import CloudVerify, LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 from accelplane.verify.text import one_line
 
@@ -216,3 +216,6 @@ def caller_account(clients: AwsClients, here: str = _HERE) -> str:
     except BotoCoreError as error:
         code, message = describe_error(error)
         raise InputError.single(f"cannot call {operation}: {code}: {message}", file=here, field=field) from None
+
+
+VERIFY = CloudVerify("aws", AwsReader)  # this cloud's `accelplane.verify` entry point

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from accelplane.clouds.gcp.clients import GcpClients, api_endpoint_problem
 from accelplane.clouds.gcp.connection import gcp_connection
-from accelplane.clouds.gcp.declaration import GcpPlatform
+from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 from accelplane.clouds.gcp.preflight.capacity import offering_checks, reservation_checks
 from accelplane.clouds.gcp.preflight.cluster import version_checks
 from accelplane.clouds.gcp.preflight.demand import pool_demands
 from accelplane.clouds.gcp.preflight.quotas import quota_checks
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
+from accelplane.preflight.cloud_preflight import CloudPreflight, CloudPreflightChecks
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightCheck
-from accelplane.preflight.run import CloudPreflight
 
 HERE = "accelplane preflight"
 
@@ -48,3 +49,10 @@ def run_preflight(
     checks = gcp_preflight(platform, clients, options)
     return CloudPreflight(f"project {clients.project}, region {platform.region}", clients.endpoint, checks,
                           clients.calls.to_json())
+
+
+def _run(platform: Platform, options: PreflightOptions) -> CloudPreflight:
+    return run_preflight(gcp_platform(platform), options)
+
+
+PREFLIGHT = CloudPreflightChecks("gcp", _run)  # this cloud's `accelplane.preflight` entry point

@@ -21,7 +21,10 @@ import google_auth_httplib2
 import httplib2
 from google.auth import impersonated_credentials
 
+from accelplane.cloud_support import Connection
+from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.errors import InputError
+from accelplane.rollout.prometheus import CloudMetricsAuthorization
 
 MONITORING_READ_SCOPE = "https://www.googleapis.com/auth/monitoring.read"
 QUERY_API_PATH = re.compile(r"^/v1/projects/[^/]+/location/[^/]+/prometheus/?$")
@@ -59,3 +62,11 @@ def bearer(url: str, impersonate: str | None) -> Callable[[], str] | None:
         return f"Bearer {credentials.token}"
 
     return header
+
+
+def _authorization(url: str, connection: Connection) -> Callable[[], str] | None:
+    return bearer(url, gcp_connection(connection).impersonate_service_account)
+
+
+# This cloud's `accelplane.metrics_authorization` entry point: Managed Service for Prometheus.
+METRICS_AUTHORIZATION = CloudMetricsAuthorization("gcp", _authorization)

@@ -23,14 +23,15 @@ from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
-from accelplane.declaration import InferenceService
+from accelplane.declaration import InferenceService, Platform
 from accelplane.rollout.kubernetes_api import (
+    CloudClusterAccess,
     ClusterAccess,
     KubernetesApi,
     KubernetesApiError,
     from_kubeconfig,
 )
-from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest
+from accelplane.rollout.route import CloudRoute, LiveRoute, RouteError, RouteRequest
 from accelplane.rollout.traffic import Traffic
 
 GATEWAY_API = "/apis/gateway.networking.k8s.io/v1"
@@ -179,3 +180,11 @@ def gke_route(request: RouteRequest) -> GkeRoute:
     except ValueError as error:
         raise RouteError(f"--context: {error}") from None
     return GkeRoute(KubernetesApi(access), gcp_platform(request.platform), request.service)
+
+
+def _cluster_access(platform: Platform, connection: Connection) -> ClusterAccess:
+    return gke_access(gcp_platform(platform), connection)
+
+
+ROUTE = CloudRoute("gcp", gke_route)  # this cloud's `accelplane.routes` entry point
+CLUSTER_ACCESS = CloudClusterAccess("gcp", _cluster_access)  # its `accelplane.cluster_access` entry point

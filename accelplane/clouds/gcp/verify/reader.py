@@ -29,7 +29,7 @@ from accelplane.errors import InputError
 from accelplane.verify.checkpoint import CheckpointStore
 from accelplane.verify.declared import DeclaredPlatform, declared_platform
 from accelplane.verify.endpoint_policy import EndpointPolicy
-from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
+from accelplane.verify.reader import CloudVerify, LiveRead, LiveReader, LiveSession, ProbeTarget, VerifyOptions
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 _HERE = "accelplane verify"
@@ -220,3 +220,6 @@ class GcpSession(LiveSession):
 
     def api_calls(self) -> dict[str, object]:
         return self.clients.calls.to_json()
+
+
+VERIFY = CloudVerify("gcp", GcpReader)  # this cloud's `accelplane.verify` entry point

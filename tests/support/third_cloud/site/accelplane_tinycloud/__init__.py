@@ -77,8 +77,5 @@ class TinySupport(CloudSupport):
     def offline_mocks(self, platform: Platform) -> pulumi.runtime.Mocks:
         return _Mocks()
 
-    def preflight(self, platform: Platform, options: Any) -> Any:
-        raise NotImplementedError("tinycloud: preflight")  # not asked by the tests
-
 
 SUPPORT = TinySupport()
