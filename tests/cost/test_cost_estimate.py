@@ -108,7 +108,8 @@ def test_a_spot_snapshot_sets_the_range(tmp_path: Path) -> None:
     from accelplane.cost.refresh import refresh_tables
     from tests.cost.conftest import DATA
 
-    refresh_tables(aws_spot=[DATA / "aws_spot_history_us-west-2.json"], output_dir=tmp_path, retrieved="2026-12-01")
+    refresh_tables({"aws": {"--aws-spot-history": [DATA / "aws_spot_history_us-west-2.json"]}}, output_dir=tmp_path,
+                   retrieved="2026-12-01")
     stack = variant(tmp_path, L40S_ON_SPOT)
     estimate, _ = stack_estimate(stack, tmp_path)
     l40s = next(i for i in estimate.items if i.pool == "infer-l40s")
