@@ -8,10 +8,10 @@
 - `matrix resolve --accelerator X [--framework torch|jax] [--os ...] [--python ...] [--as-of ...]`
   prints the newest profile the matrix proves fully compatible, as YAML ready to paste into a
   software profile. Exit 1 when nothing in the data fits, 2 on bad input.
-- `matrix resolve --eks-ami 1.33 [--driver D | --neuron-driver N]` proposes the EKS AMI release
-  that ships a driver (on EKS the AMI decides it); `matrix refresh eks-ami --changelog F` proposes
-  the AMI facts from amazon-eks-ami's release notes (`accelplane.cli.matrix_eks_ami`); `matrix refresh
-  pypi --json F` proposes release lists and torch wheel pins from PyPI JSON documents (`matrix_pypi`).
+- A cloud adds the subjects and sources only it has (its `accelplane.matrix_cli` facet,
+  `accelplane.cloud_commands`): `matrix resolve --eks-ami 1.33 [--driver D | --neuron-driver N]` and
+  `matrix refresh eks-ami --changelog F` come from the AWS folder. `matrix refresh pypi --json F`
+  proposes release lists and torch wheel pins from PyPI JSON documents (`matrix_pypi`).
 - `matrix show --accelerator X [--as-of ...]` prints what the matrix knows for that accelerator.
 
 The date for lifecycle rules: `--as-of`, else the file's `as_of` key, else today.
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from accelplane.cloud_commands import installed_matrix_commands
 from accelplane.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.matrix.frameworks import FRAMEWORKS
 
@@ -57,12 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "resolve", help="newest fully compatible profile for an accelerator, or the EKS AMI release for a driver")
     subject = resolve_parser.add_mutually_exclusive_group(required=True)
     subject.add_argument("--accelerator", help="e.g. nvidia-h100, amd-mi300x")
-    subject.add_argument("--eks-ami", metavar="KUBERNETES",
-                         help="EKS AMI releases of a Kubernetes minor (e.g. 1.33): with --driver or --neuron-driver, "
-                              "the release that ships it")
-    drivers = resolve_parser.add_mutually_exclusive_group()
-    drivers.add_argument("--driver", help="with --eks-ami: the NVIDIA driver wanted, e.g. 580.105.08")
-    drivers.add_argument("--neuron-driver", help="with --eks-ami: the Neuron driver (aws-neuronx-dkms) wanted")
+    for facet in installed_matrix_commands():  # a cloud's own subjects (AWS: --eks-ami)
+        facet.add_resolve_options(subject, resolve_parser)
     resolve_parser.add_argument("--framework", choices=FRAMEWORKS, help="default: torch (jax on TPU)")
     resolve_parser.add_argument("--os", help="e.g. ubuntu-22.04")
     resolve_parser.add_argument("--python", help="e.g. 3.11")
@@ -71,12 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     refresh_parser = commands.add_parser("refresh", help="propose data changes from a vendor's published file")
     sources = refresh_parser.add_subparsers(dest="refresh_source", required=True, parser_class=type(parser))
-    eks = sources.add_parser("eks-ami", help="EKS AMI releases from amazon-eks-ami's CHANGELOG.md")
-    eks.add_argument("--changelog", type=Path, required=True, help="amazon-eks-ami's CHANGELOG.md, downloaded")
-    eks.add_argument("--source", help="where it came from: github:awslabs/amazon-eks-ami@<commit>/CHANGELOG.md")
-    eks.add_argument("--retrieved", type=_date, help="the day it was downloaded (default today)")
-    eks.add_argument("--output", type=Path, help="write the proposed data file here (default: only report)")
-    eks.set_defaults(handler=_refresh_eks_ami)
+    for facet in installed_matrix_commands():  # a cloud's own sources (AWS: eks-ami)
+        facet.add_refresh_sources(sources)
     pypi = sources.add_parser("pypi", help="release lists and torch wheel pins from PyPI JSON API documents")
     pypi.add_argument("--json", type=Path, action="append", required=True,
                       help="a downloaded https://pypi.org/pypi/<project>/json or .../torch/<version>/json (repeat)")
@@ -169,13 +162,6 @@ def render_report(report: MatrixReport) -> str:
 
 
 # ---- resolve -------------------------------------------------------------------------------------
-def _refresh_eks_ami(args: argparse.Namespace) -> int:
-    # Start-up time: the release-notes reader loads only for this command.
-    from accelplane.cli.matrix_eks_ami import run_refresh_eks_ami
-
-    return run_refresh_eks_ami(args)
-
-
 def _refresh_pypi(args: argparse.Namespace) -> int:
     # Start-up time: the PyPI document reader loads only for this command.
     from accelplane.cli.matrix_pypi import run_refresh_pypi
@@ -184,14 +170,10 @@ def _refresh_pypi(args: argparse.Namespace) -> int:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    if args.eks_ami is not None:
-        # Start-up time: the AMI facts load only for this form of the command.
-        from accelplane.cli.matrix_eks_ami import run_resolve_eks_ami
-
-        return run_resolve_eks_ami(args)
-    if args.driver or args.neuron_driver:
-        raise InputError.single("--driver and --neuron-driver go with --eks-ami", file="matrix resolve",
-                                field="--driver" if args.driver else "--neuron-driver")
+    for facet in installed_matrix_commands():
+        answered = facet.resolve(args)
+        if answered is not None:
+            return answered
     # Start-up time: the checks load only for this command (every parser is built at start).
     from accelplane.matrix.resolver import NoProfileFoundError, resolve
 

@@ -37,21 +37,23 @@ def _loader() -> type[yaml.SafeLoader]:
 
 
 @cache
-def read_data_file(name: str) -> dict[str, Any]:
-    """The raw mapping of `data/<name>`, with `x-` keys removed."""
+def read_data_file(name: str, package: str = DATA_PACKAGE) -> dict[str, Any]:
+    """The raw mapping of `data/<name>` (or of `name` in another package's folder: a cloud's own facts),
+    with `x-` keys removed."""
     try:
-        text = resources.files(DATA_PACKAGE).joinpath(name).read_text(encoding="utf-8")
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise MatrixDataError(f"matrix data file {name} is missing from {DATA_PACKAGE}") from None
+        raise MatrixDataError(f"matrix data file {name} is missing from {package}") from None
     raw = yaml.load(text, Loader=_loader())
     if not isinstance(raw, dict):
         raise MatrixDataError(f"{name}: expected a mapping at the top level")
     return {key: value for key, value in raw.items() if not str(key).startswith("x-")}
 
 
-def validate_file[M: BaseModel](name: str, model: type[M]) -> M:
-    """Validate `data/<name>` against `model`; errors name the file and the field path."""
-    raw = read_data_file(name)
+def validate_file[M: BaseModel](name: str, model: type[M], package: str = DATA_PACKAGE) -> M:
+    """Validate `data/<name>` (or `name` in `package`) against `model`; errors name the file and the field
+    path."""
+    raw = read_data_file(name, package)
     try:
         return model.model_validate(raw)
     except ValidationError as error:

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "accelplane.suggest"),
     ("accelplane.matrix",),
     ("accelplane.declaration",),
-    ("accelplane.cloud_support", "accelplane.cloud_connection"),
+    ("accelplane.cloud_support", "accelplane.cloud_connection", "accelplane.cloud_commands"),
     ("accelplane.config", "accelplane.node_labels", "accelplane.cost"),
     ("accelplane.rules", "accelplane.report"),
     ("accelplane.engine", "accelplane.k8s", "accelplane.nodes"),

@@ -102,8 +102,8 @@ def test_tests_decide_skip_or_fail_in_one_place() -> None:
 def test_building_the_command_line_loads_no_command_s_work() -> None:
     """Every command's parser is built at start: none may load the engine, a cloud, the rules, the
     matrix or the declaration model for another command (`check --state` in 0.2 s depends on it). Of
-    each cloud only its connection options and price lists load (commands show them as options), and its
-    package's `__init__` imports nothing."""
+    each cloud only its connection options, price lists and matrix commands load (commands show them as
+    options), and its package's `__init__` imports nothing."""
     import subprocess
     import sys
 
@@ -112,7 +112,7 @@ def test_building_the_command_line_loads_no_command_s_work() -> None:
         "heavy = ('pulumi', 'boto3', 'accelplane.rules.registry', 'accelplane.matrix.judge', "
         "'accelplane.declaration', 'accelplane.clouds.aws', 'accelplane.clouds.gcp')\n"
         "light = tuple(f'accelplane.clouds.{c}{m}' for c in ('aws', 'gcp') for m in ('', '.connection', "
-        "'.price_lists'))\n"
+        "'.price_lists', '.eks_ami', '.eks_ami.matrix_cli'))\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy) and m not in light))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

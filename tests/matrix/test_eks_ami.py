@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from accelplane.cli import main
+from accelplane.clouds.aws.eks_ami.facts import ami_release, eks_ami_data, releases_shipping, render
+from accelplane.clouds.aws.eks_ami.release_notes import ReleaseNotesError, iter_accelerated, read_release_notes
 from accelplane.errors import InputError
-from accelplane.matrix.eks_ami import ami_release, eks_ami_data, releases_shipping, render
-from accelplane.matrix.eks_ami_notes import ReleaseNotesError, iter_accelerated, read_release_notes
 from tests.support.stack_files import edited_stack, stack_text
 
 EXCERPT = Path(__file__).parent / "fixtures" / "eks-ami-changelog-excerpt.md"
@@ -165,3 +165,15 @@ def test_refresh_refuses_a_file_that_is_not_the_notes(tmp_path: Path, capsys: py
     assert code == 2 and "CHANGELOG.md" in err and not (tmp_path / "out.yaml").exists()
     code, _, err = _run(capsys, "matrix", "refresh", "eks-ami", "--changelog", str(EXCERPT), "--source", "somewhere")
     assert code == 2 and "--source" in err
+
+
+def test_the_generated_facts_file_carries_its_source_at_the_top_and_a_tag_per_row() -> None:
+    """Generated from one file (amazon-eks-ami's CHANGELOG.md): its source at the top, each row's
+    section named by its tag (the matrix data's per-record sources do not apply to it)."""
+    import yaml
+
+    from accelplane.clouds.aws.eks_ami.facts import DATA_FILE
+
+    document = yaml.safe_load((Path(__file__).resolve().parents[2] / "accelplane" / "clouds" / "aws" / "eks_ami" /
+                               DATA_FILE).read_text())
+    assert str(document["source"]).startswith("github:") and all("tag" in row for row in document["releases"])

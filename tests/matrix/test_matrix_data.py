@@ -68,7 +68,6 @@ def test_every_data_file_loads_and_validates() -> None:
             "ascend.yaml",
             "os.yaml",
             "published.yaml",
-            "eks_ami.yaml",
         ]
     )
 
@@ -97,10 +96,6 @@ def test_every_record_in_the_yaml_files_names_its_source() -> None:
     missing = []
     for path in DATA_DIR.glob("*.yaml"):
         document = yaml.safe_load(path.read_text())
-        if path.name == "eks_ami.yaml":
-            # Generated from one file: its source at the top, each row's section named by its tag.
-            assert str(document["source"]).startswith("github:") and all("tag" in row for row in document["releases"])
-            continue
         for section, value in document.items():
             if section.startswith("x-") or not isinstance(value, list):
                 continue

@@ -6,7 +6,7 @@ templates/al2023/provisioners/install-nvidia-driver.sh installs `nvidia-fabric-m
 and the NVIDIA container toolkit. A profile typing a different version of any of them would make
 the `versions.accelplane.io/*` labels and the matrix's verdict describe software the nodes do not
 run, so it is refused, naming the AMI's version and its source; an untyped one is filled in from the
-facts (`accelplane.matrix.eks_ami`), so the labels and the matrix read what the AMI ships.
+facts (`accelplane.clouds.aws.eks_ami.facts`), so the labels and the matrix read what the AMI ships.
 A release the facts do not hold derives nothing (the live preflight still checks it exists).
 """
 
@@ -19,9 +19,9 @@ from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
+from accelplane.clouds.aws.eks_ami.facts import ami_release, eks_ami_data, releases_shipping
 from accelplane.declaration import SoftwareProfile
 from accelplane.matrix import accelerators
-from accelplane.matrix.eks_ami import ami_release, eks_ami_data, releases_shipping
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ _SHOWN = 12
 
 def run_resolve_eks_ami(args: argparse.Namespace) -> int:
     # Start-up time: the AMI facts load only for this command.
-    from accelplane.matrix.eks_ami import eks_ami_data, newest_releases, releases_shipping
+    from accelplane.clouds.aws.eks_ami.facts import eks_ami_data, newest_releases, releases_shipping
     from accelplane.matrix.versions import parse_version
 
     kubernetes = args.eks_ami
@@ -72,8 +72,8 @@ def run_resolve_eks_ami(args: argparse.Namespace) -> int:
 
 def run_refresh_eks_ami(args: argparse.Namespace) -> int:
     # Start-up time: the parser and the data load only for this command.
-    from accelplane.matrix.eks_ami import EksAmiFile, eks_ami_data, render
-    from accelplane.matrix.eks_ami_notes import ReleaseNotesError, iter_accelerated, read_release_notes
+    from accelplane.clouds.aws.eks_ami.facts import EksAmiFile, eks_ami_data, render
+    from accelplane.clouds.aws.eks_ami.release_notes import ReleaseNotesError, iter_accelerated, read_release_notes
 
     origin = str(args.changelog)
     text = read_text(args.changelog, limit=DOCUMENT_LIMIT, option="--changelog")
@@ -109,7 +109,7 @@ def run_refresh_eks_ami(args: argparse.Namespace) -> int:
         if len(names) > _SHOWN:
             out.write(f"  {label:<18} ... and {len(names) - _SHOWN} more\n")
     if args.output is None:
-        out.write("nothing written: review, then rerun with --output accelplane/matrix/data/eks_ami.yaml "
+        out.write("nothing written: review, then rerun with --output accelplane/clouds/aws/eks_ami/eks_ami.yaml "
                   "(and commit it with the notes' commit in --source)\n")
         return EXIT_OK
     output: Path = args.output

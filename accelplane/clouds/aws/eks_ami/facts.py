@@ -1,5 +1,5 @@
 """What each EKS-optimised accelerated AMI release ships: the facts behind a profile's
-`ami_release_version` (`data/eks_ami.yaml`, written by `accelplane matrix refresh eks-ami`).
+`ami_release_version` (`eks_ami.yaml` beside this module, written by `accelplane matrix refresh eks-ami`).
 
 On EKS the NVIDIA driver (and fabric manager of the same version, the container toolkit, EFA and the
 Neuron driver) comes with the AMI, not from the profile: the release version is the one value a
@@ -15,11 +15,12 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from accelplane.matrix.eks_ami_notes import ACCELERATED_AMI_TYPES, AmiRelease
+from accelplane.clouds.aws.eks_ami.release_notes import ACCELERATED_AMI_TYPES, AmiRelease
 from accelplane.matrix.loader import MatrixDataError, validate_file
 from accelplane.matrix.versions import parse_version
 
 DATA_FILE = "eks_ami.yaml"
+DATA_PACKAGE = "accelplane.clouds.aws.eks_ami"  # the file sits beside this module
 # Fact name -> the software-profile field it decides on a node group of that AMI.
 PROFILE_FIELDS = {"nvidia_driver": "driver", "container_toolkit": "container_toolkit"}
 
@@ -64,7 +65,7 @@ class EksAmiFile(BaseModel):
 
 @cache
 def eks_ami_data() -> EksAmiFile:
-    data = validate_file(DATA_FILE, EksAmiFile)
+    data = validate_file(DATA_FILE, EksAmiFile, package=DATA_PACKAGE)
     seen: set[str] = set()
     for row in data.releases:
         if row.release in seen:
