@@ -40,12 +40,14 @@ only its own cloud, and `check --state` loads no provider at all.
 
 from __future__ import annotations
 
+import os
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from importlib.metadata import EntryPoint, EntryPoints, entry_points
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
@@ -173,11 +175,71 @@ class CloudSupport(ABC):
 ENTRY_POINT_GROUP = "accelplane.clouds"
 
 
+@dataclass(frozen=True)
+class EntryPoint:
+    """One entry point as the packaging convention declares it: `name = module:attribute` under `[group]`."""
+
+    name: str
+    value: str
+    group: str
+
+    @property
+    def module(self) -> str:
+        return self.value.partition(":")[0].strip()
+
+    def load(self) -> object:
+        found: object = import_module(self.module)
+        for part in filter(None, self.value.partition(":")[2].strip().split(".")):
+            found = getattr(found, part)
+        return found
+
+
+def _distribution_name(folder: str) -> str:
+    # `<name>-<version>.dist-info` or `<name>[-<version>...].egg-info`, compared as the spec normalises
+    return folder.rsplit(".", 1)[0].split("-", 1)[0].lower().replace(".", "_")
+
+
+def _parse_entry_points(text: str) -> Iterable[EntryPoint]:
+    group = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            group = line[1:-1].strip()
+        elif "=" in line and group:
+            name, _, value = line.partition("=")
+            yield EntryPoint(name.strip(), value.strip(), group)
+
+
 @cache
-def _installed_entry_points() -> EntryPoints:
-    # One scan of the installed distributions for every group: each scan reads every dist-info's
-    # entry_points.txt, and a command asks for up to four groups (clouds, rules, budgets, pricing).
-    return entry_points()
+def _installed_entry_points() -> tuple[EntryPoint, ...]:
+    """Every entry point of the distributions on sys.path, read from their `entry_points.txt` (the
+    packaging specification's format); of two distributions of one name, the first on sys.path counts,
+    as for importlib.metadata. Read directly because every command asks at start: importlib.metadata
+    builds a Distribution for each of the ~130 installed packages (11 ms here), this opens the few files
+    that exist (1 ms)."""
+    found: list[EntryPoint] = []
+    seen: set[str] = set()
+    for entry in sys.path:
+        try:
+            folders = sorted(os.listdir(entry or "."))
+        except OSError:  # a zip file, a missing folder
+            continue
+        for folder in folders:
+            if not folder.endswith((".dist-info", ".egg-info")):
+                continue
+            name = _distribution_name(folder)
+            if name in seen:
+                continue
+            seen.add(name)
+            try:
+                with open(os.path.join(entry or ".", folder, "entry_points.txt"), encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError:  # no entry points, or an egg-info file rather than a folder
+                continue
+            found.extend(_parse_entry_points(text))
+    return tuple(found)
 
 
 @cache
@@ -185,8 +247,9 @@ def entry_points_in(group: str) -> dict[str, EntryPoint]:
     """The installed entry points of `group` by name (a cloud's, for its support or one of its facets),
     sorted; where two distributions name the same, the first on sys.path wins, as for an import."""
     found: dict[str, EntryPoint] = {}
-    for point in _installed_entry_points().select(group=group):
-        found.setdefault(point.name, point)
+    for point in _installed_entry_points():
+        if point.group == group:
+            found.setdefault(point.name, point)
     return dict(sorted(found.items()))
 
 
