@@ -24,6 +24,8 @@ class CloudPricing:
     pricer: type[PlanPricer]  # prices the cloud's resources of an offline plan
     table: Path  # the shipped price table (`accelplane.cost.prices` format), in the cloud's folder
     plan_region: Callable[[Iterable[Mapping[str, Any]]], str | None]  # the region a plan's resources live in
+    # the table's service row pricing a node's disk per GB-month (a pool's `disk_gib`); None: not priced
+    node_disk: str | None = None
 
 
 def has_pricing(cloud: str) -> bool:

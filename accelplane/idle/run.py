@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from accelplane.cloud_support import Connection
 from accelplane.config.loader import StackConfig
-from accelplane.cost.cloud_pricing import builtin_table
+from accelplane.cost.cloud_pricing import builtin_table, cloud_pricing
 from accelplane.cost.idle_policy import accelerator_family as family
 from accelplane.cost.idle_policy import idle_policy
 from accelplane.declaration import CapacityType, NodePool, Platform
@@ -24,7 +24,6 @@ from accelplane.idle.queries import POOL_LABEL, node_pools, peak_utilisation
 from accelplane.rollout.prometheus import authorization_for, instant_samples, prometheus_url_problem
 
 COMMAND = "accelplane cost idle"
-DISK_PRICE = {"aws": "ebs_gp3_gb_month", "gcp": "pd_balanced_gb_month"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,8 @@ def node_month(platform: Platform, pool: NodePool) -> float | None:
         hourly = snapshot[1] if snapshot else row.on_demand * table.spot_bounds.high
     if pool.capacity.discount is not None:
         hourly *= 1 - pool.capacity.discount.percent / 100
-    disk = prices.services.get(DISK_PRICE[cloud])
+    node_disk = cloud_pricing(cloud).node_disk
+    disk = prices.services.get(node_disk) if node_disk else None
     return round(hourly * table.hours_per_month + (pool.disk_gib * disk.price if disk else 0.0), 2)
 
 

@@ -24,6 +24,8 @@ from accelplane.cost.plan_pricer import (
 )
 from accelplane.node_labels import POOL_LABEL
 
+NODE_DISK = "ebs_gp3_gb_month"  # a node group's root volume (gp3)
+
 
 class AwsPricer(PlanPricer):
     def items(self) -> Iterable[LineItem]:
@@ -68,7 +70,7 @@ class AwsPricer(PlanPricer):
                           if isinstance(m, Mapping)), 0))
         parts = [instance]
         if disk:
-            row = self.prices.services.get("ebs_gp3_gb_month")
+            row = self.prices.services.get(NODE_DISK)
             parts.append(Part(f"{disk} GiB gp3 root volume per node", tuple(n * disk for n in node_floats(nodes)),  # type: ignore[arg-type]
                               row.price if row else None, "month", row.source if row else None))
         note = None
@@ -94,4 +96,5 @@ def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:
 
 
 # The `accelplane.pricing` entry point of this cloud (pyproject.toml).
-PRICING = CloudPricing(pricer=AwsPricer, table=Path(__file__).with_name("prices.yaml"), plan_region=plan_region)
+PRICING = CloudPricing(pricer=AwsPricer, table=Path(__file__).with_name("prices.yaml"), plan_region=plan_region,
+                       node_disk=NODE_DISK)

@@ -25,6 +25,8 @@ from accelplane.cost.plan_pricer import (
 )
 from accelplane.node_labels import POOL_LABEL
 
+NODE_DISK = "pd_balanced_gb_month"  # a node pool's boot disk (pd-balanced)
+
 
 class GcpPricer(PlanPricer):
     def items(self) -> Iterable[LineItem]:
@@ -91,7 +93,7 @@ class GcpPricer(PlanPricer):
         parts = [instance]
         disk = as_int(config.get("diskSizeGb"))
         if disk:
-            row = self.prices.services.get("pd_balanced_gb_month")
+            row = self.prices.services.get(NODE_DISK)
             kind = str(config.get("diskType") or "pd-balanced")
             parts.append(Part(f"{disk} GB {kind} boot disk per node", tuple(n * disk for n in node_floats(nodes)),  # type: ignore[arg-type]
                               row.price if row and kind == "pd-balanced" else None, "month",
@@ -132,4 +134,5 @@ def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:
 
 
 # The `accelplane.pricing` entry point of this cloud (pyproject.toml).
-PRICING = CloudPricing(pricer=GcpPricer, table=Path(__file__).with_name("prices.yaml"), plan_region=plan_region)
+PRICING = CloudPricing(pricer=GcpPricer, table=Path(__file__).with_name("prices.yaml"), plan_region=plan_region,
+                       node_disk=NODE_DISK)
