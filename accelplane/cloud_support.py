@@ -43,12 +43,12 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks, both below this module
     import pulumi
@@ -88,6 +88,24 @@ class Connection:
     endpoints); each cloud subclasses it with its own options' values."""
 
 
+IMAGES_GROUP = "accelplane.images"
+
+
+@dataclass(frozen=True)
+class CloudImages:
+    """What a cloud's machine images decide where a software profile pins one (AWS: the EKS AMI
+    release): an optional facet, the cloud's `accelplane.images` entry point. A cloud that picks the
+    image from the cluster version alone (GKE) offers none: its stacks lock no image and nothing is
+    derived from one."""
+
+    cloud: str
+    # the images the pools' nodes boot (the bundle lock records them)
+    node_images: Callable[[Platform], list[NodeImage]]
+    # the platform with the profile fields an image decides filled in from its sourced facts (the EKS
+    # AMI's NVIDIA driver); called once the declaration has no problems
+    with_image_software: Callable[[Platform], Platform]
+
+
 class NotSupportedError(Exception):
     """A capability the stack's cloud does not have yet; the message says what to do instead."""
 
@@ -116,12 +134,6 @@ class CloudSupport(ABC):
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         """Problems only this cloud's facts can find (regions, instance types, labels, shapes)."""
 
-    def with_image_software(self, platform: Platform) -> Platform:
-        """The platform with the profile fields a pool's machine image decides filled in from the
-        image's sourced facts (EKS: the AMI release's NVIDIA driver); called once the declaration
-        has no problems. The platform itself where the cloud's images decide nothing the profile types."""
-        return platform
-
     @abstractmethod
     def addon_fields(self) -> tuple[str, ...]:
         """Software-profile fields the Kubernetes add-ons profile must pin on this cloud (chart versions)."""
@@ -130,15 +142,6 @@ class CloudSupport(ABC):
     def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
         """Fields a pool's profile must pin for the node agents the platform runs for `vendor`'s
         accelerators on this cloud (device plugins, exporters); () where the cloud runs its own."""
-
-    @abstractmethod
-    def efa_plugin_field(self) -> str | None:
-        """The profile field pinning the EFA device plugin; None on a cloud without EFA."""
-
-    @abstractmethod
-    def node_images(self, platform: Platform) -> list[NodeImage]:
-        """The machine images the pools' nodes boot where a profile pins one (the bundle lock records
-        them); [] where the cloud picks the image from the cluster version alone."""
 
     @abstractmethod
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
@@ -159,7 +162,7 @@ class CloudSupport(ABC):
     # -- the program ---------------------------------------------------------------------------------
 
     @abstractmethod
-    def build(self, platform: Platform) -> dict[str, Any]:
+    def build(self, platform: Platform) -> dict[str, object]:
         """Declare every resource of the platform on this cloud; return the stack outputs."""
 
     @abstractmethod
@@ -280,6 +283,10 @@ def required_facet[FacetT](group: str, cloud: str, kind: type[FacetT], capabilit
         raise NotSupportedError(f"{capability.value} is not supported on {cloud} yet: the cloud offers no "
                                 f"{group} entry point")
     return facet
+
+
+def cloud_images(cloud: str) -> CloudImages | None:
+    return cloud_facet(IMAGES_GROUP, cloud, CloudImages)
 
 
 def known_clouds() -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from typing import Any
 from accelplane.bundle import charts, debian, net, pypi, registry
 from accelplane.bundle.lockfile import Artifact, ArtifactError, Kind, Lock
 from accelplane.bundle.node_needs import GroupNeeds, group_needs
-from accelplane.cloud_support import cloud_support
+from accelplane.cloud_support import cloud_images
 from accelplane.config.loader import StackConfig
 from accelplane.declaration.bare_metal import AptRepository
 from accelplane.errors import InputError
@@ -345,7 +345,8 @@ def _lock_images(stack: StackConfig, lock: Lock, say: Progress) -> None:
 
 def _lock_cloud_images(stack: StackConfig, lock: Lock) -> None:
     """The machine images the stack's pools pin, as their cloud resolves them (never downloaded)."""
-    for image in cloud_support(stack.platform.cloud).node_images(stack.platform):
+    images = cloud_images(stack.platform.cloud)
+    for image in images.node_images(stack.platform) if images else []:
         lock.add(
             Artifact(
                 Kind.cloud_image,

@@ -1,7 +1,7 @@
 """Cross-field checks of the `kubernetes` section: references, versions present, sane bounds.
 
 What the add-ons profile must pin and which node plugins a pool's profile must pin depend on the
-cloud (`CloudSupport.addon_fields`, `vendor_plugin_fields`, `efa_plugin_field`): EKS runs the AWS
+cloud (`CloudSupport.addon_fields`, `vendor_plugin_fields`; a pool's `fabric_plugin_field`): EKS runs the AWS
 Load Balancer Controller and the vendors' device-plugin charts; GKE runs its own device plugins for
 GPUs and TPUs and its own Gateway controller, so a GCP stack pins neither. What only a cloud's facts
 can judge (an ALB's target groups per forward, a TPU slice's VMs) is in that cloud's `checks.py`.
@@ -165,9 +165,9 @@ def _plugin_versions(platform: Platform) -> Iterator[Issue]:
         if node_facts(pool.accelerator) is None:
             continue  # no device plugin of a vendor's: a TPU (GKE runs its own)
         fields = list(support.vendor_plugin_fields(vendor_of(pool.accelerator)))
-        efa_field = support.efa_plugin_field()
-        if pool.uses_efa() and efa_field:
-            fields.append(efa_field)
+        fabric_field = pool.fabric_plugin_field()
+        if fabric_field:
+            fields.append(fabric_field)
         for field in fields:
             value = getattr(profile, field)
             where = ("software_profiles", pool.software_profile or "", field)

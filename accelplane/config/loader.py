@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from accelplane.cloud_support import cloud_support, known_clouds
+from accelplane.cloud_support import cloud_images, cloud_support, known_clouds
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
@@ -148,7 +148,8 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
     if found:
         raise InputError([problem(parts, message) for parts, message in found])
     # What the nodes' machine images decide (the EKS AMI's driver) is derived, never typed twice.
-    return cloud_support(platform.cloud).with_image_software(platform)
+    images = cloud_images(platform.cloud)
+    return images.with_image_software(platform) if images else platform
 
 
 def _platform_model(raw: Any) -> type[Platform] | None:

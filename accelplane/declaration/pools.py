@@ -91,6 +91,11 @@ class NodePool(Model):
         node label follow it); False on a cloud without EFA."""
         return False
 
+    def fabric_plugin_field(self) -> str | None:
+        """The software-profile field pinning the device plugin of the network fabric the pool's nodes
+        attach (AWS: the EFA device plugin); None where they attach none."""
+        return None
+
     def sized_in_slices(self) -> bool:
         """Whether `scaling` counts atomic multi-host slices rather than nodes."""
         return False

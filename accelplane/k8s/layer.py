@@ -184,11 +184,11 @@ def _vendor_pools(ctx: _Layer) -> list[VendorPools]:
 
 
 def _device_enablement(ctx: _Layer, vendors: list[VendorPools]) -> AcceleratorEnablement | None:
-    efa_field = ctx.facts.support.efa_plugin_field()
-    efa_pools = [p for p in ctx.accelerator_pools if p.uses_efa()] if efa_field else []
+    efa_pools = [p for p in ctx.accelerator_pools if p.fabric_plugin_field()]
     if not vendors and not efa_pools:
         return None  # GKE: its own GPU and TPU device plugins
-    efa_version = getattr(ctx.platform.pool_profile(efa_pools[0]), efa_field) if efa_field and efa_pools else None
+    efa_field = efa_pools[0].fabric_plugin_field() if efa_pools else None
+    efa_version = getattr(ctx.platform.pool_profile(efa_pools[0]), efa_field) if efa_field else None
     return AcceleratorEnablement(
         f"{ctx.name}-accelerators",
         AcceleratorEnablementArgs(

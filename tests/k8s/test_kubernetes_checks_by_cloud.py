@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from accelplane.cloud_support import cloud_support
+from accelplane.clouds.aws.declaration import AwsNodePool
+from accelplane.clouds.gcp.declaration import GcpNodePool
 from accelplane.config.loader import load_stack_file
 from accelplane.errors import InputError
 from tests.support.stack_files import line_of, write_variant
@@ -26,7 +28,9 @@ def test_gke_needs_no_load_balancer_controller_or_device_plugin_charts() -> None
     assert gcp.addon_fields() == ("kueue", "jobset", "kube_prometheus_stack")
     assert aws.vendor_plugin_fields("nvidia") == ("nvidia_device_plugin", "dcgm_exporter")
     assert gcp.vendor_plugin_fields("nvidia") == () and gcp.vendor_plugin_fields("google") == ()
-    assert aws.efa_plugin_field() == "efa_device_plugin" and gcp.efa_plugin_field() is None
+    assert AwsNodePool.model_construct(efa=True).fabric_plugin_field() == "efa_device_plugin"
+    assert AwsNodePool.model_construct(efa=False).fabric_plugin_field() is None
+    assert GcpNodePool.model_construct().fabric_plugin_field() is None
 
 
 def test_an_eks_add_ons_profile_still_pins_the_controller(tmp_path: Path) -> None:

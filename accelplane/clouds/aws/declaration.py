@@ -17,6 +17,9 @@ from pydantic import Field, field_validator
 from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform, Secret
 from accelplane.declaration.base import Cidr, Model, _check_cidr
 
+# The software-profile field pinning the EFA device plugin (a pool with `efa: true` runs it).
+EFA_PLUGIN_FIELD = "efa_device_plugin"
+
 
 class NatMode(StrEnum):
     single = "single"
@@ -77,6 +80,9 @@ class AwsNodePool(NodePool):
 
     def uses_efa(self) -> bool:
         return self.efa
+
+    def fabric_plugin_field(self) -> str | None:
+        return EFA_PLUGIN_FIELD if self.efa else None
 
 
 class AwsInferenceEndpoint(InferenceEndpoint):

@@ -23,7 +23,6 @@ VENDOR_PLUGIN_FIELDS = {
     "nvidia": ("nvidia_device_plugin", "dcgm_exporter"),
     "aws": ("neuron_helm_chart", "neuron_monitor_image"),
 }
-EFA_PLUGIN_FIELD = "efa_device_plugin"
 # An ALB forward action spreads a rule's requests over at most five target groups
 # (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions).
 ALB_TARGET_GROUPS_PER_ACTION = 5

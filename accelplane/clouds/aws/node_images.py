@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 
 from accelplane.accelerator_vendors import node_facts
-from accelplane.cloud_support import NodeImage
+from accelplane.cloud_support import CloudImages, NodeImage
 from accelplane.clouds.aws import catalog
-from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
+from accelplane.clouds.aws.ami_software import with_ami_software
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform, aws_platform
+from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
 # EKS AMI type -> (architecture, variant) in the AL2023 SSM parameter names.
@@ -72,3 +74,14 @@ def node_images(platform: AwsPlatform) -> list[NodeImage]:
             )
         )
     return images
+
+
+def _with_image_software(platform: Platform) -> Platform:
+    return with_ami_software(aws_platform(platform))
+
+
+def _node_images(platform: Platform) -> list[NodeImage]:
+    return node_images(aws_platform(platform))
+
+
+IMAGES = CloudImages("aws", node_images=_node_images, with_image_software=_with_image_software)  # `accelplane.images`

@@ -8,10 +8,10 @@ load inside the methods that use them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue, NodeImage
-from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, node_images, provenance, resilience_checks
+from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue
+from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, provenance, resilience_checks
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 
 if TYPE_CHECKING:
@@ -31,9 +31,6 @@ class AwsSupport(CloudSupport):
         yield from ami_software.ami_software_problems(own)
         yield from resilience_checks.resilience_problems(own)
 
-    def with_image_software(self, platform: Platform) -> Platform:
-        return ami_software.with_ami_software(aws_platform(platform))
-
     def provider_config(self, platform: Platform) -> Mapping[str, str]:
         return {"aws:region": platform.region}
 
@@ -43,16 +40,10 @@ class AwsSupport(CloudSupport):
     def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
         return kubernetes_checks.VENDOR_PLUGIN_FIELDS.get(vendor, ())
 
-    def efa_plugin_field(self) -> str | None:
-        return kubernetes_checks.EFA_PLUGIN_FIELD
-
-    def node_images(self, platform: Platform) -> list[NodeImage]:
-        return node_images.node_images(aws_platform(platform))
-
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
         return provenance.declaration_paths(aws_platform(platform))
 
-    def build(self, platform: Platform) -> dict[str, Any]:
+    def build(self, platform: Platform) -> dict[str, object]:
         # Start-up time: pulumi-aws (about 0.5 s) loads only when the program runs.
         from accelplane.clouds.aws.composition import build_aws
 

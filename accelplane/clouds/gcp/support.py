@@ -8,9 +8,9 @@ pulumi-gcp and the offline mocks inside the methods that use them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
+from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue
 from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance, resilience_checks
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 
@@ -43,12 +43,6 @@ class GcpSupport(CloudSupport):
     def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
         return ()  # GKE installs and upgrades the GPU and TPU device plugins itself
 
-    def efa_plugin_field(self) -> str | None:
-        return None
-
-    def node_images(self, platform: Platform) -> list[NodeImage]:
-        return []  # GKE picks the node image from the cluster version
-
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
         return provenance.declaration_paths(gcp_platform(platform))
 
@@ -56,7 +50,7 @@ class GcpSupport(CloudSupport):
         shapes = catalog.tpu_shapes()
         return {"tpu_topology": sorted({shape.topology for shape in shapes})}
 
-    def build(self, platform: Platform) -> dict[str, Any]:
+    def build(self, platform: Platform) -> dict[str, object]:
         # Start-up time: pulumi-gcp's service modules load only when the program runs.
         from accelplane.clouds.gcp.composition import build_gcp
 

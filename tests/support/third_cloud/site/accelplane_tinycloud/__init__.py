@@ -14,7 +14,7 @@ from typing import Any
 
 import pulumi
 
-from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue, NodeImage
+from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue
 from accelplane.declaration import Platform
 from accelplane_tinycloud.declaration import TinyPlatform
 
@@ -53,17 +53,11 @@ class TinySupport(CloudSupport):
     def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
         return ()
 
-    def efa_plugin_field(self) -> str | None:
-        return None
-
-    def node_images(self, platform: Platform) -> list[NodeImage]:
-        return []
-
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
         return {(POOL_TYPE, f"{platform.name}-{pool.name}"): ("node_pools", index)
                 for index, pool in enumerate(platform.node_pools)}
 
-    def build(self, platform: Platform) -> dict[str, Any]:
+    def build(self, platform: Platform) -> dict[str, object]:
         tiny = platform
         assert isinstance(tiny, TinyPlatform)
         for pool in tiny.node_pools:
