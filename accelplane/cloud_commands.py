@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from accelplane.cloud_support import entry_points_in
+from accelplane.cloud_support import installed_facets
 
 ENTRY_POINT_GROUP = "accelplane.matrix_cli"
 
@@ -33,11 +33,4 @@ class CloudMatrixCommands:
 
 @cache
 def installed_matrix_commands() -> tuple[CloudMatrixCommands, ...]:
-    found = []
-    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
-        facet = point.load()
-        if not isinstance(facet, CloudMatrixCommands) or facet.cloud != name:
-            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the "
-                            f"CloudMatrixCommands of {name!r}")
-        found.append(facet)
-    return tuple(found)
+    return installed_facets(ENTRY_POINT_GROUP, CloudMatrixCommands)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from accelplane.cloud_support import Connection, entry_points_in
+from accelplane.cloud_support import Connection, installed_facets
 from accelplane.errors import InputError
 from accelplane.urls import url_problem
 
@@ -61,14 +61,7 @@ class CloudConnection:
 
 @cache
 def installed_connections() -> tuple[CloudConnection, ...]:
-    found = []
-    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
-        facet = point.load()
-        if not isinstance(facet, CloudConnection) or facet.cloud != name:
-            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the "
-                            f"CloudConnection of {name!r}")
-        found.append(facet)
-    return tuple(found)
+    return installed_facets(ENTRY_POINT_GROUP, CloudConnection)
 
 
 def connection_for(cloud: str, given: Mapping[str, object], command: str) -> Connection:

@@ -269,6 +269,11 @@ def cloud_facet[FacetT](group: str, cloud: str, kind: type[FacetT]) -> FacetT | 
     return facet
 
 
+def installed_facets[FacetT](group: str, kind: type[FacetT]) -> tuple[FacetT, ...]:
+    """Every installed cloud's facet in `group`, by cloud name, each checked as `cloud_facet` checks it."""
+    return tuple(facet for cloud in entry_points_in(group) if (facet := cloud_facet(group, cloud, kind)) is not None)
+
+
 def offers(group: str, cloud: str) -> bool:
     """Whether `cloud` offers a facet in `group`, without loading it."""
     return cloud in entry_points_in(group)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import entry_points_in
+from accelplane.cloud_support import installed_facets
 
 if TYPE_CHECKING:  # annotations only: `check --state` reads budgets without loading the pricing models
     from accelplane.cost.estimate import Estimate
@@ -79,14 +79,7 @@ class CloudBudget:
 @cache
 def cloud_budgets() -> Mapping[str, CloudBudget]:
     """Every installed cloud's budget facet, by the budget resource's type token."""
-    found = {}
-    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
-        facet = point.load()
-        if not isinstance(facet, CloudBudget) or facet.cloud != name:
-            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the CloudBudget "
-                            f"of {name!r}")
-        found[facet.type] = facet
-    return found
+    return {facet.type: facet for facet in installed_facets(ENTRY_POINT_GROUP, CloudBudget)}
 
 
 def budget_types() -> frozenset[str]:

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import entry_points_in
+from accelplane.cloud_support import installed_facets
 from accelplane.errors import InputError
 from accelplane.input_files import read_text
 
@@ -47,14 +47,7 @@ class CloudPriceLists:
 
 @cache
 def installed_price_lists() -> tuple[CloudPriceLists, ...]:
-    found = []
-    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
-        facet = point.load()
-        if not isinstance(facet, CloudPriceLists) or facet.cloud != name:
-            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the "
-                            f"CloudPriceLists of {name!r}")
-        found.append(facet)
-    return tuple(found)
+    return installed_facets(ENTRY_POINT_GROUP, CloudPriceLists)
 
 
 def read_price_list(path: Path, option: str) -> Any:

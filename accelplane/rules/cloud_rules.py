@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from accelplane.cloud_support import entry_points_in
+from accelplane.cloud_support import installed_facets
 
 if TYPE_CHECKING:  # annotations only: the rule and the resource view import nothing of this module
     from accelplane.rules.rule import Rule
@@ -50,15 +50,7 @@ class CloudRules:
 
 @cache
 def installed() -> tuple[CloudRules, ...]:
-    """Every installed cloud's rules facet, by cloud name."""
-    found = []
-    for name, point in entry_points_in(ENTRY_POINT_GROUP).items():
-        facet = point.load()
-        if not isinstance(facet, CloudRules) or facet.cloud != name:
-            raise TypeError(f"entry point {point.value!r} ({ENTRY_POINT_GROUP}: {name}) is not the CloudRules "
-                            f"of {name!r}")
-        found.append(facet)
-    return tuple(found)
+    return installed_facets(ENTRY_POINT_GROUP, CloudRules)
 
 
 @cache
