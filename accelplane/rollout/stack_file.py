@@ -38,12 +38,14 @@ _BOM = b"\xef\xbb\xbf"
 _PLAIN = re.compile(r"[^\s,\[\]{}#]+")
 
 
-def _refuse(stack: StackConfig, message: str) -> InputError:
+def refusal(stack: StackConfig, message: str) -> InputError:
+    """The error an in-place edit of the stack file stops with (the parity pin uses it too)."""
     return InputError.single(f"{message}; nothing written", file=str(stack.path))
 
 
-def _scalar_end(text: str, start: int) -> int:
-    """Offset just past the scalar written at `start` (plain, 'single' or "double" quoted)."""
+def scalar_end(text: str, start: int) -> int:
+    """Offset just past the scalar written at `start` (plain, 'single' or "double" quoted): where an
+    in-place edit of one value ends (the weights here, the golden set's SHA-256 in `parity.pin`)."""
     quote = text[start : start + 1]
     if quote == "'":
         at = start + 1
@@ -84,10 +86,10 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
     try:
         text = raw[len(bom):].decode("utf-8")
     except UnicodeDecodeError as error:
-        raise _refuse(stack, f"not UTF-8: {error}") from None
+        raise refusal(stack, f"not UTF-8: {error}") from None
     old = parse_yaml(text, str(stack.path)).data
     if not isinstance(old, dict) or old.get("config") != stack.config:
-        raise _refuse(stack, "the file changed while the rollout was judged; run the command again")
+        raise refusal(stack, "the file changed while the rollout was judged; run the command again")
     services = stack.config[PLATFORM_KEY]["kubernetes"]["inference_services"]
     index = next(i for i, service in enumerate(services) if service.get("name") == service_name)
 
@@ -97,7 +99,7 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
         backend_nodes = node["backends"]
         rollout_node = node["rollout"]
     except (YAMLError, KeyError, IndexError, TypeError) as error:
-        raise _refuse(stack, f"cannot locate the weights in the file ({type(error).__name__}: {error})") from None
+        raise refusal(stack, f"cannot locate the weights in the file ({type(error).__name__}: {error})") from None
 
     starts = [0] + [match.end() for match in re.finditer("\n", text)]
     edits: list[tuple[int, int, str]] = []  # (start, end, new text)
@@ -109,7 +111,7 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
             continue
         line, column = backend_nodes[position].lc.value("weight")
         start = starts[line] + column
-        edits.append((start, _scalar_end(text, start), str(new)))
+        edits.append((start, scalar_end(text, start), str(new)))
         backend["weight"] = new
     history = _history(service["rollout"], record)
     edits += _since_edits(text, starts, rollout_node, f'"{since}"', history)
@@ -128,7 +130,7 @@ def rewrite(stack: StackConfig, service_name: str, weights: dict[str, int], sinc
     except InputError:
         written = None
     if written != expected:
-        raise _refuse(stack, "the new weights could not be written in place (an alias, a tag or an unusual "
+        raise refusal(stack, "the new weights could not be written in place (an alias, a tag or an unusual "
                              "scalar at the weight?); change them by hand")
     try:
         load_stack_text(new_text, path=str(stack.path), stack=stack.stack)
@@ -154,7 +156,7 @@ def _since_edits(text: str, starts: list[int], rollout_node: Any, quoted: str,
         if text[start : start + 1] in ("", "\n", "\r", "#"):
             edits.append((colon + 1, colon + 1, f" {quoted}"))  # any comment keeps its own spacing
         else:
-            edits.append((start, _scalar_end(text, start), quoted))
+            edits.append((start, scalar_end(text, start), quoted))
         after_since = starts[line + 1] if line + 1 < len(starts) else len(text)
     else:
         after_since = None

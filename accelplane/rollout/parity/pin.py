@@ -15,7 +15,7 @@ from accelplane.config.loader import PLATFORM_KEY, StackConfig, load_stack_text
 from accelplane.config.yaml_source import parse_yaml
 from accelplane.errors import InputError
 from accelplane.input_files import read_bytes
-from accelplane.rollout.stack_file import Rewrite, _refuse, _scalar_end
+from accelplane.rollout.stack_file import Rewrite, refusal, scalar_end
 
 
 def pin_golden(stack: StackConfig, service_name: str, sha256: str) -> Rewrite:
@@ -24,25 +24,25 @@ def pin_golden(stack: StackConfig, service_name: str, sha256: str) -> Rewrite:
     text = raw[len(bom):].decode("utf-8")
     old = parse_yaml(text, str(stack.path)).data
     if not isinstance(old, dict) or old.get("config") != stack.config:
-        raise _refuse(stack, "the file changed while the golden set was recorded; run the command again")
+        raise refusal(stack, "the file changed while the golden set was recorded; run the command again")
     services = stack.config[PLATFORM_KEY]["kubernetes"]["inference_services"]
     index = next(i for i, service in enumerate(services) if service.get("name") == service_name)
     try:
         tree: Any = YAML(typ="rt").load(text)
         golden = tree["config"][PLATFORM_KEY]["kubernetes"]["inference_services"][index]["rollout"]["parity"]["golden"]
     except (YAMLError, KeyError, IndexError, TypeError) as error:
-        raise _refuse(stack, f"cannot locate rollout.parity.golden in the file ({type(error).__name__})") from None
+        raise refusal(stack, f"cannot locate rollout.parity.golden in the file ({type(error).__name__})") from None
     starts = [0] + [match.end() for match in re.finditer("\n", text)]
     quoted = f'"{sha256}"'
     if "sha256" in golden:
         line, column = golden.lc.value("sha256")
         start = starts[line] + column
-        new_text = text[:start] + quoted + text[_scalar_end(text, start):]
+        new_text = text[:start] + quoted + text[scalar_end(text, start):]
         changed = line + 1
     elif golden.fa.flow_style():  # `golden: {uri: …}`: the pin joins the same flow mapping
         line, column = golden.lc.value("uri")
         start = starts[line] + column
-        end = _scalar_end(text, start)
+        end = scalar_end(text, start)
         new_text = text[:end] + f", sha256: {quoted}" + text[end:]
         changed = line + 1
     else:  # a new line under `uri:`, with its indentation
@@ -58,7 +58,7 @@ def pin_golden(stack: StackConfig, service_name: str, sha256: str) -> Rewrite:
     except InputError:
         written = None
     if written != expected:
-        raise _refuse(stack, "the golden set's SHA-256 could not be written in place (an alias or a tag at "
+        raise refusal(stack, "the golden set's SHA-256 could not be written in place (an alias or a tag at "
                              f"rollout.parity.golden?); set sha256: {quoted} by hand")
     load_stack_text(new_text, path=str(stack.path), stack=stack.stack)
     return Rewrite(stack.path, bom + new_text.encode("utf-8"), [changed])
