@@ -1,5 +1,5 @@
-"""Commands a cloud adds to `accelplane matrix`: facts only it has (AWS: what each EKS AMI release
-ships) get their own `matrix refresh <source>` and `matrix resolve` form from the cloud's folder, as an
+"""Commands a cloud adds to `accelplane matrix`: facts only it has (what its machine images ship) get
+their own `matrix refresh <source>` and `matrix resolve` form from the cloud's folder, as an
 `accelplane.matrix_cli` entry point naming a `CloudMatrixCommands` (an optional facet).
 
 The facet module is light (argparse only): every command's parser is built at start; the cloud's work

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import time
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
+from accelplane.option_types import iso_date
 from accelplane.report import FORMATS
 
 if TYPE_CHECKING:
@@ -53,18 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.add_argument("--strict", action="store_true", help="unwaived advisory findings block as well")
-    parser.add_argument("--as-of", type=_date, help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
+    parser.add_argument("--as-of", type=iso_date,
+                        help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
     parser.add_argument(
         "--policy-config", type=Path, help="enforcement levels, as for `pulumi preview --policy-pack-config`"
     )
     parser.set_defaults(handler=run)
 
-
-def _date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD (got {text!r})") from None
 
 
 def run(args: argparse.Namespace) -> int:

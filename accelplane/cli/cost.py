@@ -20,17 +20,12 @@ from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_from_args
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
+from accelplane.option_types import iso_date
 
 if TYPE_CHECKING:
     from accelplane.config.loader import StackConfig
     from accelplane.cost.estimate import Estimate
 
-
-def _date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD (got {text!r})") from None
 
 
 def _hours(text: str) -> int:
@@ -53,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="output format (default: text)")
     parser.add_argument("--prices-dir", type=Path, metavar="DIR",
                         help="price tables written by `accelplane prices refresh --output-dir` (default: shipped)")
-    parser.add_argument("--as-of", type=_date, help="judge the price tables' age at this date (default: today)")
+    parser.add_argument("--as-of", type=iso_date, help="judge the price tables' age at this date (default: today)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.set_defaults(handler=run)
     actions = parser.add_subparsers(dest="cost_action", metavar="idle")

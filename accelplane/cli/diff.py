@@ -19,13 +19,13 @@ import contextlib
 import signal
 import sys
 from collections.abc import Iterator
-from datetime import date
 from pathlib import Path
 from types import FrameType
 
 from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
+from accelplane.option_types import iso_date
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table",
                         help="output format (default: table; markdown is a pull-request comment)")
     parser.add_argument("--output", type=Path, help="write the result here instead of standard output")
-    parser.add_argument("--as-of", type=_date, help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
+    parser.add_argument("--as-of", type=iso_date,
+                        help="judge waiver expiry and lifecycle facts at this date (YYYY-MM-DD)")
     parser.add_argument("--policy-config", type=Path,
                         help="enforcement levels for both revisions, as for `pulumi preview --policy-pack-config`")
     parser.add_argument("--lock", type=Path, default=None,
@@ -50,12 +51,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(default: found from the current directory, or the stack file's, upwards)")
     parser.set_defaults(handler=run)
 
-
-def _date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD (got {text!r})") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,9 +9,8 @@
   prints the newest profile the matrix proves fully compatible, as YAML ready to paste into a
   software profile. Exit 1 when nothing in the data fits, 2 on bad input.
 - A cloud adds the subjects and sources only it has (its `accelplane.matrix_cli` facet,
-  `accelplane.cloud_commands`): `matrix resolve --eks-ami 1.33 [--driver D | --neuron-driver N]` and
-  `matrix refresh eks-ami --changelog F` come from the AWS folder. `matrix refresh pypi --json F`
-  proposes release lists and torch wheel pins from PyPI JSON documents (`matrix_pypi`).
+  `accelplane.cloud_commands`; `--help` lists them). `matrix refresh pypi --json F` proposes release
+  lists and torch wheel pins from PyPI JSON documents (`matrix_pypi`).
 - `matrix show --accelerator X [--as-of ...]` prints what the matrix knows for that accelerator.
 
 The date for lifecycle rules: `--as-of`, else the file's `as_of` key, else today.
@@ -31,6 +30,7 @@ import yaml
 from accelplane.cloud_commands import installed_matrix_commands
 from accelplane.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.matrix.frameworks import FRAMEWORKS
+from accelplane.option_types import iso_date
 
 if TYPE_CHECKING:
     from accelplane.matrix.report import MatrixReport
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--strict", action="store_true", help="conditional and unverified count as incompatible"
     )
     check_parser.add_argument(
-        "--as-of", type=_date, help="date for lifecycle rules (default: file's as_of, else today)"
+        "--as-of", type=iso_date, help="date for lifecycle rules (default: file's as_of, else today)"
     )
     check_parser.add_argument("--json", action="store_true", help="print the JSON report")
     check_parser.set_defaults(handler=run_check)
@@ -58,17 +58,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "resolve", help="newest fully compatible profile for an accelerator, or the EKS AMI release for a driver")
     subject = resolve_parser.add_mutually_exclusive_group(required=True)
     subject.add_argument("--accelerator", help="e.g. nvidia-h100, amd-mi300x")
-    for facet in installed_matrix_commands():  # a cloud's own subjects (AWS: --eks-ami)
+    for facet in installed_matrix_commands():  # the subjects only a cloud has
         facet.add_resolve_options(subject, resolve_parser)
     resolve_parser.add_argument("--framework", choices=FRAMEWORKS, help="default: torch (jax on TPU)")
     resolve_parser.add_argument("--os", help="e.g. ubuntu-22.04")
     resolve_parser.add_argument("--python", help="e.g. 3.11")
-    resolve_parser.add_argument("--as-of", type=_date, help="date for lifecycle rules (default today)")
+    resolve_parser.add_argument("--as-of", type=iso_date, help="date for lifecycle rules (default today)")
     resolve_parser.set_defaults(handler=run_resolve)
 
     refresh_parser = commands.add_parser("refresh", help="propose data changes from a vendor's published file")
     sources = refresh_parser.add_subparsers(dest="refresh_source", required=True, parser_class=type(parser))
-    for facet in installed_matrix_commands():  # a cloud's own sources (AWS: eks-ami)
+    for facet in installed_matrix_commands():  # the sources only a cloud has
         facet.add_refresh_sources(sources)
     pypi = sources.add_parser("pypi", help="release lists and torch wheel pins from PyPI JSON API documents")
     pypi.add_argument("--json", type=Path, action="append", required=True,
@@ -80,15 +80,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     what = show_parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--accelerator", help="e.g. nvidia-h100")
     what.add_argument("--package", help="a package whose releases the data lists, e.g. torchaudio")
-    show_parser.add_argument("--as-of", type=_date, help="date for lifecycle columns (default today)")
+    show_parser.add_argument("--as-of", type=iso_date, help="date for lifecycle columns (default today)")
     show_parser.set_defaults(handler=run_show)
 
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
 
 
 # ---- check ---------------------------------------------------------------------------------------

@@ -48,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
                     raise InputError.single("no such file", file=str(path), field=option)
     if not any(paths for given in files.values() for paths in given.values()):
         flags = [item.flag for facet in installed_price_lists() for item in facet.lists]
-        raise InputError.single(f"name at least one price list: {', '.join(flags[:-1])} or {flags[-1]}"
-                                if len(flags) > 1 else f"name at least one price list: {''.join(flags) or 'none'}",
+        raise InputError.single(f"name at least one price list: {', '.join(flags) or 'no installed cloud reads one'}",
                                 file="accelplane prices refresh")
     if args.output_dir is not None and not is_dir(args.output_dir):
         raise InputError.single("no such directory", file=str(args.output_dir), field="--output-dir")

@@ -27,7 +27,7 @@ PACKAGE = ROOT / "accelplane"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("accelplane", "accelplane.ansible_module_utils", "accelplane.errors", "accelplane.input_files", "accelplane.urls",
      "accelplane.accelerator_vendors", "accelplane.oci_reference", "accelplane.tool",
-     "accelplane.suggest"),
+     "accelplane.suggest", "accelplane.option_types"),
     ("accelplane.matrix",),
     ("accelplane.declaration",),
     ("accelplane.cloud_support", "accelplane.cloud_connection", "accelplane.cloud_commands"),

@@ -103,3 +103,11 @@ def test_a_price_table_that_does_not_parse_is_refused(tables: Path) -> None:
     (tables / "aws.yaml").write_text("currency: EUR\n")
     outcome = run_cli(["cost", "--stack", "dev", "--prices-dir", str(tables)])
     assert outcome.code == 2 and "currency: String should match pattern '^USD$'" in outcome.err
+
+
+def test_no_price_list_is_refused_naming_every_clouds_options_and_nothing_is_written(tables: Path) -> None:
+    before = {path.name: path.read_bytes() for path in tables.iterdir()}
+    outcome = run_cli(["prices", "refresh", "--output-dir", str(tables)])
+    assert outcome.code == 2
+    assert "name at least one price list: --aws-offer, --aws-spot-history, --gcp-skus" in outcome.err
+    assert {path.name: path.read_bytes() for path in tables.iterdir()} == before

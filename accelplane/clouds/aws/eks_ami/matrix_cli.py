@@ -4,18 +4,11 @@ this cloud's `accelplane.matrix_cli` entry point); what they do is `commands`, l
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 from pathlib import Path
 
 from accelplane.cloud_commands import CloudMatrixCommands
 from accelplane.errors import InputError
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
+from accelplane.option_types import iso_date
 
 
 def _refresh(args: argparse.Namespace) -> int:
@@ -29,7 +22,7 @@ def add_refresh_sources(sources: argparse._SubParsersAction) -> None:
     eks = sources.add_parser("eks-ami", help="EKS AMI releases from amazon-eks-ami's CHANGELOG.md")
     eks.add_argument("--changelog", type=Path, required=True, help="amazon-eks-ami's CHANGELOG.md, downloaded")
     eks.add_argument("--source", help="where it came from: github:awslabs/amazon-eks-ami@<commit>/CHANGELOG.md")
-    eks.add_argument("--retrieved", type=_date, help="the day it was downloaded (default today)")
+    eks.add_argument("--retrieved", type=iso_date, help="the day it was downloaded (default today)")
     eks.add_argument("--output", type=Path, help="write the proposed data file here (default: only report)")
     eks.set_defaults(handler=_refresh)
 

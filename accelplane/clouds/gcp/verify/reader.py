@@ -56,12 +56,12 @@ class GcpReader(LiveReader):
     def connect(self, stack: StackConfig, graph: OfflineGraph, options: VerifyOptions) -> GcpSession:
         settings = gcp_platform(stack.platform).gcp
         assert settings is not None  # required on Google Cloud by the declaration checks
-        project = settings.project
+        connection = gcp_connection(options.connection)
         clients = self.clients or GcpClients(
-            project,
+            settings.project,
             stack.platform.region,
-            endpoints=gcp_connection(options.connection).api_endpoints,
-            impersonate=gcp_connection(options.connection).impersonate_service_account,
+            endpoints=connection.api_endpoints,
+            impersonate=connection.impersonate_service_account,
             ca_bundle=options.ca_bundle,
             max_attempts=options.max_attempts,
         )
