@@ -9,6 +9,7 @@ the version parser and every rule meet odd but well-typed input.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,10 @@ VERSIONISH = st.one_of(
 )
 
 
+@functools.cache
 def _seeds() -> list[dict[str, Any]]:
+    """Built on the first draw, not at import: resolving every accelerator's profile takes seconds,
+    and every pytest-xdist worker imports this module to collect it."""
     seeds = []
     for accelerator in sorted(accelerators()):
         try:
@@ -50,7 +54,7 @@ def _seeds() -> list[dict[str, Any]]:
     return seeds
 
 
-SEEDS = _seeds()
+SEEDS = st.deferred(lambda: st.sampled_from(_seeds()))
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +64,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @st.composite
 def matrix_file(draw: st.DrawFn) -> bytes:
-    seed = dict(draw(st.sampled_from(SEEDS)))
+    seed = dict(draw(SEEDS))
     if draw(st.booleans()):
         # Well-typed but odd: version-shaped text under a (known or unknown) key.
         key = draw(st.one_of(st.sampled_from(sorted(MATRIX_KEYS)), st.sampled_from(sorted(seed))))
