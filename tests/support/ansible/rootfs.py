@@ -86,3 +86,9 @@ def _build_tarball() -> None:
         partial = tarball().with_suffix(".partial")
         subprocess.run(["tar", "--zstd", "-cpf", str(partial), "-C", str(root), "."], check=True)
         partial.rename(tarball())
+
+
+if __name__ == "__main__":
+    # .ci/run builds the root here, beside the project's pip install, so that the lab tests find it
+    # ready (standard library only: it runs on the system Python before .venv exists).
+    print(ensure_rootfs())
