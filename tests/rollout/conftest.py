@@ -97,14 +97,14 @@ def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
         server.close()
 
 
-def _model_servers(work: Path, build_model: Any, variants: dict[str, tuple[str, float]]) -> Iterator[dict[str, str]]:
+def _model_servers(work: Path, build_model: Any, variants: dict[str, str]) -> Iterator[dict[str, str]]:
     """One model server process per variant (name -> base URL), stopped afterwards."""
     urls: dict[str, str] = {}
     with ExitStack() as running:
-        for name, (variant, delay) in variants.items():
+        for name, variant in variants.items():
             model = build_model(variant, work / f"{name}.onnx")
             port = free_port()
-            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port), "--delay", str(delay)]
+            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port)]
             running.enter_context(_served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log",
                                           cwd=ROOT))
             urls[name] = f"http://127.0.0.1:{port}"
@@ -115,11 +115,11 @@ def _model_servers(work: Path, build_model: Any, variants: dict[str, tuple[str, 
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The classifier (Open Inference Protocol) per variant: name -> base URL."""
     yield from _model_servers(tmp_path_factory.mktemp("models"), build, {
-        "baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0), "slow": ("fp32", 0.3)})
+        "baseline": "fp32", "faithful": "fp16", "broken": "broken"})
 
 
 @pytest.fixture(scope="session")
 def text_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The next-word model (OpenAI completions, greedy) per variant: name -> base URL."""
     yield from _model_servers(tmp_path_factory.mktemp("text-models"), build_bigram, {
-        "baseline": ("fp32", 0.0), "faithful": ("fp16", 0.0), "broken": ("broken", 0.0)})
+        "baseline": "fp32", "faithful": "fp16", "broken": "broken"})

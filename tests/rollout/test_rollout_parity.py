@@ -1,8 +1,9 @@
 """`accelplane rollout parity` against real model servers on 127.0.0.1: onnxruntime (CPU) serving a
 fixed-seed classifier built with `onnx` over the Open Inference Protocol (tests/support/models).
 The baseline is the float32 model; the canaries are its faithful float16 conversion (must pass),
-a broken conversion (must fail) and the float32 model made 300 ms slower per request (must fail
-the latency ratio, whatever this machine's speed: the baseline answers in a millisecond or two).
+a broken conversion (must fail) and the faithful one answering 300 ms later per request on the
+command's clock (must fail the latency ratio, whatever this machine's speed: the baseline answers in
+a millisecond or two; the clock runs ahead instead of the test waiting).
 
 The test stack's performance bounds are far wider than the defaults (p99 ratio 15, throughput
 ratio 0.1): with 16 requests per figure the p99 is the slowest request, and two loaded cores
@@ -12,12 +13,15 @@ The slow canary is over a hundred times the baseline's latency, far past them.""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from accelplane.rollout.parity import performance, protocol
 from tests.rollout.conftest import stack_text
 from tests.support.models.classifier import requests
 
@@ -91,9 +95,37 @@ def test_the_broken_canary_fails_naming_the_requests_that_differ(parity_stack, s
     assert "verdict: FAIL" in result.out
 
 
-def test_the_slow_canary_fails_the_latency_ratio(parity_stack, servers, rollout):
+class _SlowerOnTheToolsClock:
+    """The parity command's clock (rollout.parity.performance.clock) runs 300 ms ahead for every answer
+    that comes from `url`: a canary 300 ms slower per request, measured without a test waiting for it."""
+
+    def __init__(self, url: str, delay: float = 0.3) -> None:
+        self.url, self.delay, self.ahead = url, delay, 0.0
+        self.lock = threading.Lock()
+        self.real_post = protocol.UrlTransport.post
+
+    def now(self) -> float:
+        with self.lock:
+            return time.perf_counter() + self.ahead
+
+    def transport_post(self) -> Any:
+        """UrlTransport.post, then the clock runs ahead when the answer came from `url`."""
+        def post(transport: protocol.UrlTransport, path: str, body: dict[str, Any], timeout: float) -> Any:
+            answer = self.real_post(transport, path, body, timeout)
+            if transport.base == self.url:
+                with self.lock:
+                    self.ahead += self.delay
+            return answer
+
+        return post
+
+
+def test_the_slow_canary_fails_the_latency_ratio(parity_stack, servers, rollout, monkeypatch):
     assert _record(rollout, parity_stack, servers).code == 0
-    result = _parity(rollout, parity_stack, "--canary-url", servers["slow"], "--format", "json")
+    slow = _SlowerOnTheToolsClock(servers["faithful"])
+    monkeypatch.setattr(performance, "clock", slow.now)
+    monkeypatch.setattr(protocol.UrlTransport, "post", slow.transport_post())
+    result = _parity(rollout, parity_stack, "--canary-url", servers["faithful"], "--format", "json")
     assert result.code == 1
     report = json.loads(result.out)
     failed = {c["name"] for c in report["checks"] if not c["passed"]}

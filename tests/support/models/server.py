@@ -1,12 +1,12 @@
 """A model server for one ONNX model, on onnxruntime (CPU).
 
-    python -m tests.support.models.server MODEL.onnx PORT [--name NAME] [--delay SECONDS]
+    python -m tests.support.models.server MODEL.onnx PORT [--name NAME]
 
 Serves `GET /v2/health/ready`, `POST /v2/models/{name}/infer` (Open Inference Protocol, KServe v2)
 and, for the next-word model (`bigram.py`), `POST /v1/completions` (OpenAI completions: the prompt's
 last word, then `max_tokens` words decoded greedily, one model run per word; `prompt` may be a
-list). `--delay` adds a fixed wait to every request (a canary made deliberately slower than the
-baseline by far more than machine noise).
+list). A slow canary is made on the parity command's clock, not here
+(tests/rollout/test_rollout_parity.py): no test waits for one.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -27,7 +26,6 @@ def main() -> None:
     parser.add_argument("model")
     parser.add_argument("port", type=int)
     parser.add_argument("--name", default="classifier")
-    parser.add_argument("--delay", type=float, default=0.0)
     args = parser.parse_args()
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
@@ -72,8 +70,6 @@ def main() -> None:
                 if request.get("temperature") != 0:
                     self._send(400, {"error": "this test server decodes greedily only: temperature 0"})
                     return
-                if args.delay:
-                    time.sleep(args.delay)
                 self._send(200, self._completions(request))
                 return
             if self.path != f"/v2/models/{args.name}/infer":
@@ -82,8 +78,6 @@ def main() -> None:
             request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
             feeds = {t["name"]: np.asarray(t["data"], dtype=np.float32).reshape(t["shape"])
                      for t in request["inputs"]}
-            if args.delay:
-                time.sleep(args.delay)
             with lock:
                 (scores,) = session.run([output_name], feeds)
             self._send(200, {"model_name": args.name, "outputs": [
