@@ -21,7 +21,8 @@ def _sleeps(source: str) -> list[tuple[int, float | None]]:
         if name != "sleep":
             continue
         argument = node.args[0]
-        seconds = argument.value if isinstance(argument, ast.Constant) and isinstance(argument.value, int | float) else None
+        literal = isinstance(argument, ast.Constant) and isinstance(argument.value, int | float)
+        seconds = argument.value if literal else None
         found.append((node.lineno, seconds))
     return found
 
