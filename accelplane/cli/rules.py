@@ -3,7 +3,9 @@ pack evaluate, and what one of them checks, why, how to fix what it finds and wh
 comes from (what a waiver or a `--policy-config` entry needs to name).
 
 `list` prints one line per rule (id, severity, enforcement, family, slug; `--format json` for tools);
-`show` the whole record of one rule, found by id, old id (an alias) or slug.
+`show` the whole record of one rule, found by id, old id (an alias) or slug. The checks only
+`accelplane diff` makes (they compare two revisions, so the registry holds no rule for them:
+AP-RO-004) are listed and shown too, marked "diff only": every id a command can report is here.
 """
 
 from __future__ import annotations
@@ -31,10 +33,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.set_defaults(handler=run_show)
 
 
-def _record(rule: Any) -> dict[str, Any]:
+def _rules() -> tuple[Any, ...]:
+    """The registered rules, then the diff-only checks."""
+    # Start-up time: the registry (every rule) loads only for these commands.
+    from accelplane.diff.rollout import STEP_RULE
+    from accelplane.rules.registry import RULES
+
+    return (*RULES, STEP_RULE)
+
+
+def _diff_only(rule: Any) -> bool:
+    from accelplane.rules.registry import DIFF_ONLY_IDS
+
+    return rule.id in DIFF_ONLY_IDS
+
+
+def _why(rule: Any) -> str:
+    if _diff_only(rule):
+        from accelplane.diff.rollout import STEP_RULE_WHY
+
+        return STEP_RULE_WHY
     module = importlib.import_module(rule.check.__module__)
     # The module's docstring opens with the id (and any old one) and says what the rule guards against.
-    why = re.sub(r"^AP-[A-Z0-9]+-\d{3}( \(was [^)]*\))?:\s*", "", (module.__doc__ or "").strip())
+    return re.sub(r"^AP-[A-Z0-9]+-\d{3}( \(was [^)]*\))?:\s*", "", (module.__doc__ or "").strip())
+
+
+def _record(rule: Any) -> dict[str, Any]:
+    why = _why(rule)
     return {
         "id": rule.id,
         "name": rule.name,
@@ -48,32 +73,33 @@ def _record(rule: Any) -> dict[str, Any]:
         "resource_types": sorted(rule.resource_types),
         "categories": list(rule.categories),
         "sources": list(rule.references),
+        # Judged by `accelplane diff` only (two revisions); never by check, verify or the pack.
+        "diff_only": _diff_only(rule),
     }
 
 
 def run_list(args: argparse.Namespace) -> int:
-    # Start-up time: the registry (every rule) loads only for this command.
-    from accelplane.rules.registry import RULES
-
+    rules = _rules()
     if args.format == "json":
-        sys.stdout.write(json.dumps([_record(rule) for rule in RULES], indent=2) + "\n")
+        sys.stdout.write(json.dumps([_record(rule) for rule in rules], indent=2) + "\n")
         return EXIT_OK
-    for rule in RULES:
+    for rule in rules:
         aliases = f"  (was {', '.join(rule.aliases)})" if rule.aliases else ""
+        diff_only = "  (diff only)" if _diff_only(rule) else ""
         sys.stdout.write(f"{rule.id:<12} {rule.severity.value:<8} {rule.enforcement.value:<9} "
-                         f"{rule.family.value:<14} {rule.name}{aliases}\n")
-    sys.stdout.write(f"{len(RULES)} rules; `accelplane rules show ID` for one\n")
+                         f"{rule.family.value:<14} {rule.name}{aliases}{diff_only}\n")
+    diff_only = sum(1 for rule in rules if _diff_only(rule))
+    sys.stdout.write(f"{len(rules) - diff_only} rules and {diff_only} check of `accelplane diff` only; "
+                     "`accelplane rules show ID` for one\n")
     return EXIT_OK
 
 
 def run_show(args: argparse.Namespace) -> int:
-    # Start-up time: the registry (every rule) loads only for this command.
-    from accelplane.rules.registry import RULES, rule_by_id
-
+    rules = _rules()
     wanted = args.rule.strip()
-    rule = rule_by_id(wanted.upper()) or next((r for r in RULES if r.name == wanted.lower()), None)
+    rule = next((r for r in rules if wanted.upper() in (r.id, *r.aliases) or r.name == wanted.lower()), None)
     if rule is None:
-        keys = [r.id for r in RULES] + [r.name for r in RULES]
+        keys = [r.id for r in rules] + [r.name for r in rules]
         close = difflib.get_close_matches(wanted.upper() if wanted.upper().startswith("AP-") else wanted.lower(),
                                           keys, n=3, cutoff=0.6)
         hint = f"; did you mean {' or '.join(close)}?" if close else "; `accelplane rules list` lists them"
@@ -84,7 +110,8 @@ def run_show(args: argparse.Namespace) -> int:
         return EXIT_OK
     lines = [
         f"{rule.id}  {rule.name}" + (f"  (was {', '.join(rule.aliases)})" if rule.aliases else ""),
-        f"severity {rule.severity.value}, {rule.enforcement.value} by default, family {rule.family.value}",
+        f"severity {rule.severity.value}, {rule.enforcement.value} by default, family {rule.family.value}"
+        + (" (accelplane diff only: it compares two revisions)" if _diff_only(rule) else ""),
         f"checks:  {rule.description}",
         f"why:     {record['why']}",
         f"fix:     {rule.remediation}",

@@ -36,6 +36,12 @@ from accelplane.rules.rule import Enforcement, Family, Finding, Rule, Severity
 from accelplane.rules.view import Resource, UnknownValue, mapping
 
 STEP_RULE_ID = "AP-RO-004"
+# What `accelplane rules show AP-RO-004` says the check guards against (a registered rule's module
+# docstring says it; this module's says the whole diff section).
+STEP_RULE_WHY = ("A change of weights that is not one rollout step (two canaries growing at once, weight moving "
+                 "between two backends past the baseline) is a traffic split no gate ever judged. A change that "
+                 "returns every request to the baseline (an abort) is always allowed. Mandatory, neither "
+                 "configurable nor waivable: a change that is not a step is split into steps instead.")
 
 STEP_RULE = Rule(
     id=STEP_RULE_ID,

@@ -43,13 +43,30 @@ def test_rules_list_names_every_rule_and_show_finds_one_by_id_old_id_or_slug(
     listed = json.loads(capsys.readouterr().out)
     from accelplane.rules.registry import RULES
 
-    assert len(listed) == len(RULES) and {"id", "severity", "checks", "why", "fix", "sources"} <= set(listed[0])
+    assert len(listed) == len(RULES) + 1 and {"id", "severity", "checks", "why", "fix", "sources"} <= set(listed[0])
     for key in ("AP-GTAG-001", "AP-TAG-004", "gcp-required-labels"):
         assert main(["rules", "show", key, "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out)["id"] == "AP-GTAG-001"
     assert main(["rules", "show", "AP-IAM-001"]) == 0
     text = capsys.readouterr().out
     assert "checks:  Checks whether an IAM identity policy allows every action" in text and "fix:" in text
+
+
+def test_the_diff_only_step_check_is_listed_and_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    """`accelplane rules show AP-RO-004` said "no rule 'AP-RO-004'; did you mean AP-RO-003 ..." although
+    the README names it and `accelplane diff` reports it: every id a command reports is listed and shown."""
+    assert main(["rules", "list"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert [line.split()[:4] for line in listing if line.startswith("AP-RO-004")] == [
+        ["AP-RO-004", "high", "mandatory", "rollout"]]
+    assert "(diff only)" in next(line for line in listing if line.startswith("AP-RO-004"))
+    assert listing[-1].startswith("114 rules and 1 check of `accelplane diff` only")
+    assert main(["rules", "show", "ap-ro-004", "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["name"] == "rollout-one-step-per-change" and record["diff_only"] is True
+    assert "two canaries growing at once" in record["why"]
+    assert main(["rules", "show", "AP-IAM-001", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["diff_only"] is False
 
 
 def test_an_unknown_rule_is_bad_input_with_the_nearest_ids(capsys: pytest.CaptureFixture[str]) -> None:
