@@ -125,8 +125,11 @@ class Lock:
             "outside": sorted(self.outside, key=lambda o: (o["name"], o["needed_by"])),
         }
 
+    def text(self) -> str:
+        return json.dumps(self.to_json(), indent=1) + "\n"
+
     def write(self, path: Path) -> None:
-        text = json.dumps(self.to_json(), indent=1) + "\n"
+        text = self.text()
         temporary = path.with_name(path.name + ".tmp")
         temporary.write_text(text)
         temporary.replace(path)

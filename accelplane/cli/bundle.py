@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.report.output import to_stdout
 
 if TYPE_CHECKING:
     # Start-up time: only this command loads these (every parser is built at start).
@@ -79,7 +80,8 @@ def run_lock(args: argparse.Namespace) -> int:
     from accelplane.bundle.lockfile import ArtifactError
 
     stack = require_stack(args)
-    if args.output.exists() and args.output.is_dir():
+    to_standard_output = to_stdout(args.output)
+    if not to_standard_output and args.output.exists() and args.output.is_dir():
         raise InputError.single("is a directory", file=str(args.output), field="--output")
     try:
         lock = lock_stack(stack, architecture=args.architecture, progress=_say)
@@ -94,13 +96,19 @@ def run_lock(args: argparse.Namespace) -> int:
                 for p in error.problems
             ]
         ) from None
-    try:
-        lock.write(args.output)
-    except OSError as error:
-        raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
+    if to_standard_output:
+        sys.stdout.write(lock.text())
+    else:
+        try:
+            lock.write(args.output)
+        except OSError as error:
+            raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
     for item in lock.outside:
         _say(f"outside the declared sources: {item['name']} ({item['needed_by']}): {item['reason']}")
-    print(f"locked {len(lock.artifacts)} artifacts of stack {stack.stack} into {args.output}")
+    # With the lock on standard output, the summary goes to standard error.
+    print(f"locked {len(lock.artifacts)} artifacts of stack {stack.stack} into "
+          f"{'standard output' if to_standard_output else args.output}",
+          file=sys.stderr if to_standard_output else sys.stdout)
     return EXIT_OK
 
 

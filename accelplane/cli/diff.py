@@ -26,6 +26,7 @@ from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
 from accelplane.option_types import iso_date
+from accelplane.report.output import to_stdout, write_file
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,12 +77,8 @@ def run(args: argparse.Namespace) -> int:
     with _terminate_cleanly():
         diff = diff_stack(stack, args.base, project=project, as_of=args.as_of, levels=levels, lock=args.lock)
     text = render(diff, args.format)
-    if args.output:
-        try:
-            args.output.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError.single(f"cannot write: {error.strerror or error}", file=str(args.output),
-                                    field="--output") from None
+    if not to_stdout(args.output):
+        write_file(text, args.output, "--output")
         summary = diff.summary()
         print(f"{'PASSED' if diff.passed else 'FAILED'}: {plan_counts(summary)}, "
               f"{counted(summary['findings_introduced'], 'finding')} introduced "

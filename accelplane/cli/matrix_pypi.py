@@ -19,6 +19,7 @@ from typing import Any
 
 from accelplane.errors import EXIT_OK, InputError
 from accelplane.input_files import DOCUMENT_LIMIT, read_json
+from accelplane.report.output import to_stdout, write_file
 
 
 def _published_proposal(document: Any, out: list[str], proposal: list[str]) -> bool:
@@ -103,7 +104,10 @@ def run_refresh_pypi(args: argparse.Namespace) -> int:
                 _torch_proposal(document, out, torch_rows)
         except PypiDocumentError as error:
             raise InputError.single(str(error), file=str(path)) from None
-    sys.stdout.write("\n".join(out) + "\n")
+    # With the proposal on standard output (`--output -`), the report goes to standard error.
+    to_standard_output = args.output is not None and to_stdout(args.output)
+    report = sys.stderr if to_standard_output else sys.stdout
+    report.write("\n".join(out) + "\n")
     if args.output is None:
         sys.stdout.write("nothing written: rerun with --output FILE for the proposed YAML to review\n")
         return EXIT_OK
@@ -114,7 +118,10 @@ def run_refresh_pypi(args: argparse.Namespace) -> int:
     if torch_rows:
         text += ["# proposed pytorch.yaml registry fields (variants and companions: pytorch.org)", "releases:",
                  *torch_rows]
+    if to_standard_output:
+        sys.stdout.write("\n".join(text) + "\n")
+        return EXIT_OK
     output: Path = args.output
-    output.write_text("\n".join(text) + "\n", encoding="utf-8")
+    write_file("\n".join(text) + "\n", output, "--output")
     sys.stdout.write(f"wrote {output}\n")
     return EXIT_OK

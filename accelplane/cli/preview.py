@@ -2,8 +2,10 @@
 
 Runs the Pulumi program with mocks as the engine, prints the plan (tree, counts by type) and the
 version-matrix verdict of every node pool's software profile, and validates every Kubernetes
-manifest against the stack's Kubernetes version. Exit 1 when a profile is incompatible with its
-pool (the same verdict `check` enforces) or a manifest is invalid, 2 on bad input.
+manifest against the stack's Kubernetes version. `--json -` writes the resource graph to standard
+output alone (the plan and the verdicts go to standard error), so it pipes into `jq`. Exit 1 when
+a profile is incompatible with its pool (the same verdict `check` enforces) or a manifest is
+invalid, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import sys
 from pathlib import Path
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
-from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("preview", help="offline plan of a stack (no cloud, no Pulumi CLI)")
     add_stack_arguments(parser)
-    parser.add_argument("--json", dest="json_file", type=Path, help="write the resource graph as JSON here")
+    parser.add_argument("--json", dest="json_file", type=Path,
+                        help="write the resource graph as JSON here (`-`: standard output, the plan then goes to "
+                        "standard error)")
     parser.set_defaults(handler=run)
 
 
@@ -35,33 +39,38 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.k8s.manifests import render_manifest_report, validate_graph
     from accelplane.preflight.gate import offline_note
     from accelplane.program import offline_graph
+    from accelplane.report.output import to_stdout, write_file
 
     stack = require_stack(args)
+    json_to_stdout = args.json_file is not None and to_stdout(args.json_file)
+    # With the graph on standard output, everything a person reads goes to standard error.
+    words = sys.stderr if json_to_stdout else sys.stdout
     pool_checks = check_pool_profiles(stack.platform)
     graph = offline_graph(stack)
-    print(render_plan(graph, graph.project))
-    print()
-    print(render_profile_checks(pool_checks))
+    print(render_plan(graph, graph.project), file=words)
+    print(file=words)
+    print(render_profile_checks(pool_checks), file=words)
     platform = stack.platform
     cloud = platform.cloud
-    print()
+    print(file=words)
     if has_pricing(cloud):
         estimate = estimate_plan(graph.to_json(), cloud, platform.region, builtin_table(cloud),
                                  {pool.name: pool.scaling.desired for pool in platform.node_pools})
-        print(one_line(estimate))
+        print(one_line(estimate), file=words)
     else:
-        print(f"Monthly cost: not estimated (the {cloud} cloud ships no prices)")
+        print(f"Monthly cost: not estimated (the {cloud} cloud ships no prices)", file=words)
     manifests = validate_graph(graph, stack.platform.kubernetes_version)
-    print()
-    print(render_manifest_report(manifests, stack.platform.kubernetes_version))
+    print(file=words)
+    print(render_manifest_report(manifests, stack.platform.kubernetes_version), file=words)
     note = offline_note(stack.config)
     if note:
-        print(f"\n{note}")
-    if args.json_file:
-        try:
-            args.json_file.write_text(json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n")
-        except OSError as error:
-            raise InputError.single(f"cannot write: {error}", file=str(args.json_file), field="--json") from None
-        print(f"\nwrote {args.json_file}", file=sys.stderr)
+        print(f"\n{note}", file=words)
+    if args.json_file is not None:
+        text = json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n"
+        if json_to_stdout:
+            sys.stdout.write(text)
+        else:
+            write_file(text, args.json_file, "--json")
+            print(f"\nwrote {args.json_file}", file=sys.stderr)
     blocking = any(c.blocking for c in pool_checks) or not manifests.ok
     return EXIT_FINDINGS if blocking else EXIT_OK

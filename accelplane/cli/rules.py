@@ -43,6 +43,7 @@ def _rules() -> tuple[Any, ...]:
 
 
 def _diff_only(rule: Any) -> bool:
+    # Start-up time: as _rules (the registry loads only for these commands).
     from accelplane.rules.registry import DIFF_ONLY_IDS
 
     return rule.id in DIFF_ONLY_IDS
@@ -50,6 +51,7 @@ def _diff_only(rule: Any) -> bool:
 
 def _why(rule: Any) -> str:
     if _diff_only(rule):
+        # Start-up time: as _rules.
         from accelplane.diff.rollout import STEP_RULE_WHY
 
         return STEP_RULE_WHY

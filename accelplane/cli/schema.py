@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from accelplane.errors import EXIT_OK, InputError
+from accelplane.report.output import to_stdout, write_file
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,12 +21,13 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.config.json_schema import render
 
     text = render()
-    if args.output is None:
+    if to_stdout(args.output):
         sys.stdout.write(text)
         return EXIT_OK
     try:
         args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text)
     except OSError as error:
-        raise InputError.single(f"cannot write: {error}", file=str(args.output), field="--output") from None
+        raise InputError.single(f"cannot write: {error.strerror or error}", file=str(args.output),
+                                field="--output") from None
+    write_file(text, args.output, "--output")
     return EXIT_OK

@@ -71,6 +71,16 @@ def test_refresh_reports_and_writes_the_proposal_only_where_told(
     assert row["torch"] == "2.8.0" and row["nccl"] == "2.27.3" and row["source"] == "registry:pypi/torch/2.8.0"
 
 
+def test_output_dash_prints_only_the_proposal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--output -` wrote a file named `-`: now the proposal goes to standard output, the report to stderr."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "matrix", "refresh", "pypi", "--json", str(TORCH), "--output", "-")
+    assert code == 0 and not (tmp_path / "-").exists()
+    assert yaml.safe_load(out)["releases"][0]["torch"] == "2.8.0"
+    assert "torch 2.8.0: pytorch.yaml's row agrees with PyPI" in err
+
+
 def test_a_pin_that_moved_is_reported_against_the_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     moved = tmp_path / "torch.json"
     moved.write_text(TORCH.read_text().replace("nvidia-nccl-cu12==2.27.3", "nvidia-nccl-cu12==2.27.5"))
