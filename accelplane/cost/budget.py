@@ -47,11 +47,21 @@ class BudgetVerdict:
         return self.cost > self.budget.monthly_usd
 
     @property
+    def cannot_judge(self) -> bool:
+        """Lines without a price and the priced ones within the budget: the stack may well be over it.
+        (Priced lines already over the budget are over, whatever the others cost.)"""
+        return self.unpriced > 0 and not self.over
+
+    @property
     def warned(self) -> bool:
-        return not self.over and self.fraction >= self.budget.warn_at
+        return not self.over and not self.cannot_judge and self.fraction >= self.budget.warn_at
 
     def message(self) -> str:
         b = self.budget
+        if self.cannot_judge:
+            return (f"cannot judge the ${b.monthly_usd:,.2f} budget: {self.unpriced} line(s) have no price; the "
+                    f"priced lines cost at least ${self.cost:,.2f} a month at {b.judged_at} pool sizes "
+                    f"({self.fraction:.0%} of it)")
         text = (f"at {b.judged_at} pool sizes the stack costs ${self.cost:,.2f} a month, "
                 f"{self.fraction:.0%} of its ${b.monthly_usd:,.2f} budget")
         if self.unpriced:

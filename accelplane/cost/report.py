@@ -49,6 +49,12 @@ def notes(estimate: Estimate, today: date) -> list[str]:
     return found
 
 
+def _total_label(estimate: Estimate) -> str:
+    """TOTAL, or what it is when lines have no price: a lower bound, never a sum that reads complete."""
+    unpriced = len(estimate.unpriced())
+    return f"TOTAL (at least: {unpriced} line(s) without a price)" if unpriced else "TOTAL"
+
+
 def _nodes(item: LineItem) -> str:
     return "/".join(str(n) for n in item.nodes) if item.nodes else ""
 
@@ -78,7 +84,7 @@ def render_text(estimate: Estimate, stack: str, today: date, verdict: BudgetVerd
         rows.append((item.resource, item.kind, item.pool or "", _nodes(item), *_monthly(estimate, item),
                      _pricing(item) if item.parts else (item.usage or "")))
     low, desired, high = estimate.totals()
-    rows.append(("TOTAL", "", "", "", money(low), money(desired), money(high), ""))
+    rows.append((_total_label(estimate), "", "", "", money(low), money(desired), money(high), ""))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = [f"Cost of stack {stack} ({estimate.cloud}, {estimate.region}), per month in USD", ""]
     lines += ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
@@ -88,7 +94,8 @@ def render_text(estimate: Estimate, stack: str, today: date, verdict: BudgetVerd
         lines += [f"  {pool}: " + (" / ".join(money(v) for v in value) if value else "no price")
                   for pool, value in sorted(pools.items())]
     if verdict is not None:
-        lines += ["", f"Budget: {verdict.message()}" + (" — OVER" if verdict.over else " — warning" if verdict.warned
+        lines += ["", f"Budget: {verdict.message()}" + (" — OVER" if verdict.over else " — CANNOT JUDGE"
+                                                        if verdict.cannot_judge else " — warning" if verdict.warned
                                                         else "")]
     lines += ["", *(f"note: {note}" for note in notes(estimate, today))]
     lines += ["sources: " + ", ".join(f"{key} {source.url}" for key, source in sorted(estimate.table.sources.items())
@@ -121,13 +128,16 @@ def as_json(estimate: Estimate, stack: str, today: date, verdict: BudgetVerdict 
         "prices_retrieved": estimate.table.retrieved.isoformat(), "hours_per_month": estimate.hours,
         "stale": estimate.table.stale(today),
         "total": dict(zip(SIZES, totals, strict=True)),
+        # The total leaves out every unpriced line: a lower bound then, never a complete sum.
+        "total_is_lower_bound": bool(estimate.unpriced()),
         "unpriced": [item.resource for item in estimate.unpriced()],
         "pools": {pool: dict(zip(SIZES, value, strict=True)) if value else None
                   for pool, value in sorted(estimate.by_pool().items())},
         "items": [item_json(item) for item in estimate.items],
         "budget": None if verdict is None else {
             "monthly_usd": verdict.budget.monthly_usd, "judged_at": verdict.budget.judged_at,
-            "warn_at": verdict.budget.warn_at, "cost": verdict.cost, "over": verdict.over, "warned": verdict.warned},
+            "warn_at": verdict.budget.warn_at, "cost": verdict.cost, "over": verdict.over, "warned": verdict.warned,
+            "cannot_judge": verdict.cannot_judge, "unpriced_lines": verdict.unpriced},
         "sources": [source_of(estimate.table, key) for key in sorted(_used_sources(estimate))],
         "notes": notes(estimate, today),
     }
@@ -143,7 +153,8 @@ def render_markdown(estimate: Estimate, stack: str, today: date, verdict: Budget
         lines.append(f"| `{item.resource}` | {item.kind} | {item.pool or ''} | {_nodes(item)} | {low} | {desired} | "
                      f"{high} | {pricing} |")
     low, desired, high = estimate.totals()
-    lines.append(f"| **Total** | | | | **{money(low)}** | **{money(desired)}** | **{money(high)}** | |")
+    total = _total_label(estimate).capitalize()
+    lines.append(f"| **{total}** | | | | **{money(low)}** | **{money(desired)}** | **{money(high)}** | |")
     if verdict is not None:
         lines += ["", f"**Budget:** {verdict.message()}"]
     lines += ["", *(f"- {note}" for note in notes(estimate, today))]

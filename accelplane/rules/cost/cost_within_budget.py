@@ -2,8 +2,9 @@
 
 The budget is the cloud budget resource the program creates from `budget:` (accelplane.cost.budget);
 the cost is the plan's estimate at list prices with declared discounts (accelplane.cost.estimate), at
-every pool's maximum size (default) or desired size. Lines without a price are left out of the sum
-and counted in the message, so the figure is a lower bound.
+every pool's maximum size (default) or desired size. Lines without a price are left out of the sum,
+so the figure is a lower bound: past the budget it fails as it is; within it, the rule cannot judge
+and says so, failing too (an unpriced p5.4xlarge pool once passed a budget it may exceed).
 """
 
 from __future__ import annotations
@@ -27,8 +28,14 @@ def verdict(resource: Resource, graph: ReferenceGraph) -> BudgetVerdict | None:
 
 def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     found = verdict(resource, graph)
-    if found is not None and found.over:
+    if found is None:
+        return
+    if found.over:
         yield f"{found.message()}: over by ${found.cost - found.budget.monthly_usd:,.2f}"
+    elif found.cannot_judge:
+        unpriced = graph_estimate(graph, cloud_budgets()[resource.type].cloud)
+        names = ", ".join(item.resource for item in unpriced.unpriced()) if unpriced else ""
+        yield f"{found.message()}: no price for {names} (`accelplane cost` names why)"
 
 
 RULE = Rule(
@@ -40,7 +47,8 @@ RULE = Rule(
     severity=Severity.high,
     enforcement=Enforcement.mandatory,
     remediation="Lower the pools' maximum sizes, move a pool to spot or a discounted commitment, or raise "
-    "budget.monthly_usd (`accelplane cost --stack NAME` shows each line).",
+    "budget.monthly_usd (`accelplane cost --stack NAME` shows each line). A line without a price (a machine type "
+    "the price table lacks) is priced with `accelplane prices refresh` or moved to a priced type.",
     resource_types=budget_types(),
     check=check,
     scope=Scope.stack,
