@@ -238,7 +238,7 @@ def _status(args: argparse.Namespace, stack: StackConfig, options: Options) -> i
     else:
         found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
     if not options.live:
-        found.live_note = "not read (--no-live)"
+        found.live_note = "--no-live"
     emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
     return EXIT_OK
 

@@ -223,7 +223,7 @@ def _notes(report: VerifyReport) -> list[str]:
     notes.append(report.coverage_line())
     calls = report.api_calls
     notes.append(
-        f"{calls.get('total', 0)} AWS API calls ({calls.get('retries', 0)} retries; {calls.get('errors', 0)} "
+        f"{calls.get('total', 0)} cloud API calls ({calls.get('retries', 0)} retries; {calls.get('errors', 0)} "
         f"answered with an error), {report.wall_seconds:.1f} s"
     )
     return notes

@@ -43,6 +43,9 @@ def _problems(path: Path) -> list[str]:
          "nvidia-hgx-h100-8gpu"),
         ("        instance_type: n2-standard-8\n", "        instance_type: n9-imaginary-8\n",
          "node_pools[0].instance_type", "machine type 'n9-imaginary-8' is not one accelplane knows"),
+        # A typo of a machine type gets the nearest real names (it got none).
+        ("        instance_type: n2-standard-8\n", "        instance_type: n2-standard-88\n",
+         "node_pools[0].instance_type", "; did you mean n2-standard-8"),
         ("        gpu_driver: default\n", "        gpu_driver: latest\n        tpu_topology: 2x2\n",
          "node_pools[3].tpu_topology", "tpu_topology is for TPU pools"),
         # Reservations name a Compute Engine reservation, not an EC2 one.
@@ -77,6 +80,14 @@ def test_google_cloud_facts_are_checked(tmp_path: Path, old: str, new: str, fiel
     path, _ = write_variant(tmp_path, old, new, stack="tpu-prod")
     problems = _problems(path)
     assert any(f"accelplane:platform.{field}: " in p and expected in p for p in problems), problems
+
+
+def test_a_missing_slice_names_the_shapes_the_machine_type_offers(tmp_path: Path) -> None:
+    """It said "ct5lp-hightpu-8t has no 2x2x2 slice (it offers 1 shapes; the JSON Schema lists them)"."""
+    path, _ = write_variant(tmp_path, "        tpu_topology: 2x4\n", "        tpu_topology: 2x2x2\n", stack="tpu-prod")
+    problems = _problems(path)
+    assert any(p.endswith("tpu_topology: ct5lp-hightpu-8t has no 2x2x2 slice (it offers 2x4)") for p in problems), \
+        problems
 
 
 def test_aws_keys_on_a_google_cloud_stack_are_refused(tmp_path: Path) -> None:

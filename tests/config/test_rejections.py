@@ -107,6 +107,8 @@ def test_instance_type_that_does_not_exist(tmp_path: Path) -> None:
     message = _single(path)
     assert f"{path}:{line}: accelplane:platform.node_pools[1].instance_type:" in message
     assert "'g6.xlargee' does not exist in EC2" in message
+    # A typo gets the nearest real names (it got none).
+    assert "; did you mean g6.xlarge" in message
 
 
 def test_efa_pool_on_an_instance_type_without_efa(tmp_path: Path) -> None:

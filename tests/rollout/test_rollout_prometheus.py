@@ -225,9 +225,11 @@ def test_status_no_live_reads_nothing_and_says_what_advance_needs(tmp_path: Path
     assert "l40s     canary    5%" in result.out and "gates (declared, not judged):" in result.out, result.out
     assert "canary 5xx rate at most" in result.out
     assert "not judged: advance moves the canary to 25% once every gate holds" in result.out, result.out
+    # It said "live weights not read: not read (--no-live)".
+    assert "live weights not read: --no-live" in result.out.lower() and "not read (--no-live)" not in result.out
     data = json.loads(rollout("status", "--stack-file", path, "--service", "server", "--no-live",
                               "--format", "json").out)
-    assert data["live"] == {"read": False, "note": "not read (--no-live)", "route_state": None} and data["gates"] == []
+    assert data["live"] == {"read": False, "note": "--no-live", "route_state": None} and data["gates"] == []
     assert data["decision"]["action"] == "not judged" and data["rollout"]["next_step"] == 25
     assert set(data["gate_definitions"]) == {"window", "min_requests", "max_error_rate", "max_p99_ratio",
                                              "max_p99_seconds", "max_throttled_rate"}

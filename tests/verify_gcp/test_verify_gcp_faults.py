@@ -162,6 +162,9 @@ def test_cli_with_a_service_account_key_reads_through_the_token_endpoint(tpu_pro
     assert report["verified_percent"] < 100 and report["account"] == tpu_prod.project
     assert "oauth2.token" in fake.calls
     assert "PRIVATE KEY" not in result.stdout + result.stderr
+    # The summary of a Google Cloud run said "N AWS API calls".
+    table = _cli(tpu_prod, fake, env)
+    assert " cloud API calls (" in table.stdout and "AWS" not in table.stdout, table.stdout
 
 
 def test_a_read_error_says_which_call():

@@ -18,6 +18,7 @@ from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
 from accelplane.declaration import CapacityType, Purpose
+from accelplane.suggest import did_you_mean
 
 
 def aws_problems(platform: AwsPlatform) -> Iterator[Issue]:
@@ -132,7 +133,8 @@ def _pools(platform: AwsPlatform) -> Iterator[Issue]:
         if pool.instance_type not in instance_types:
             yield (
                 (*base, "instance_type"),
-                f"instance type {pool.instance_type!r} does not exist in EC2 (botocore ec2 InstanceType)",
+                f"instance type {pool.instance_type!r} does not exist in EC2"
+                f"{did_you_mean(pool.instance_type, sorted(instance_types))} (botocore ec2 InstanceType)",
             )
             continue
         yield from _pool_instance_facts(pool, base)

@@ -109,7 +109,8 @@ def _pools(platform: GcpPlatform) -> Iterator[Issue]:
         machine = gcp_catalog.machine_type(pool.instance_type)
         if machine is None:
             yield ((*base, "instance_type"), f"machine type {pool.instance_type!r} is not one accelplane knows on "
-                   "Google Cloud (accelplane/clouds/gcp/machines.yaml lists each with its source)")
+                   f"Google Cloud{did_you_mean(pool.instance_type, sorted(gcp_catalog.machine_types()))} "
+                   "(accelplane/clouds/gcp/machines.yaml lists each with its source)")
             continue
         if machine.matrix_accelerator != pool.accelerator:
             carried = f"{machine.accelerator_count} x {machine.accelerator}" if machine.accelerator else "nothing"
@@ -138,9 +139,11 @@ def _tpu_pool(
         return
     shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology)
     if shape is None:
+        # Name what it offers ("it offers 1 shapes" named none); a long list is counted instead.
+        offers = (f"it offers {', '.join(topologies)}" if len(topologies) <= 8
+                  else f"it offers {len(topologies)} shapes; the JSON Schema lists them")
         yield ((*base, "tpu_topology"), f"{pool.instance_type} has no {pool.tpu_topology} slice"
-               f"{did_you_mean(pool.tpu_topology, topologies)} (it offers {len(topologies)} shapes; the JSON Schema "
-               "lists them)")
+               f"{did_you_mean(pool.tpu_topology, topologies)} ({offers})")
         return
     if shape.multi_host and generation == "tpu7x":
         # GKE's Ironwood page: a multi-host TPU7x slice is placed by a workload policy (--placement-policy),
