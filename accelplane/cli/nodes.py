@@ -62,8 +62,10 @@ def _run(args: argparse.Namespace) -> int:
         check_limit(args.limit, inventory, stack.path)
     hosts = limited_hosts(args.limit, inventory) if args.limit else set(inventory.hosts)
     view = ProgressView(check=args.check)
+    # The header repeats what was typed: a stack file is named as one (it said `--stack <its name>`).
+    chosen = f"--stack-file {args.stack_file}" if getattr(args, "stack_file", None) else f"--stack {stack.stack}"
     print(
-        f"accelplane nodes {args.nodes_playbook} --stack {stack.stack}: {len(hosts)} "
+        f"accelplane nodes {args.nodes_playbook} {chosen}: {len(hosts)} "
         + ("host" if len(hosts) == 1 else "hosts") + (f" (--limit {args.limit})" if args.limit else "")
         + (" (check mode: nothing is changed)" if args.check else ""),
         flush=True,

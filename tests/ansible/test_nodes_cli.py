@@ -83,7 +83,8 @@ def test_validate_over_ssh_in_a_network_namespace(applied, make_node, tmp_path):
         netns.stop(ssh)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "accelplane nodes validate --stack labtest: 1 host"
+    # The header names the stack file given (it said `--stack labtest`, an option never typed).
+    assert lines[0] == f"accelplane nodes validate --stack-file {stack}: 1 host"
     assert any(line.endswith("== Validate the nodes against their profiles") for line in lines)
     summary = lines[lines.index("") + 1 :]
     assert summary[0].split()[:2] == ["host", "status"]
