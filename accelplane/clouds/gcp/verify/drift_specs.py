@@ -112,7 +112,9 @@ class GcpDrift(DriftMapping):
             direction = props.get("direction", "INGRESS")
             return f"{live.name}: {direction} {verb} {ports or 'all'} from {', '.join(sources) or 'any'}"
         if live.type in (KEY_BINDING, SECRET_MEMBER, PROJECT_MEMBER, BUCKET_MEMBER):
-            return f"{props.get('role')} for {props.get('member') or props.get('members')}"
+            # A binding's members as a list of names; never "for None" (a live grant read without its member).
+            members = props.get("member") or ", ".join(str(m) for m in props.get("members") or []) or "no member read"
+            return f"{props.get('role') or 'a role not read'} for {members}"
         if live.type == NODE_POOL:
             config = props.get("nodeConfig") or {}
             return f"{live.name}: {config.get('machineType', '?')} in {live.id}"
