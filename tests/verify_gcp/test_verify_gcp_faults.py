@@ -134,6 +134,28 @@ def test_cli_without_credentials_exits_2_with_what_to_do(tpu_prod, fake, tmp_pat
     assert "no Google Cloud credentials" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_credentials_file_that_does_not_exist_is_named(tpu_prod, fake, tmp_path):
+    """It said "no Google Cloud credentials" with GOOGLE_APPLICATION_CREDENTIALS set to a missing file."""
+    missing = tmp_path / "nowhere" / "key.json"
+    result = _cli(tpu_prod, fake, {**_clean_env(tmp_path), "GOOGLE_APPLICATION_CREDENTIALS": str(missing)})
+    assert result.returncode == 2, result.stderr
+    assert f"GOOGLE_APPLICATION_CREDENTIALS names {missing}, which does not exist" in result.stderr
+    assert "no Google Cloud credentials" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_malformed_credentials_file_is_named_without_its_contents(tpu_prod, fake, tmp_path):
+    """A key file cut short (a copy-paste that lost its end) said "no Google Cloud credentials"."""
+    broken = tmp_path / "key.json"
+    broken.write_text('{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEv')
+    result = _cli(tpu_prod, fake, {**_clean_env(tmp_path), "GOOGLE_APPLICATION_CREDENTIALS": str(broken)})
+    assert result.returncode == 2, result.stderr
+    assert f"GOOGLE_APPLICATION_CREDENTIALS names {broken}, which google-auth cannot use as credentials" \
+        in result.stderr
+    assert "not a valid json file" in result.stderr  # google-auth's own words
+    assert "MIIEv" not in result.stderr and "PRIVATE KEY" not in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_cli_with_a_service_account_key_reads_through_the_token_endpoint(tpu_prod, fake, tmp_path):
     """The real google-auth path: a key file whose token_uri is the fake's OAuth endpoint."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)

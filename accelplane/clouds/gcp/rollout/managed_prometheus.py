@@ -23,6 +23,7 @@ from google.auth import impersonated_credentials
 
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.connection import gcp_connection
+from accelplane.clouds.gcp.credentials import credentials_problem
 from accelplane.errors import InputError
 from accelplane.rollout.prometheus import CloudMetricsAuthorization
 
@@ -45,9 +46,8 @@ def bearer(url: str, impersonate: str | None) -> Callable[[], str] | None:
 
     try:
         credentials, _ = google.auth.default(scopes=[MONITORING_READ_SCOPE])
-    except google.auth.exceptions.DefaultCredentialsError:
-        raise refuse("no Google Cloud credentials: run `gcloud auth application-default login` or set "
-                     "GOOGLE_APPLICATION_CREDENTIALS") from None
+    except google.auth.exceptions.DefaultCredentialsError as error:
+        raise refuse(credentials_problem(error)) from None
     if impersonate:
         credentials = impersonated_credentials.Credentials(
             source_credentials=credentials, target_principal=impersonate, target_scopes=[MONITORING_READ_SCOPE]

@@ -22,6 +22,7 @@ import httplib2
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
+from accelplane.clouds.gcp.credentials import credentials_problem
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 from accelplane.declaration import InferenceService, Platform
 from accelplane.rollout.kubernetes_api import (
@@ -53,9 +54,8 @@ def gke_access(platform: GcpPlatform, connection: Connection) -> ClusterAccess:
     name = cluster_name(platform)
     try:
         cluster = clients.read(clients.service("container").projects().locations().clusters().get(name=name))
-    except google.auth.exceptions.DefaultCredentialsError:
-        raise RouteError("no Google Cloud credentials: run `gcloud auth application-default login` or set "
-                         "GOOGLE_APPLICATION_CREDENTIALS") from None
+    except google.auth.exceptions.DefaultCredentialsError as error:
+        raise RouteError(credentials_problem(error)) from None
     except GcpReadError as error:
         raise RouteError(f"cannot read cluster {name}: {error.code}: {error.message}") from None
     endpoint = cluster.get("endpoint")

@@ -17,6 +17,7 @@ import google.auth.exceptions
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError, api_endpoint_problem
 from accelplane.clouds.gcp.components.bucket import ROLE_LABEL
 from accelplane.clouds.gcp.connection import gcp_connection
+from accelplane.clouds.gcp.credentials import credentials_problem
 from accelplane.clouds.gcp.declaration import gcp_platform
 from accelplane.clouds.gcp.mocks import GcpLikeMocks
 from accelplane.clouds.gcp.verify.drift_specs import DRIFT
@@ -34,11 +35,6 @@ from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 
 _HERE = "accelplane verify"
 
-NO_CREDENTIALS = (
-    "no Google Cloud credentials: run `gcloud auth application-default login`, or set "
-    "GOOGLE_APPLICATION_CREDENTIALS to a service account key or a workload identity federation "
-    "config (CI: google-github-actions/auth)"
-)
 
 
 class GcpReader(LiveReader):
@@ -84,8 +80,8 @@ def check_project(clients: GcpClients, here: str = _HERE) -> None:
         projects = clients.service("cloudresourcemanager").projects()
         answer = clients.read(projects.get(name=f"projects/{clients.project}"))
         clients.project_number = str(answer.get("name", "")).removeprefix("projects/") or None
-    except google.auth.exceptions.DefaultCredentialsError:
-        raise InputError.single(NO_CREDENTIALS, file=here, field="credentials") from None
+    except google.auth.exceptions.DefaultCredentialsError as error:
+        raise InputError.single(credentials_problem(error), file=here, field="credentials") from None
     except GcpReadError as error:
         if error.code == "credentials":
             raise InputError.single(
