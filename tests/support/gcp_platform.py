@@ -281,11 +281,14 @@ def _identities(deployment: Deployment) -> None:
             name=f"projects/{deployment.project}",
             body={"accountId": resource.props["accountId"], "serviceAccount": account},
         ).execute()
-        live = deployment.fake.state.resources[
+        live = deployment.fake.state.resources.pop(
             f"iam/v1/v1/projects/{deployment.project}/serviceAccounts/{resource.props['accountId']}"
-        ]
+        )
         email = f"{resource.props['accountId']}@{deployment.project}.iam.gserviceaccount.com"
         live.update(email=email, name=f"projects/{deployment.project}/serviceAccounts/{email}")  # IAM names it
+        # ... and answers at that name (an account is addressed by its email or unique id, never the bare
+        # accountId the create call took).
+        deployment.fake.state.resources[f"iam/v1/v1/{live['name']}"] = live
     grants = [
         (member.props["role"], member.props["member"]) for member in deployment.declared.of_type(shapes.PROJECT_MEMBER)
     ]

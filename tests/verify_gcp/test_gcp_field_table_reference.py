@@ -295,6 +295,16 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"accountId": "acme-nodes", "description": "GKE nodes", "displayName": "acme nodes", "disabled": False},
     ),
     (
+        # iam.v1 ServiceAccountKey as keys.list returns it (no private part); pulumi-gcp's Key reads the
+        # account as `serviceAccountId` and the validity window as `validAfter`/`validBefore`.
+        shapes.SERVICE_ACCOUNT_KEY,
+        {"name": f"projects/acme-ml/serviceAccounts/{ACCOUNT}/keys/0f4c2a9e1b7d", "keyAlgorithm": "KEY_ALG_RSA_2048",
+         "keyOrigin": "GOOGLE_PROVIDED", "keyType": "USER_MANAGED", "validAfterTime": "2026-11-30T08:00:00Z",
+         "validBeforeTime": "9999-12-31T23:59:59Z"},
+        {"serviceAccountId": f"projects/acme-ml/serviceAccounts/{ACCOUNT}", "keyAlgorithm": "KEY_ALG_RSA_2048",
+         "validAfter": "2026-11-30T08:00:00Z", "validBefore": "9999-12-31T23:59:59Z"},
+    ),
+    (
         shapes.BUCKET,
         {
             "kind": "storage#bucket", "name": "acme-checkpoints", "location": "US-CENTRAL1", "storageClass": "STANDARD",

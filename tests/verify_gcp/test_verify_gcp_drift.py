@@ -229,7 +229,7 @@ def _accounts(d: Deployment):
 
 
 def _patch_account(body: dict) -> Callable[[Deployment], None]:
-    name = "projects/acme-ml-tpu-prod/serviceAccounts/acme-tpu-nodes"
+    name = "projects/acme-ml-tpu-prod/serviceAccounts/acme-tpu-nodes@acme-ml-tpu-prod.iam.gserviceaccount.com"
     return lambda d: _accounts(d).patch(name=name, body={"serviceAccount": body}).execute()
 
 
@@ -631,3 +631,20 @@ def test_project_grants_of_other_principals_are_information_only(tpu_prod):
     assert not report.failed
     info = [r for r in report.results if r.check == CheckId.project_iam]
     assert info and info[0].status is Status.passed and "roles/viewer" in info[0].message
+
+
+def test_a_user_managed_key_on_a_declared_service_account_is_reported(tpu_prod):
+    """A key created on the nodes' service account (`gcloud iam service-accounts keys create`) was not
+    reported: verify never listed keys. It is what an attacker leaves behind to act as the account."""
+    email = "acme-tpu-nodes@acme-ml-tpu-prod.iam.gserviceaccount.com"
+    # The account's resource name as IAM lists it (what `keys create` is called on).
+    listed = _accounts(tpu_prod).list(name="projects/acme-ml-tpu-prod").execute()["accounts"]
+    [account] = [a for a in listed if a["email"] == email]
+    keys = _accounts(tpu_prod).keys()
+    created = keys.create(name=account["name"], body={"keyAlgorithm": "KEY_ALG_RSA_2048"}).execute()
+    report = tpu_prod.verify()
+    failed = [r for r in report.results if r.status is Status.failed]
+    [hit] = [r for r in failed if r.check == UNEXPECTED and r.name == created["name"]]
+    assert f"a user-managed key of service account {email}" in hit.message, hit.message
+    assert "privateKeyData" not in hit.message and created["privateKeyData"] not in str(report)
+    assert CheckId.read_error not in {r.check for r in failed}

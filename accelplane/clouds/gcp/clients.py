@@ -77,6 +77,8 @@ PERMISSIONS = {
     "cloudkms.projects.locations.keyRings.cryptoKeys.getIamPolicy": "cloudkms.cryptoKeys.getIamPolicy",
     "cloudresourcemanager.projects.getIamPolicy": "resourcemanager.projects.getIamPolicy",
     "iam.projects.serviceAccounts.list": "iam.serviceAccounts.list",
+    # User-managed keys on the stack's service accounts: what an attacker leaves behind.
+    "iam.projects.serviceAccounts.keys.list": "iam.serviceAccountKeys.list",
     "secretmanager.projects.secrets.list": "secretmanager.secrets.list",
     "secretmanager.projects.secrets.getIamPolicy": "secretmanager.secrets.getIamPolicy",
     "storage.buckets.list": "storage.buckets.list",

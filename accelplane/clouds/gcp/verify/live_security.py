@@ -24,6 +24,7 @@ from accelplane.clouds.gcp.verify.shapes import (
     SECRET,
     SECRET_MEMBER,
     SERVICE_ACCOUNT,
+    SERVICE_ACCOUNT_KEY,
 )
 from accelplane.clouds.gcp.verify.view_builder import ViewBuilder
 from accelplane.rules.view import Resource
@@ -216,6 +217,7 @@ class SecurityReader:
                 if item is not None:
                     emails.add(str(item.get("email")))
                     self.b._live(resource, SERVICE_ACCOUNT, str(item.get("name") or item.get("email")), item)
+                    self._user_managed_keys(resource, item, iam)
         if not self.b.declared.of_type(PROJECT_MEMBER):
             return
         projects = self.clients.service("cloudresourcemanager").projects()
@@ -239,6 +241,24 @@ class SecurityReader:
                 )
             else:
                 self.other_project_grants.append((str(role), str(member)))
+
+
+    def _user_managed_keys(self, account: Resource, item: dict, iam: Any) -> None:
+        """Every user-managed key of one of the stack's service accounts is unexpected: the stack
+        declares none (AP-GIAM rules refuse one), and a key acts as the account from anywhere, for as
+        long as it exists. Google-managed keys (keyTypes SYSTEM_MANAGED) are Google's to rotate."""
+        name = str(item.get("name") or f"projects/{self.project}/serviceAccounts/{item.get('email')}")
+        answer = self.b._read([], lambda: self.clients.read(iam.keys().list(name=name, keyTypes="USER_MANAGED")))
+        if answer is None:
+            self.b.view.unreadable[account.urn] = "iam.serviceAccounts.keys.list failed: its keys were not read"
+            return
+        for key in answer.get("keys") or []:
+            if key.get("keyType", "USER_MANAGED") != "USER_MANAGED":
+                continue
+            live = self.b._live(None, SERVICE_ACCOUNT_KEY, str(key.get("name")), key)
+            self.b.view.unexpected.append(Unexpected(
+                live, f"a user-managed key of service account {item.get('email')}, valid from "
+                      f"{key.get('validAfterTime', 'an unknown time')}: the declaration has none"))
 
 
 def _pairs(policy: dict) -> list[tuple[Any, Any]]:

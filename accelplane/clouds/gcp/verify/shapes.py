@@ -34,11 +34,18 @@ KEY_BINDING = "gcp:kms/cryptoKeyIAMBinding:CryptoKeyIAMBinding"
 SECRET = "gcp:secretmanager/secret:Secret"
 SECRET_MEMBER = "gcp:secretmanager/secretIamMember:SecretIamMember"
 SERVICE_ACCOUNT = "gcp:serviceaccount/account:Account"
+SERVICE_ACCOUNT_KEY = "gcp:serviceaccount/key:Key"
 PROJECT_MEMBER = "gcp:projects/iAMMember:IAMMember"
 BUCKET = "gcp:storage/bucket:Bucket"
 CERT_MAP = "gcp:certificatemanager/certificateMap:CertificateMap"
 CERT_MAP_ENTRY = "gcp:certificatemanager/certificateMapEntry:CertificateMapEntry"
 BUCKET_MEMBER = "gcp:storage/bucketIAMMember:BucketIAMMember"
+
+
+def key_account(value: Any) -> Any:
+    """`projects/P/serviceAccounts/EMAIL/keys/ID` (IAM's key name) as the account it belongs to, the
+    form pulumi-gcp's `serviceAccountId` takes."""
+    return value.rsplit("/keys/", 1)[0] if isinstance(value, str) and "/keys/" in value else value
 
 
 def relative(value: Any) -> Any:
@@ -340,6 +347,13 @@ FIELDS.update(
             Field("description", "description"),
             Field("displayName", "displayName"),
             Field("disabled", "disabled"),
+        ),
+        # A user-managed key (iam.v1 ServiceAccountKey): read only to report it, never declared.
+        SERVICE_ACCOUNT_KEY: (
+            Field("serviceAccountId", "name", key_account),
+            Field("keyAlgorithm", "keyAlgorithm"),
+            Field("validAfter", "validAfterTime"),
+            Field("validBefore", "validBeforeTime"),
         ),
         # IAM grants: read from the resource's IAM policy, one live resource per declared grant.
         KEY_BINDING: (Field("cryptoKeyId", "cryptoKeyId"), Field("role", "role"), Field("members", "members")),
