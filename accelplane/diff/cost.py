@@ -195,8 +195,12 @@ def mermaid_picture(base_document: Mapping[str, Any], head_document: Mapping[str
             assert shown is not None
             counts = "/".join(str(n) for n in (shown.nodes or ()))
             text = f"{pool}<br/>{shown.machine} x {counts}"
-            if before is not None and after is not None and before.nodes != after.nodes:
-                text += f"<br/>was {'/'.join(str(n) for n in before.nodes or ())}"
+            if before is not None and after is not None and (before.nodes, before.machine) != (after.nodes,
+                                                                                               after.machine):
+                # A new machine type is a changed pool too (every node of it is replaced or recreated).
+                was = "/".join(str(n) for n in before.nodes or ())
+                machine = f"{before.machine} x " if before.machine != after.machine else ""
+                text += f"<br/>was {machine}{was}"
                 changed.append(_id("pool", pool))
             elif before is None and base is not None:
                 text += "<br/>new"

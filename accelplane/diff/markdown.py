@@ -181,11 +181,17 @@ def _short(path: str) -> str:
 
 
 def _replacements(diff: PlanDiff) -> list[str]:
-    """Every replacement named first, with what forces it and what it costs: the reviewer's first read."""
+    """Every replacement named first, with what forces it and what it costs: the reviewer's first read;
+    then every pool updated in place by recreating all its nodes (it reads as `~`, and is not harmless)."""
     replaced = [r for r in diff.resources if r.replaces]
+    rolled = [r for r in diff.resources if not r.replaces and r.op == "update" and r.meaning]
+    lines: list[str] = []
+    if rolled:
+        lines += ["", f"#### ⚠️ {plural(len(rolled), 'pool')} with every node recreated", ""]
+        lines += [f"- `~` {_code(r.name)} ({_code(r.type)}): **{_cell(r.meaning or '')}**" for r in rolled]
     if not replaced:
-        return []
-    lines = ["", f"#### ⚠️ {plural(len(replaced), 'replacement')}", ""]
+        return lines
+    lines += ["", f"#### ⚠️ {plural(len(replaced), 'replacement')}", ""]
     for resource in replaced:
         how = ("deleted, then created anew" if resource.op == "delete-before-replace"
                else "created anew, then the old one deleted")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, InputChange
-from accelplane.rules.cloud_rules import node_pool_types
+from accelplane.rules.cloud_rules import node_pool_shapes, node_pool_types
 
 TABLE = Path(__file__).with_name("force_new.json")
 # A resource's own name in the bridged providers' inputs (what Pulumi would otherwise auto-name).
@@ -133,6 +133,23 @@ def meaning(type_token: str, replaced: Replacement) -> str | None:
     if replaced.delete_first:
         text += "; the old pool is deleted before the new one exists, so the pool's capacity is zero meanwhile"
     return text
+
+
+def recreated_nodes(type_token: str, changes: Sequence[InputChange]) -> str | None:
+    """What an in-place update of a node pool costs when its provider recreates every node for it (a
+    machine type or disk change on GKE, a launch template version on EKS); None for a harmless update."""
+    shape = node_pool_shapes().get(type_token)
+    if shape is None:
+        return None
+    inputs = shape.recreating_inputs
+    rolling = [c.path for c in changes
+               if any(normalized(c.path) == p or normalized(c.path).startswith(p + ".") for p in inputs)]
+    if not rolling:
+        return None
+    return (f"updated in place, but every node is recreated because {', '.join(rolling)} changed: a rolling "
+            "replacement drains the pool node by node (pods are evicted, jobs on a drained node stop and resume from "
+            "their last checkpoint), its serving capacity is short by the surge while it rolls, and the quota "
+            "must hold the surge nodes beside the old ones")
 
 
 def unknown_types(types: Iterable[str]) -> list[str]:

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, Component, InputChange, ResourceDiff
-from accelplane.diff.replacement import force_new_rules, meaning, replacement
+from accelplane.diff.replacement import force_new_rules, meaning, recreated_nodes, replacement
 
 _STACK_TYPE = "pulumi:pulumi:Stack"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -56,7 +56,8 @@ def diff_graphs(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[Resour
             continue
         replaced = replacement(previous, resource, changes)
         if replaced is None:
-            out.append(_resource_diff("update", resource, changes))
+            out.append(replace(_resource_diff("update", resource, changes),
+                               meaning=recreated_nodes(str(resource.get("type")), changes)))
         else:
             out.append(replace(_resource_diff(replaced.op, resource, changes), forced_by=replaced.paths,
                                meaning=meaning(str(resource.get("type")), replaced)))

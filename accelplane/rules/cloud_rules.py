@@ -34,6 +34,9 @@ class NodePoolShape:
     labels_at: tuple[str, ...]  # where the nodes' Kubernetes labels sit in its inputs
     instance_type: Callable[[Resource], str]  # the machine (instance) type its nodes run
     minimum_nodes: Callable[[Resource], int | None]  # the floor it scales down to; None: fixed in size
+    # Inputs the provider updates in place by recreating every node, one surge at a time (a rolling
+    # replacement): `accelplane diff` says so instead of a harmless-looking `~`.
+    recreating_inputs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,14 @@ def _graph(text: str, stack: str) -> dict[str, Any]:
                                  .to_json()))
 
 
-def _diff(stack: str, old: str, new: str, count: int = 1) -> PlanDiff:
+def _diff(stack: str, old: str, new: str, count: int = 1, also: tuple[tuple[str, str], ...] = ()) -> PlanDiff:
+    """The diff of one edit of the stack file (`also`: further edits the same change needs)."""
     text = stack_text(stack)
     assert text.count(old) >= count, old
     changed = text.replace(old, new, count)
+    for before, after in also:
+        assert before in changed, before
+        changed = changed.replace(before, after, 1)
     base, head = _graph(text, stack), _graph(changed, stack)
     return PlanDiff(stack=stack, base_ref="HEAD", base_commit="0" * 40, base_resources=len(base["resources"]),
                     head_resources=len(head["resources"]), resources=diff_graphs(base, head), introduced=[],
@@ -159,3 +163,62 @@ def test_a_software_version_going_down_is_flagged_in_every_format() -> None:
     assert "driver: 580.95.05 → 570.172.08  (downgrade)" in render_table(diff)
     assert "**(downgrade)**" in render_markdown(diff)
     assert diff.to_json()["software"][0]["changes"][0]["downgrade"] is True
+
+
+def test_a_single_host_tpu_pool_of_another_machine_type_is_replaced() -> None:
+    """ct5lp-hightpu-8t/2x4 to ct5lp-hightpu-4t/2x2 read `~ nodeConfig.machineType`, `replace: 0`, no
+    drain warning, while GKE recreates every TPU VM: a single-host TPU pool's shape is its machine type."""
+    diff = _diff("tpu-prod", "        instance_type: ct5lp-hightpu-8t\n        tpu_topology: 2x4\n",
+                 "        instance_type: ct5lp-hightpu-4t\n        tpu_topology: 2x2\n",
+                 also=(("              weight: 10\n              accelerators_per_replica: 8\n",
+                        "              weight: 10\n              accelerators_per_replica: 4\n"),))
+    [pool] = [r for r in diff.resources if r.type == "gcp:container/nodePool:NodePool"]
+    assert pool.name == "acme-tpu-infer-v5e-pool"
+    assert pool.op == "delete-before-replace" and pool.symbol == "-+"
+    assert "nodeConfig.machineType" in pool.forced_by
+    assert pool.meaning is not None and "drained" in pool.meaning
+    assert diff.summary()["replace"] >= 1
+
+
+def test_a_gke_pool_whose_disk_changes_is_an_update_that_recreates_every_node() -> None:
+    """The provider updates a GKE pool's disk size in place, and GKE recreates every node for it."""
+    diff = _diff("tpu-prod", "        scaling: {min: 1, desired: 3, max: 8}\n        disk_gib: 300\n",
+                 "        scaling: {min: 1, desired: 3, max: 8}\n        disk_gib: 400\n")
+    [pool] = [r for r in diff.resources if r.type == "gcp:container/nodePool:NodePool"]
+    assert pool.op == "update" and pool.symbol == "~" and not pool.replaces
+    assert pool.meaning is not None and pool.meaning.startswith(
+        "updated in place, but every node is recreated because nodeConfig.diskSizeGb changed")
+    assert "the quota must hold the surge nodes" in pool.meaning
+    text = render_table(diff)
+    assert "! updated in place, but every node is recreated" in text
+    from accelplane.diff.markdown import render_markdown
+
+    markdown = render_markdown(diff)
+    assert "1 pool with every node recreated" in markdown and "`acme-tpu-infer-h100-pool`" in markdown
+
+
+def test_a_scaling_change_of_a_gke_pool_is_a_harmless_update() -> None:
+    diff = _diff("tpu-prod", "        scaling: {min: 1, desired: 3, max: 8}\n",
+                 "        scaling: {min: 1, desired: 3, max: 9}\n")
+    pools = [r for r in diff.resources if r.type == "gcp:container/nodePool:NodePool"]
+    assert [(p.op, p.meaning) for p in pools] == [("update", None)]
+
+
+def test_the_picture_marks_a_pool_whose_machine_type_changes() -> None:
+    """Only a change of node counts marked a pool in the Mermaid picture: a new machine type (every
+    node replaced) left it unmarked."""
+    from accelplane.cost.cloud_pricing import builtin_table
+    from accelplane.cost.estimate import estimate_plan
+    from accelplane.diff.cost import mermaid_picture
+
+    text = stack_text("prod")
+    base = _graph(text, "prod")
+    head = _graph(text.replace("instance_type: g6e.2xlarge", "instance_type: g6e.4xlarge", 1), "prod")
+    table = builtin_table("aws")
+    picture = mermaid_picture(base, head, estimate_plan(head, "aws", "us-west-2", table),
+                              estimate_plan(base, "aws", "us-west-2", table))
+    [node] = [line for line in picture.splitlines() if "infer-l40s<br/>" in line]
+    assert "g6e.4xlarge x 2/3/12<br/>was g6e.2xlarge x 2/3/12" in node, node
+    pool_id = node.split("[", 1)[0].strip()
+    marked = next(line for line in picture.splitlines() if line.strip().startswith("class ") and "changed" in line)
+    assert pool_id in marked.split()[1].split(","), picture

@@ -29,7 +29,13 @@ def _rules() -> Iterable[Rule]:
 
 CLOUD_RULES = CloudRules(
     cloud="aws",
-    node_pools=(NodePoolShape(t.EKS_NODE_GROUP, ("labels",), _instance_type, _minimum_nodes),),
+    node_pools=(NodePoolShape(
+        t.EKS_NODE_GROUP, ("labels",), _instance_type, _minimum_nodes,
+        # A new launch template version, AMI release or Kubernetes version: EKS updates the managed node
+        # group by a rolling replacement of every node (EKS User Guide, "Update a managed node group for
+        # your cluster": new nodes in surge, old ones drained and terminated).
+        recreating_inputs=("launchTemplate.version", "releaseVersion", "version"),
+    ),),
     stateful_types=frozenset({*t.S3_BUCKETS, t.KMS_KEY, t.SECRET, t.EBS_VOLUME, "aws:efs/fileSystem:FileSystem",
                               "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:rds/instance:Instance",
                               "aws:rds/cluster:Cluster", "aws:dynamodb/table:Table"}),

@@ -15,11 +15,11 @@ What replaces the pool (all its nodes, and for a slice the whole slice) rather t
   spot versus on-demand, the reservation, the service account, the metadata: the provider marks
   them ForceNew (terraform-provider-google's node pool and node config schemas; the table
   `accelplane diff` reads, accelplane/diff/force_new.json);
-- for TPU slices also `tpu_topology` and `machine_type` (a slice's shape is machine type and
-  topology together). The provider marks neither ForceNew and its update path sends neither, so a
-  topology change would read as an in-place update that changes nothing in GKE: the component asks
-  Pulumi to replace on both (`replace_on_changes`), so `pulumi preview` and `accelplane diff` show
-  the replacement;
+- for TPU pools also `tpu_topology` and `machine_type` (a slice's shape is machine type and
+  topology together; a single-host TPU pool's shape is its machine type). The provider marks
+  neither ForceNew and its update path sends neither, so a topology change would read as an
+  in-place update that changes nothing in GKE: the component asks Pulumi to replace on them
+  (`replace_on_changes`), so `pulumi preview` and `accelplane diff` show the replacement;
 - `machine_type`, `disk_size_gb` and `disk_type` on other pools update in place but recreate
   every node (in-place since terraform-provider-google 5.10, which pulumi-gcp 10.2 builds on;
   hashicorp/terraform-provider-google#16566).
@@ -110,6 +110,7 @@ class NodePoolArgs:
     spot: bool = False
     reservation: str | None = None  # a specific reservation's name (or projects/<p>/reservations/<name>)
     tpu_topology: str | None = None  # multi-host TPU slices, e.g. "4x4"
+    tpu: bool = False  # a TPU machine type (single-host pools have no tpu_topology)
     compact_placement: bool = False  # implied by tpu_topology
     gpu: GpuSpec | None = None
 
@@ -158,8 +159,12 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             "max_surge": 0 if tight else 1,
             "max_unavailable": 1 if tight else 0,
         }
-        # A slice's shape is machine type and topology together: a new one is a new slice.
-        replace_on = ["nodeConfig.machineType", "placementPolicy.tpuTopology"] if args.tpu_topology is not None else []
+        # A slice's shape is machine type and topology together: a new one is a new slice. A single-host
+        # TPU pool's shape is its machine type (ct5lp-hightpu-8t is 2x4, -4t 2x2): a new one is a new pool
+        # of other TPU VMs, not an update (a change of 8t to 4t once read `~ nodeConfig.machineType`,
+        # replace: 0, while every node and the chips' attached workloads went).
+        replace_on = (["nodeConfig.machineType", "placementPolicy.tpuTopology"] if args.tpu_topology is not None
+                      else ["nodeConfig.machineType"] if args.tpu else [])
         ignore: list[str] = []
         if args.autoscaling is not None:
             ignore = ["nodeCount", "initialNodeCount"]  # the autoscaler owns the live size

@@ -34,7 +34,14 @@ def _rules() -> Iterable[Rule]:
 
 CLOUD_RULES = CloudRules(
     cloud="gcp",
-    node_pools=(NodePoolShape(t.GKE_NODE_POOL, ("nodeConfig", "labels"), _machine_type, _minimum_nodes),),
+    node_pools=(NodePoolShape(
+        t.GKE_NODE_POOL, ("nodeConfig", "labels"), _machine_type, _minimum_nodes,
+        # In place since terraform-provider-google 5.10 (hashicorp/terraform-provider-google#16566), and
+        # GKE recreates every node for them ("Manually upgrade a node pool" / "Change node pool machine
+        # attributes": a surge upgrade); a node version upgrade is the same roll.
+        recreating_inputs=("nodeConfig.machineType", "nodeConfig.diskSizeGb", "nodeConfig.diskType",
+                           "nodeConfig.imageType", "version"),
+    ),),
     # A destroyed crypto key version takes the buckets' and Secrets' data with it.
     stateful_types=frozenset({t.GCS_BUCKET, t.GCP_KMS_CRYPTO_KEY, t.GCP_SECRET}),
     load_rules=_rules,
