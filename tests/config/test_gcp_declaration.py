@@ -43,6 +43,14 @@ def _problems(path: Path) -> list[str]:
          "nvidia-hgx-h100-8gpu"),
         ("        instance_type: n2-standard-8\n", "        instance_type: n9-imaginary-8\n",
          "node_pools[0].instance_type", "machine type 'n9-imaginary-8' is not one accelplane knows"),
+        # The driver of a GPU pool GKE installs the driver for is GKE's, not the profile's (it was accepted
+        # while the plan said gpuDriverVersion: DEFAULT and the node label claimed the typed driver).
+        ('        description: A3 H100 inference (the rollout\'s baseline); GKE installs its default driver for 1.33\n',
+         '        description: A3 H100 inference (the rollout\'s baseline); GKE installs its default driver for 1.33\n'
+         '        driver: "535.104.05"\n',
+         "software_profiles.h100-serve-gke.driver",
+         "driver 535.104.05 is not what pool infer-h100 runs: with gpu_driver: default GKE installs the driver "
+         "GKE 1.33.5-gke.1162000 pins as default"),
         # A typo of a machine type gets the nearest real names (it got none).
         ("        instance_type: n2-standard-8\n", "        instance_type: n2-standard-88\n",
          "node_pools[0].instance_type", "; did you mean n2-standard-8"),

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue
-from accelplane.clouds.gcp import catalog, checks, kubernetes_checks, provenance, resilience_checks
+from accelplane.clouds.gcp import catalog, checks, gpu_driver, kubernetes_checks, provenance, resilience_checks
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class GcpSupport(CloudSupport):
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         own = gcp_platform(platform)
         yield from checks.gcp_problems(own)
+        yield from gpu_driver.gke_driver_problems(own)
         yield from kubernetes_checks.gke_problems(own)
         yield from resilience_checks.resilience_problems(own)
 

@@ -34,13 +34,24 @@ def newest_cuda_for(ctx: Context, driver: Version) -> Version | None:
 
 
 _CUDA_DRIVER = "nvidia.cuda-driver"
+# NVIDIA's CUDA Compatibility guide: each CUDA release's minimum driver (why a driver must be known).
+CUDA_COMPATIBILITY = "https://docs.nvidia.com/deploy/cuda-compatibility/"
 
 
 def cuda_driver(ctx: Context) -> None:
     """Every CUDA runtime of the stack runs on its driver: natively, under minor-version
     compatibility, through a forward-compatibility package, or not at all."""
     driver = ctx.stack.v("driver")
-    if ctx.vendor != "nvidia" or driver is None:
+    if ctx.vendor != "nvidia":
+        return
+    if driver is None:
+        # Never a silent pass: a stack with CUDA and no driver (a GKE pool whose driver GKE picks for its
+        # node version, a profile that leaves it out) cannot be judged on it, and says so.
+        runtimes = [what for _, what, _ in ctx.cuda_runtimes()]
+        if runtimes:
+            ctx.unknown(_CUDA_DRIVER, f"no driver in the stack: whether it runs {', '.join(runtimes)} is unknown "
+                        "(declare the driver the nodes run, or the platform that decides it must say which)",
+                        CUDA_COMPATIBILITY, ("driver",))
         return
     compat = ctx.stack.compat_package
     acc = ctx.stack.accelerator
