@@ -55,10 +55,15 @@ def test_table_shows_changed_inputs_old_to_new_by_component(scenario: Scenario) 
     ~ aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule  acme-ml-sg-lb-out-targets
           description: "to inference pods" → "to inference pods (service port)\""""
     # The uncommitted AMI release change is in the diff: the head is the working tree, not HEAD. The
-    # driver, fabric manager and container toolkit labels follow the release (the AMI decides them).
+    # driver, fabric manager and container toolkit labels follow the release (the AMI decides them),
+    # and EKS rolls every node of the group onto the new AMI (said under the line).
     assert _section(text, "  AcceleratorNodePool acme-ml-train-h100", "  AcceleratorQueues") == """\
   AcceleratorNodePool acme-ml-train-h100
     ~ aws:eks/nodeGroup:NodeGroup  acme-ml-train-h100-ng
+          ! updated in place, but every node is recreated because releaseVersion changed: a rolling \
+replacement drains the pool node by node (pods are evicted, jobs on a drained node stop and resume from their last \
+checkpoint), its serving capacity is short by the surge while it rolls, and the quota must hold the surge nodes \
+beside the old ones
           labels["versions.accelplane.io/ami-release-version"]: "1.33.5-20251120" → "1.33.11-20260505"
           labels["versions.accelplane.io/container-toolkit"]: "1.18.0" → "1.19.0"
           labels["versions.accelplane.io/driver"]: "580.105.08" → "580.126.09"
