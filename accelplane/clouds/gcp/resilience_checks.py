@@ -15,9 +15,14 @@ from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp.declaration import GcpPlatform
-from accelplane.declaration.resilience import ARMOR_INTERVALS
+from accelplane.declaration.resilience import ARMOR_INTERVALS, RateLimitAction
 
-_INT32 = 2**31 - 1
+# A rule's rateLimitThreshold.count: "The minimum value is 1 and the maximum value is 1,000,000" for a
+# throttle, "1 request and ... 10,000 requests" for a rate-based ban (Cloud Armor, Rate limiting
+# overview, https://cloud.google.com/armor/docs/rate-limiting-overview, read 2026-12-06). The project
+# accepted up to 2^31-1, the API field's type, before.
+THROTTLE_MAX_COUNT = 1_000_000
+BAN_MAX_COUNT = 10_000
 
 
 def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
@@ -32,8 +37,13 @@ def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
                 yield ((*base, "rate_limit", "window_seconds"),
                        f"Cloud Armor counts over {', '.join(map(str, ARMOR_INTERVALS))} seconds, got "
                        f"{limit.window_seconds}")
-            if limit.requests > _INT32:
-                yield (*base, "rate_limit", "requests"), f"Cloud Armor's threshold is at most {_INT32:,} requests"
+            banned = limit.action is RateLimitAction.ban
+            most = BAN_MAX_COUNT if banned else THROTTLE_MAX_COUNT
+            if limit.requests > most:
+                kind = "a rate-based ban's (action: ban)" if banned else "a throttle's"
+                yield ((*base, "rate_limit", "requests"),
+                       f"Cloud Armor counts at most {most:,} requests for {kind} threshold, got {limit.requests:,} "
+                       "(https://cloud.google.com/armor/docs/rate-limiting-overview)")
         if service.retries is not None:
             yield ((*base, "retries"),
                    "the GKE Gateway cannot retry: HTTPRoute has no retry field in the Gateway API standard channel "
