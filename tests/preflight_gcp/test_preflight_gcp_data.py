@@ -25,11 +25,15 @@ def test_regional_quota_metrics_are_compute_metrics() -> None:
     data = quota_data()
     named = {metric for entry in data["regional"].values() for key, metric in entry.items() if key != "source"}
     assert named and named <= metrics, named - metrics
-    # Every entry names a source that is listed.
+    # Every entry names a source that is listed, and every listed source says where and what: a source
+    # pasted over by two quota entries once parsed as null (`sources.cloud_quotas`) and still passed.
     for group in ("regional", "cloud_quotas"):
         for entry in data[group].values():
             sources = [entry.get("source")] if "source" in entry else [v["source"] for v in entry.values()]
             assert all(source in data["sources"] for source in sources), entry
+    for name, source in data["sources"].items():
+        assert isinstance(source, dict) and set(source) == {"url", "what"}, (name, source)
+        assert source["url"].startswith("https://") and source["what"], (name, source)
 
 
 def test_the_preflight_role_allows_exactly_what_a_run_calls(project: Capacity, fake: GoogleApiFake) -> None:
