@@ -48,3 +48,12 @@ def test_tables_are_usd_dated_and_every_row_names_a_public_source(cloud: str) ->
         if row is not None and shape.tpu:
             per_chip = {"v5e": 1.20, "v5p": 4.20, "v6e": 2.70, "v4": 3.22}[shape.tpu]
             assert row.on_demand == pytest.approx(shape.chips * per_chip), name
+
+
+def test_a_price_keeps_every_published_digit() -> None:
+    """p4d.24xlarge was typed 21.96 where the price list says 21.957642: a rounded figure is a wrong one
+    (over a month of 730 hours, $16,029.08 rather than $16,030.80, for every such node)."""
+    table = builtin_table("aws")
+    row = table.regions["us-east-1"].instances["p4d.24xlarge"]
+    assert row.on_demand == 21.957642
+    assert round(row.on_demand * 730, 2) == 16029.08
