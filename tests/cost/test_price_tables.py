@@ -57,3 +57,21 @@ def test_a_price_keeps_every_published_digit() -> None:
     row = table.regions["us-east-1"].instances["p4d.24xlarge"]
     assert row.on_demand == 21.957642
     assert round(row.on_demand * 730, 2) == 16029.08
+
+
+def test_every_aws_instance_type_the_matrix_names_is_priced_or_says_why_not() -> None:
+    """prod's L40S pool moved to p5.4xlarge (the matrix's own type for one H100) read `no price` with no
+    reason. Every instance type the matrix names for an accelerator, each EC2 size of a family glob, has
+    a price or a line under `unpriced` with the reason, and never both."""
+    from accelplane.clouds.aws import catalog as aws_catalog
+    from accelplane.matrix.loader import load
+
+    table = builtin_table("aws")
+    priced = set(table.regions["us-east-1"].instances)
+    named = {pattern for accelerator in load().accelerators.values()
+             for pattern in getattr(accelerator, "instance_types", ()) or () if "." in pattern}
+    assert {"p5.4xlarge", "p5e.48xlarge", "trn2.*"} <= named
+    concrete = {name for name in aws_catalog.ec2_instance_types() if any(fnmatch(name, p) for p in named)}
+    said = {name for name in concrete if any(fnmatch(name, key) for key in table.unpriced)}
+    assert sorted(concrete - priced - said) == [], "price these instance types or list them under `unpriced`"
+    assert priced.isdisjoint(said), sorted(priced & said)
