@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="do not block on checks that could not be made (denied, throttled, no known quota)")
     parser.add_argument("--inventory", metavar="PATH",
                         help="bare metal: the inventory the node preflight reads (default: the stack's hosts)")
+    parser.add_argument("--nodes-only", action="store_true",
+                        help="bare metal: check the stack's hosts only; nothing is read from the cloud, so no cloud "
+                        "credentials are needed")
     parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format (default: table)")
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.set_defaults(handler=run)
@@ -72,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         min_days=args.min_days,
         allow_unknown=args.allow_unknown,
         inventory=args.inventory,
+        nodes_only=args.nodes_only,
     )
     report = preflight(stack, options)
     emit(render_preflight(report, args.format), args.output, report.summary_line())

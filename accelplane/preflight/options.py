@@ -18,3 +18,4 @@ class PreflightOptions:
     concurrency: int = 8
     now: datetime | None = None  # tests pin the clock
     inventory: str | None = None  # bare metal: the inventory the node preflight reads (default: the stack's)
+    nodes_only: bool = False  # bare metal only: no cloud read, so no cloud credentials

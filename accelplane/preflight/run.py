@@ -6,14 +6,21 @@ from __future__ import annotations
 import time
 
 from accelplane.config.loader import StackConfig
-from accelplane.preflight.cloud_preflight import cloud_preflight
+from accelplane.errors import InputError
+from accelplane.preflight.cloud_preflight import CloudPreflight, cloud_preflight
 from accelplane.preflight.options import PreflightOptions
 from accelplane.preflight.results import PreflightReport
 
 
 def preflight(stack: StackConfig, options: PreflightOptions) -> PreflightReport:
     started = time.perf_counter()
-    found = cloud_preflight(stack.platform, options)
+    if options.nodes_only and stack.platform.bare_metal is None:
+        raise InputError.single(f"stack {stack.stack} declares no bare_metal hosts: --nodes-only has nothing to check",
+                                file="accelplane preflight", field="--nodes-only")
+    # --nodes-only: the fleet's hosts alone (a lab, an on-premises fleet): nothing is read from the
+    # cloud, so no cloud credentials are asked for.
+    found = (CloudPreflight("the bare-metal hosts only (--nodes-only: nothing read from the cloud)", "none", [])
+             if options.nodes_only else cloud_preflight(stack.platform, options))
     checks = list(found.checks)
     if stack.platform.bare_metal is not None:
         # Start-up time: the node tooling loads only for stacks with bare-metal hosts.

@@ -36,3 +36,27 @@ def test_the_command_covers_the_cloud_and_the_fleet(account: Account, monkeypatc
     monkeypatch.setattr(reader, "aws_clients", lambda *_args, **_kwargs: account.clients)
     outcome = run_cli(["preflight", "--stack", "lab", "--format", "json"])
     assert "host h100-01" in outcome.out and "quota.vcpu" in outcome.out, outcome.err
+
+
+def test_nodes_only_checks_the_fleet_without_cloud_credentials(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    """`preflight --stack lab` asked for AWS credentials when only the fleet was to be checked. With
+    --nodes-only nothing is read from the cloud: no credentials, no cloud client, the hosts' checks."""
+    import accelplane.clouds.aws.verify.reader as reader
+
+    def no_cloud(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("--nodes-only built a cloud client")
+
+    monkeypatch.setattr(reader, "aws_clients", no_cloud)
+    for variable in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    outcome = run_cli(["preflight", "--stack", "lab", "--nodes-only"])
+    assert outcome.code == 0, outcome.err
+    assert "the bare-metal hosts only (--nodes-only: nothing read from the cloud)" in outcome.out
+    assert "host h100-01" in outcome.out and "quota.vcpu" not in outcome.out
+
+
+def test_nodes_only_on_a_stack_without_hosts_is_bad_input() -> None:
+    outcome = run_cli(["preflight", "--stack", "dev", "--nodes-only"])
+    assert outcome.code == 2 and "declares no bare_metal hosts" in outcome.err and "--nodes-only" in outcome.err
