@@ -261,6 +261,8 @@ class PlanDiff:
     lock_file: str | None = None
     # Monthly cost of both revisions and the picture of pools and traffic; None when the plan says no region.
     cost: CostDiff | None = None
+    # False when the stack is new in the change: the stack itself is then created too.
+    base_exists: bool = True
 
     def of(self, op: str) -> list[ResourceDiff]:
         return [resource for resource in self.resources if resource.op == op]
@@ -287,7 +289,9 @@ class PlanDiff:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "create": len(self.of("create")),
+            # A stack new in the change creates its Stack resource too, which `pulumi preview` (and
+            # `accelplane preview`) count: the same stack reads the same number in both.
+            "create": len(self.of("create")) + (0 if self.base_exists else 1),
             "update": len(self.of("update")),
             "replace": len(self.of("replace")) + len(self.of("delete-before-replace")),
             "delete_before_replace": len(self.of("delete-before-replace")),

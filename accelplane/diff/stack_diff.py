@@ -112,6 +112,7 @@ def diff_stack(
         resolved=resolved,
         software=software_changes(base_platform_data, head_platform_data, head_stack.platform, as_of),
         notes=notes,
+        base_exists=base_exists,
         rollout=rollout,
         artifacts=artifacts,
         lock_file=_shown(lock_path, project_dir) if artifacts is not None else None,
