@@ -23,6 +23,11 @@ def render_table(report: Report) -> str:
         lines.append("  ".join(c.ljust(w) for c, w in zip(_COLUMNS[:-1], widths, strict=True)) + "  " + _COLUMNS[-1])
         for row in rows:
             lines.append("  ".join(v.ljust(w) for v, w in zip(row[:-1], widths, strict=True)) + "  " + row[-1])
+        # The fix, as every other format carries it (SARIF's help, JSON's remediation), once per rule.
+        fixes = {item.rule: item.remediation for item in report.items if item.remediation}
+        if fixes:
+            lines.append("")
+            lines.extend(f"fix {rule}: {remediation}" for rule, remediation in fixes.items())
     for failure in report.failures:
         lines.append(f"FAILED: {failure}")
     for note in report.notes:
