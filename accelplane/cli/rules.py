@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _rules() -> tuple[Any, ...]:
     """The registered rules, then the diff-only checks."""
     # Start-up time: the registry (every rule) loads only for these commands.
-    from accelplane.diff.rollout import STEP_RULE
+    from accelplane.diff.step_rule import STEP_RULE
     from accelplane.rules.registry import RULES
 
     return (*RULES, STEP_RULE)
@@ -49,19 +49,10 @@ def _diff_only(rule: Any) -> bool:
     return rule.id in DIFF_ONLY_IDS
 
 
-def _why(rule: Any) -> str:
-    if _diff_only(rule):
-        # Start-up time: as _rules.
-        from accelplane.diff.rollout import STEP_RULE_WHY
-
-        return STEP_RULE_WHY
+def _record(rule: Any) -> dict[str, Any]:
     module = importlib.import_module(rule.check.__module__)
     # The module's docstring opens with the id (and any old one) and says what the rule guards against.
-    return re.sub(r"^AP-[A-Z0-9]+-\d{3}( \(was [^)]*\))?:\s*", "", (module.__doc__ or "").strip())
-
-
-def _record(rule: Any) -> dict[str, Any]:
-    why = _why(rule)
+    why = re.sub(r"^AP-[A-Z0-9]+-\d{3}( \(was [^)]*\))?:\s*", "", (module.__doc__ or "").strip())
     return {
         "id": rule.id,
         "name": rule.name,
@@ -97,9 +88,13 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    # Start-up time: as _rules.
+    from accelplane.rules.registry import rule_by_id
+
     rules = _rules()
     wanted = args.rule.strip()
-    rule = next((r for r in rules if wanted.upper() in (r.id, *r.aliases) or r.name == wanted.lower()), None)
+    rule = rule_by_id(wanted.upper()) or next(
+        (r for r in rules if r.id == wanted.upper() or r.name == wanted.lower()), None)
     if rule is None:
         keys = [r.id for r in rules] + [r.name for r in rules]
         close = difflib.get_close_matches(wanted.upper() if wanted.upper().startswith("AP-") else wanted.lower(),

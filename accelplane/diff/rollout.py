@@ -26,37 +26,15 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 
 from accelplane.diff.plan_diff import BackendChange, ServiceRollout
+from accelplane.diff.step_rule import STEP_RULE
 from accelplane.report.document import Item
 from accelplane.report.findings import item
 from accelplane.rollout.steps import step_problems
 from accelplane.rules import types as t
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rollout.services import Backend, backends, judge_backend, rollout, service_name, worst
-from accelplane.rules.rule import Enforcement, Family, Finding, Rule, Severity
+from accelplane.rules.rule import Enforcement, Finding
 from accelplane.rules.view import Resource, UnknownValue, mapping
-
-STEP_RULE_ID = "AP-RO-004"
-# What `accelplane rules show AP-RO-004` says the check guards against (a registered rule's module
-# docstring says it; this module's says the whole diff section).
-STEP_RULE_WHY = ("A change of weights that is not one rollout step (two canaries growing at once, weight moving "
-                 "between two backends past the baseline) is a traffic split no gate ever judged. A change that "
-                 "returns every request to the baseline (an abort) is always allowed. Mandatory, neither "
-                 "configurable nor waivable: a change that is not a step is split into steps instead.")
-
-STEP_RULE = Rule(
-    id=STEP_RULE_ID,
-    name="rollout-one-step-per-change",
-    description="Checks whether a change moves an inference service's weights by one rollout step: between "
-    "the baseline and one other backend (accelplane diff only: it compares two revisions).",
-    family=Family.rollout,
-    severity=Severity.high,
-    enforcement=Enforcement.mandatory,
-    remediation="Move weight between the baseline and one canary per change (`accelplane rollout` writes the "
-    "next step); split the change into steps, or return every request to the baseline (abort) at once.",
-    resource_types=frozenset({t.INFERENCE_SERVICE}),
-    check=lambda resource, graph: (),
-    categories=("rollout",),
-)
 
 
 def _services(resources: Iterable[Resource]) -> dict[str, Resource]:
