@@ -36,7 +36,11 @@ class DeclaredBudget:
 class BudgetVerdict:
     budget: DeclaredBudget
     cost: float
-    unpriced: int  # lines without a price (the cost is a lower bound)
+    unpriced_lines: tuple[str, ...]  # resources without a price (the cost is a lower bound)
+
+    @property
+    def unpriced(self) -> int:
+        return len(self.unpriced_lines)
 
     @property
     def fraction(self) -> float:
@@ -114,4 +118,4 @@ def budgets_in(resources: Iterable[Mapping[str, Any]]) -> list[DeclaredBudget]:
 
 
 def judge(estimate: Estimate, budget: DeclaredBudget) -> BudgetVerdict:
-    return BudgetVerdict(budget, estimate.at(budget.judged_at), len(estimate.unpriced()))
+    return BudgetVerdict(budget, estimate.at(budget.judged_at), tuple(item.resource for item in estimate.unpriced()))

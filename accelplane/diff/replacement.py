@@ -136,8 +136,8 @@ def meaning(type_token: str, replaced: Replacement) -> str | None:
 
 
 def recreated_nodes(type_token: str, changes: Sequence[InputChange]) -> str | None:
-    """What an in-place update of a node pool costs when its provider recreates every node for it (a
-    machine type or disk change on GKE, a launch template version on EKS); None for a harmless update."""
+    """What an in-place update of a node pool costs when its provider recreates every node for it (the
+    inputs each cloud's NodePoolShape.recreating_inputs names); None for a harmless update."""
     shape = node_pool_shapes().get(type_token)
     if shape is None:
         return None

@@ -45,8 +45,8 @@ def cuda_driver(ctx: Context) -> None:
     if ctx.vendor != "nvidia":
         return
     if driver is None:
-        # Never a silent pass: a stack with CUDA and no driver (a GKE pool whose driver GKE picks for its
-        # node version, a profile that leaves it out) cannot be judged on it, and says so.
+        # Never a silent pass: a stack with CUDA and no driver (a pool whose driver its managed platform
+        # picks for the node version, a profile that leaves it out) cannot be judged on it, and says so.
         runtimes = [what for _, what, _ in ctx.cuda_runtimes()]
         if runtimes:
             ctx.unknown(_CUDA_DRIVER, f"no driver in the stack: whether it runs {', '.join(runtimes)} is unknown "

@@ -33,9 +33,7 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if found.over:
         yield f"{found.message()}: over by ${found.cost - found.budget.monthly_usd:,.2f}"
     elif found.cannot_judge:
-        unpriced = graph_estimate(graph, cloud_budgets()[resource.type].cloud)
-        names = ", ".join(item.resource for item in unpriced.unpriced()) if unpriced else ""
-        yield f"{found.message()}: no price for {names} (`accelplane cost` names why)"
+        yield f"{found.message()}: no price for {', '.join(found.unpriced_lines)} (`accelplane cost` names why)"
 
 
 RULE = Rule(
