@@ -36,11 +36,11 @@ class DeclaredBudget:
 class BudgetVerdict:
     budget: DeclaredBudget
     cost: float
-    unpriced_lines: tuple[str, ...]  # resources without a price (the cost is a lower bound)
+    unpriced_resources: tuple[str, ...]  # resources without a price (the cost is a lower bound)
 
     @property
     def unpriced(self) -> int:
-        return len(self.unpriced_lines)
+        return len(self.unpriced_resources)
 
     @property
     def fraction(self) -> float:

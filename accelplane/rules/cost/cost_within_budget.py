@@ -33,7 +33,7 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     if found.over:
         yield f"{found.message()}: over by ${found.cost - found.budget.monthly_usd:,.2f}"
     elif found.cannot_judge:
-        yield f"{found.message()}: no price for {', '.join(found.unpriced_lines)} (`accelplane cost` names why)"
+        yield f"{found.message()}: no price for {', '.join(found.unpriced_resources)} (`accelplane cost` names why)"
 
 
 RULE = Rule(
