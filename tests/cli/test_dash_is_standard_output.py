@@ -52,7 +52,7 @@ def test_output_dash_writes_the_report_to_standard_output(
 ) -> None:
     code = main([*argv, "--output", "-"])
     captured = capsys.readouterr()
-    assert code in (0, 1), captured.err
+    assert code == 0, captured.err  # the dev stack passes its checks and has no budget
     json.loads(captured.out)
     assert "wrote" not in captured.err
     _no_dash_file(tmp_path)

@@ -40,7 +40,7 @@ def test_a_pool_that_installs_its_own_driver_is_judged_on_it(tmp_path: Path,
 def test_a_stack_without_a_driver_is_not_a_silent_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stack = tmp_path / "stack.yaml"
     stack.write_text('accelerator: nvidia-h100\ncuda: "12.8"\ntorch: "2.8.0"\npython: "3.11"\n')
-    assert main(["matrix", "check", str(stack), "--json"]) in (0, 1)
+    assert main(["matrix", "check", str(stack), "--json"]) == 0  # a warning does not block
     report = json.loads(capsys.readouterr().out)
     assert report["verdict"] != "compatible"
     [finding] = [f for f in report["findings"] if f["rule"] == "nvidia.cuda-driver"]
