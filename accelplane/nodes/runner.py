@@ -36,6 +36,7 @@ import yaml
 from accelplane.config.project import SOURCE_CHECKOUT, project_around
 from accelplane.errors import InputError
 from accelplane.nodes.progress import ProgressView
+from accelplane.nodes.socket_tempdir import controller_tempdir
 
 # The Ansible content (playbooks/, roles/, plugins/, ansible.cfg) is part of the project, not of the
 # Python package: a run uses the project the stack file is in, else this source checkout.
@@ -101,6 +102,7 @@ def run_playbook(
     view = view or ProgressView(check=check)
     if view.expected_plays is None:
         view.expected_plays = count_plays(root / "playbooks" / playbook)
+    socket_tempdir = controller_tempdir()  # before the run directory exists: a refusal leaves nothing
     temporary = private_data_dir is None
     private = private_data_dir or Path(tempfile.mkdtemp(prefix="accelplane-nodes-"))
     private.mkdir(parents=True, exist_ok=True)
@@ -116,6 +118,9 @@ def run_playbook(
         "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
         "PYTHONPATH": str(Path(__file__).resolve().parents[2]) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     }
+    if socket_tempdir is not None:
+        # TMPDIR too long for the socket ansible-core's controller binds (socket_tempdir.py).
+        envvars["TMPDIR"] = socket_tempdir
     if fact_cache is not None:
         envvars["ANSIBLE_CACHE_PLUGIN_CONNECTION"] = str(fact_cache)
     try:
