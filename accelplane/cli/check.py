@@ -110,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
                             f"({', '.join(g.name for g in groups)})")
     if stack is not None:
         # Start-up time: only this command loads these (every parser is built at start).
-        from accelplane.engine.provenance import finding_lines
+        from accelplane.engine.provenance import finding_lines, fix_lines
 
         report.lines = finding_lines(stack.platform, stack.line_of, resources)
+        report.fix_lines = fix_lines(stack.platform, stack.line_of, resources, judgement.findings)
     report.started, report.seconds = started, time.perf_counter() - clock
     emit(
         render(report, args.format),

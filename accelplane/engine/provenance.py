@@ -12,6 +12,10 @@ A service with `backends` maps each backend's own resources (its target group, D
 HPA, PDB, TargetGroupBinding, GKE policies) to that backend's entry, and its listener rule to its
 `path_prefix`: a finding on the Inferentia2 canary's Deployment points at the canary, not at the
 service. The names follow `k8s/inference_service.py`; each cloud's `provenance.py` states its own.
+
+A rule whose fix is a field of an enclosing element (`Rule.fix_field`: a service's `rate_limit`, a
+finding on one of its backends' resources) points at that field, or at the element that can declare
+it when the field is missing (`fix_lines`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from accelplane.cloud_support import cloud_support
 from accelplane.config.yaml_source import PathPart
 from accelplane.declaration import InferenceService, Platform
 from accelplane.rules import types as t
+from accelplane.rules.rule import Finding
 from accelplane.rules.view import Resource
 
 Path = tuple[PathPart, ...]
@@ -29,7 +34,7 @@ _K8S = "accelplane:k8s:"
 # A backend's resources under its service component: (type token, logical-name suffix).
 _BACKEND_CHILDREN = (
     ("kubernetes:apps/v1:Deployment", "deployment"),
-    ("kubernetes:core/v1:Service", "service"),
+    (t.K8S_SERVICE, "service"),
     ("kubernetes:autoscaling/v2:HorizontalPodAutoscaler", "hpa"),
     ("kubernetes:policy/v1:PodDisruptionBudget", "pdb"),
     ("kubernetes:elbv2.k8s.aws/v1beta1:TargetGroupBinding", "tgb"),
@@ -117,4 +122,38 @@ def finding_lines(
         line = line_of(*path) if path is not None else line_of()
         if line is not None:
             out[resource.urn] = line
+    return out
+
+
+def fix_path(platform: Platform, path: Path, field: str) -> Path | None:
+    """`field` of the deepest element along `path` whose declaration model has it; None when none does."""
+    elements: list[object] = [platform]
+    current: object = platform
+    for part in path:
+        try:
+            current = current[part] if isinstance(part, int) else getattr(current, str(part))  # type: ignore[index]
+        except (AttributeError, IndexError, KeyError, TypeError):
+            break
+        elements.append(current)
+    for depth in range(len(elements) - 1, -1, -1):
+        if field in getattr(type(elements[depth]), "model_fields", {}):
+            return (*path[:depth], field)
+    return None
+
+
+def fix_lines(
+    platform: Platform, line_of: Callable[..., int | None], resources: Iterable[Resource], findings: Iterable[Finding],
+) -> dict[tuple[str, str], int]:
+    """(rule id, URN) -> line, for the findings of rules with a `fix_field`: that field's line, or the
+    line of the element that can declare it when the stack file leaves it out."""
+    paths = declaration_paths(platform)
+    parents = {r.urn: (r.type, r.name, r.parent) for r in resources}
+    out: dict[tuple[str, str], int] = {}
+    for finding in findings:
+        field = finding.rule.fix_field
+        path = declaration_path(finding.urn, parents, paths) if field else None
+        at = fix_path(platform, path, field) if path is not None and field else None
+        line = line_of(*at) if at is not None else None
+        if line is not None:
+            out[(finding.rule.id, finding.urn)] = line
     return out

@@ -65,10 +65,17 @@ class Report:
     waivers: list[dict[str, Any]] = field(default_factory=list)
     # URN -> line of `artifact` that declares the resource (SARIF regions); 1 when unknown.
     lines: dict[str, int] = field(default_factory=dict)
+    # (rule id, URN) -> the line whose change fixes that finding, where it is not the resource's own
+    # (rules with a fix field: engine/provenance.py `fix_lines`).
+    fix_lines: dict[tuple[str, str], int] = field(default_factory=dict)
     started: datetime | None = None  # when the run began (JUnit `timestamp`)
     seconds: float | None = None  # how long it took (JUnit `time`)
     rule_seconds: dict[str, float] = field(default_factory=dict)  # rule id -> its share of `seconds`
     version: str = field(default_factory=version)  # the tool's (SARIF driver version)
+
+    def line_of(self, item: Item) -> int:
+        """The line of `artifact` a finding points at: where its fix goes, else its resource's; 1 when unknown."""
+        return self.fix_lines.get((item.rule, item.urn)) or self.lines.get(item.urn, 1)
 
     def verdict_line(self) -> str:
         """`PASSED: 0 blocking findings, 3 findings (...)` or, with a blocking problem that is no finding

@@ -82,7 +82,7 @@ def render_sarif(report: Report) -> str:
                     }
                 },
                 "automationDetails": {"id": f"{report.tool}/{report.subject}"},
-                "results": [_result(item, index, artifact, report.lines.get(item.urn, 1)) for item in report.items],
+                "results": [_result(item, index, artifact, report.line_of(item)) for item in report.items],
                 "invocations": [
                     {"executionSuccessful": True,
                      "toolExecutionNotifications": [

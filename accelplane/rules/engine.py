@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.registry import RULES
-from accelplane.rules.rule import Enforcement, Finding, Rule, Scope
+from accelplane.rules.rule import About, Enforcement, Finding, Rule, Scope
 from accelplane.rules.view import UnknownValue
 
 
@@ -39,11 +39,11 @@ def run_rule(rule: Rule, graph: ReferenceGraph, enforcement: Enforcement | None 
             except UnknownValue:
                 skipped += 1
                 continue
-            findings.extend(
-                Finding(rule=rule, urn=resource.urn, type=resource.type, name=resource.name, message=message,
-                        enforcement=level)
-                for message in messages
-            )
+            for message in messages:
+                subject = message.resource if isinstance(message, About) else resource
+                text = message.message if isinstance(message, About) else message
+                findings.append(Finding(rule=rule, urn=subject.urn, type=subject.type, name=subject.name,
+                                        message=text, enforcement=level))
     return findings, skipped
 
 

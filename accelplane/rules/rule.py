@@ -2,7 +2,9 @@
 
 A rule is a pure function over a small resource view (`accelplane.rules.view.Resource`) and, for
 rules that need the rest of the graph, the graph (`accelplane.rules.graph.ReferenceGraph`). It yields one
-message per problem; the engine turns messages into `Finding`s carrying the rule's metadata.
+message per problem; the engine turns messages into `Finding`s carrying the rule's metadata. A stack
+rule that judges one resource but finds the problem on another (a Gateway judged, its backend Service
+unprotected) yields `About(other, message)`: the finding is that resource's, so it points where the fix is.
 Nothing here knows about CrossGuard, the Pulumi engine or the stack declaration (docs/conventions.md 14).
 """
 
@@ -64,7 +66,15 @@ class Scope(StrEnum):
     stack = "stack"
 
 
-Check = Callable[["Resource", "ReferenceGraph"], Iterable[str]]
+@dataclass(frozen=True)
+class About:
+    """A message about another resource than the one the check was given (stack rules)."""
+
+    resource: Resource
+    message: str
+
+
+Check = Callable[["Resource", "ReferenceGraph"], Iterable["str | About"]]
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,11 @@ class Rule:
     # Ids this rule had before (a rule moved to another family): waivers and `--policy-config`
     # entries naming an old id still apply to it.
     aliases: tuple[str, ...] = ()
+    # The declaration field whose change fixes a finding, when it is not the element the resource
+    # is built from itself (rate_limit: a service's, whichever backend's resource the finding is on).
+    # A finding's line is that field of the nearest enclosing element that can declare it, or that
+    # element when the field is missing (engine/provenance.py `fix_lines`).
+    fix_field: str | None = None
 
     def applies_to(self, type_token: str) -> bool:
         return type_token in self.resource_types

@@ -22,6 +22,7 @@ K8S_POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
 }
 K8S_WORKLOAD_TYPES = frozenset(K8S_POD_SPEC_PATHS)
 K8S_CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
+K8S_SERVICE = "kubernetes:core/v1:Service"
 K8S_LIMIT_RANGE = "kubernetes:core/v1:LimitRange"
 K8S_RESOURCE_QUOTA = "kubernetes:core/v1:ResourceQuota"
 K8S_HPA = "kubernetes:autoscaling/v2:HorizontalPodAutoscaler"

@@ -197,7 +197,7 @@ def test_a_plan_from_preview_json_is_judged_like_the_stack(tmp_path: Path, capsy
      "AP-LB-010", "acme-ml-inference-alb"),
     ("tpu-prod",
      "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n",
-     "AP-GLB-010", "acme-tpu-gateway-gateway"),
+     "AP-GLB-010", "acme-tpu-svc-llm-server-h100-service"),
 ])
 def test_a_prod_endpoint_that_drops_its_rate_limit_fails_the_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], stack: str, line: str, rule: str, resource: str
@@ -207,3 +207,18 @@ def test_a_prod_endpoint_that_drops_its_rate_limit_fails_the_gate(
     code, out, _ = run(capsys, "--stack-file", str(path))
     assert code == 1, out
     assert any(rule in row and resource in row and "BLOCKING" in row for row in out.splitlines()), out
+
+
+def test_a_missing_cloud_armor_rate_limit_points_at_the_service_that_declares_it(tmp_path: Path) -> None:
+    """Issue 45 item 4, as a user saw it: `check --stack tpu-prod --format sarif` without the service's
+    `rate_limit` put AP-GLB-010 on the endpoint's `certificate:` line; the fix is the service's rate_limit.
+    The finding is each unprotected backend Service's, and both point at the service's first line."""
+    line = "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n"
+    path, _ = write_variant(tmp_path, line, "", stack="tpu-prod")
+    service_line = path.read_text().splitlines().index("        - name: llm-server") + 1
+    sarif = tmp_path / "check.sarif"
+    assert main(["check", "--stack-file", str(path), "--format", "sarif", "--output", str(sarif)]) == 1
+    results = [r for r in json.loads(sarif.read_text())["runs"][0]["results"] if r["ruleId"] == "AP-GLB-010"]
+    located = {(r["properties"]["resourceType"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+               for r in results}
+    assert len(results) == 2 and located == {("kubernetes:core/v1:Service", service_line)}, results

@@ -63,6 +63,11 @@ def throttle(priority: int = 500, *, preview: bool = False) -> dict[str, Any]:
                                  "rateLimitThreshold": {"count": 300, "intervalSec": 60}}}
 
 
+def k8s_service(name: str, object_name: str, namespace: str = "inference") -> Any:
+    """A Kubernetes Service (logical `name`, object `namespace/object_name`)."""
+    return res("kubernetes:core/v1:Service", name, {"metadata": {"name": object_name, "namespace": namespace}})
+
+
 def armor(name: str, *rules: dict[str, Any]) -> Any:
     return res(gcp_types.GCP_SECURITY_POLICY, name, {"name": name, "type": "CLOUD_ARMOR", "labels": {
         **LABELS, "accelplane-environment": "prod"}, "rules": [*rules, allow_rule(1000, "198.51.100.0/24"),
@@ -111,13 +116,15 @@ RESILIENCE_CASES: dict[str, Case] = {
         passing=[target_group(), res(aws_types.TARGET_GROUP, "lambda-tg", {"targetType": "lambda", "tags": TAGS})],
         failing=[target_group(matcher=None), target_group("default-path", path=None)],
         expect="health check without an explicit matcher", target="tg", also=("default-path",)),
+    # The finding is the unprotected backend Service's (its service's rate_limit fixes it); without
+    # the Service in the graph, the Gateway's (tests/rules/test_gcp_rules.py).
     "AP-GLB-010": Case(
         passing=[gateway(), http_route("serve", "inference", "serve"), backend_policy("serve", "acme-serve"),
-                 armor("acme-serve", throttle())],
+                 armor("acme-serve", throttle()), k8s_service("serve-service", "serve")],
         failing=[gateway(), http_route("serve", "inference", "serve"), backend_policy("serve", "acme-serve"),
-                 armor("acme-serve")],
-        expect="inference/serve in prod has no Cloud Armor rate limit", target="inference-inference-gateway",
-        environment="prod"),
+                 armor("acme-serve"), k8s_service("serve-service", "serve")],
+        expect="inference/serve of Gateway inference-inference-gateway in prod has no Cloud Armor rate limit",
+        target="serve-service", environment="prod"),
     "AP-GLB-011": Case(
         passing=[armor("acme-serve", throttle())],
         failing=[armor("acme-serve", throttle(preview=True))],

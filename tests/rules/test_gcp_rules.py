@@ -114,3 +114,15 @@ def test_rules_read_the_labels_the_gcp_layer_writes() -> None:
     from accelplane.clouds.gcp.rules.labels import BUCKET_ROLE_LABEL
 
     assert BUCKET_ROLE_LABEL == ROLE_LABEL
+
+
+def test_a_rate_limit_finding_without_the_service_in_the_graph_stays_on_the_gateway() -> None:
+    """AP-GLB-010 moves its finding to the unprotected backend Service (its service's rate_limit is the
+    fix); a route to a Service the graph does not hold (another stack's) leaves it on the Gateway."""
+    from tests.rules.resilience_cases import armor
+
+    graph = ReferenceGraph([c.gateway(), c.http_route("serve", "inference", "serve"),
+                            c.backend_policy("serve", "acme-serve"), armor("acme-serve")], environment="prod")
+    findings, _ = run_rule(rule_by_id("AP-GLB-010"), graph)
+    gateway_type = "kubernetes:gateway.networking.k8s.io/v1:Gateway"
+    assert [(f.name, f.type) for f in findings] == [("inference-inference-gateway", gateway_type)]

@@ -65,6 +65,11 @@ def backend_services(graph: ReferenceGraph, gateway: Resource) -> list[tuple[str
     return sorted(found)
 
 
+def service_objects(graph: ReferenceGraph) -> dict[tuple[str, str], Resource]:
+    """(namespace, name) -> the Kubernetes Service of the graph with that name."""
+    return {(namespace(service), object_name(service)): service for service in graph.of_type(t.K8S_SERVICE)}
+
+
 def policy_settings(graph: ReferenceGraph, policy_type: str, kind: str, setting: str) -> dict[tuple[str, str], str]:
     """(namespace, target name) -> `spec.default.<setting>` of the GKE policies of `policy_type` targeting a
     `kind` object (policies apply in their own namespace)."""
