@@ -67,6 +67,11 @@ class RateLimit(Model):
         default=RateLimitAction.reject, description="reject: 429 while over the limit; ban: 429 for ban_seconds "
         "(Cloud Armor only: AWS WAF has no ban).",
     )
+    # Cloud Armor's banDurationSec. Whether Google accepts only a fixed set of values could not be
+    # confirmed from here (2026-12-07): the Compute API reference (SecurityPolicyRuleRateLimitOptions),
+    # the provider's docs and the rate-limiting overview's excerpts read here give its meaning and no
+    # value set. So the range stays a day at most and the value is not checked against a set (confidence:
+    # unconfirmed; https://cloud.google.com/compute/docs/reference/rest/v1/securityPolicies).
     ban_seconds: int | None = Field(default=None, ge=1, le=86400, description="With action: ban, how long.")
     exempt_paths: list[str] = Field(
         default_factory=list, max_length=5,
