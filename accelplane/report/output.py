@@ -22,7 +22,7 @@ def to_stdout(output: Path | None) -> bool:
 
 def emit(text: str, output: Path | None, verdict: str) -> None:
     """Print `text`, or write it to `output` and print `verdict` (e.g. "PASSED: ...") to stderr."""
-    if output is None or to_stdout(output):
+    if output is None or to_stdout(output):  # (None spelt out: the type checker narrows on it)
         sys.stdout.write(text)
         return
     write_file(text, output, "--output")

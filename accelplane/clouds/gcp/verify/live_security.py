@@ -242,7 +242,6 @@ class SecurityReader:
             else:
                 self.other_project_grants.append((str(role), str(member)))
 
-
     def _user_managed_keys(self, account: Resource, item: dict, iam: Any) -> None:
         """Every user-managed key of one of the stack's service accounts is unexpected: the stack
         declares none (AP-GIAM rules refuse one), and a key acts as the account from anywhere, for as

@@ -36,7 +36,6 @@ from accelplane.verify.results import CheckId, CheckResult, Status, Subject
 _HERE = "accelplane verify"
 
 
-
 class GcpReader(LiveReader):
     def __init__(self, clients: GcpClients | None = None) -> None:
         self.clients = clients  # tests hand in clients with their own credentials
