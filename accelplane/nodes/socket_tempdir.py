@@ -32,12 +32,13 @@ def fits(directory: str) -> bool:
     return len(os.fsencode(directory)) + SOCKET_SUFFIX_LENGTH <= SUN_PATH_MAX
 
 
-def controller_tempdir(current: str | None = None, candidates: tuple[str, ...] = SYSTEM_TEMP_DIRS) -> str | None:
+def controller_tempdir(current: str | None = None, candidates: tuple[str, ...] | None = None) -> str | None:
     """The TMPDIR to give the Ansible controller, or None to leave its environment as it is.
 
     `current` is the temporary directory the controller would use (default: this process's).
     Refused (InputError) when neither it nor any system temporary directory is short enough."""
     current = current or tempfile.gettempdir()
+    candidates = SYSTEM_TEMP_DIRS if candidates is None else candidates
     if fits(current):
         return None
     for candidate in candidates:

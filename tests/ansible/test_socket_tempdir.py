@@ -100,3 +100,19 @@ def test_the_runner_gives_ansible_a_short_tmpdir_when_the_user_s_is_too_long(tmp
 
 def test_the_runner_leaves_a_short_tmpdir_to_ansible(short_parent, monkeypatch):
     assert "TMPDIR" not in _run_with_tmpdir(short_parent, monkeypatch)
+
+
+def test_the_cli_refuses_a_tmpdir_too_long_with_nowhere_shorter_and_starts_nothing(tmp_path, monkeypatch, capsys):
+    """Exit 2 naming TMPDIR before any run directory exists (and before Ansible starts)."""
+    from accelplane.cli import main
+
+    long_tmp = tmp_path / ("t" * 90)
+    long_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(long_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.setattr(socket_tempdir, "SYSTEM_TEMP_DIRS", (str(tmp_path / "missing"),))
+    monkeypatch.setattr(ansible_runner, "run", lambda **_: pytest.fail("Ansible started"))
+    assert main(["nodes", "validate", "--stack-file", str(LAB_STACK)]) == 2
+    err = capsys.readouterr().err
+    assert "TMPDIR" in err and "at most 75 bytes" in err and "Traceback" not in err
+    assert list(long_tmp.iterdir()) == []
