@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from accelplane.matrix.schema import Fact, KernelModule, Source, VersionStr
 
@@ -283,16 +283,35 @@ class TorchXlaPairing(Fact):
     rule: str
 
 
+class PageReading(Fact):
+    """One reading of the page that documents a generation: what it said, and what dates it. Google
+    edits these pages in place; keeping each reading shows which text the matrix judges by."""
+
+    read: int = Field(description="1 for the oldest reading, counting up")
+    dated: str = Field(description="the page's own date, or what orders the reading when the copy shows none")
+    says: str = Field(description="the sentences the judgement rests on, as the page words them")
+    frameworks: tuple[str, ...] = Field(description="profile keys of the frameworks this reading documents")
+
+
 class TpuGenerationSupport(Fact):
     """What a TPU generation runs: the frameworks Google documents for it, and whether it has a TPU VM
-    software version (the Cloud TPU API's runtime) at all."""
+    software version (the Cloud TPU API's runtime) at all. Where Google's page said different things over
+    time, `readings` keeps each, and the frameworks judged are the newest reading's."""
 
     accelerator: str
     frameworks: tuple[str, ...] = Field(description="profile keys of the supported frameworks (jax, torch_xla)")
     unsupported: tuple[str, ...] = Field((), description="frameworks Google says it does not support")
-    tpu_vm_runtime: bool = Field(True, description="False: GKE only, no TPU VM software version to pin")
-    min_gke_version: VersionStr | None = None
-    note: str | None = None
+    tpu_vm_runtime: bool = Field(True, description="False: no Cloud TPU API, so no TPU VM software version to pin")
+    readings: tuple[PageReading, ...] = ()
+
+    @model_validator(mode="after")
+    def _judged_by_the_newest_reading(self) -> TpuGenerationSupport:
+        if self.readings:
+            newest = max(self.readings, key=lambda reading: reading.read)
+            if tuple(sorted(self.frameworks)) != tuple(sorted(newest.frameworks)):
+                raise ValueError(f"frameworks {list(self.frameworks)} differ from the newest reading's "
+                                 f"{list(newest.frameworks)}: the matrix judges by the newest reading")
+        return self
 
 
 class TpuFile(_File):

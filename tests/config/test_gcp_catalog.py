@@ -249,6 +249,7 @@ def test_v5p_cloud_tpu_page_hosts_agree_with_the_table() -> None:
         ("ct4p-hightpu-4t", "2x2x1", 1, 4, False),
         ("ct4p-hightpu-4t", "2x2x2", 2, 4, True),
         ("tpu7x-standard-4t", "2x2x2", 2, 4, True),
+        ("tpu7x-standard-1t", "1x1x1", 1, 1, False),  # XPK at 367c838: the 1-chip TPU7x VM
     ],
 )
 def test_known_shapes_resolve(machine_type: str, topology: str, vms: int, chips_per_vm: int, multi_host: bool) -> None:
@@ -291,6 +292,7 @@ def test_single_host_shapes_are_the_documented_ones() -> None:
     single = {(s.machine_type, s.topology) for s in g.tpu_shapes() if s.single_host}
     assert single == {
         ("ct4p-hightpu-4t", "2x2x1"), ("ct5p-hightpu-4t", "2x2x1"), ("tpu7x-standard-4t", "2x2x1"),
+        ("tpu7x-standard-1t", "1x1x1"),
         ("ct5lp-hightpu-1t", "1x1"), ("ct5lp-hightpu-4t", "2x2"), ("ct5lp-hightpu-8t", "2x4"),
         ("ct6e-standard-1t", "1x1"), ("ct6e-standard-4t", "2x2"), ("ct6e-standard-8t", "2x4"),
     }

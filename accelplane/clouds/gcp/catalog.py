@@ -305,6 +305,7 @@ class TpuGeneration:
     machine_types: tuple[str, ...]
     min_gke_version: str | None
     min_gke_version_confirmed: bool
+    min_gke_version_autopilot: str | None  # GKE Autopilot's own minimum, where Google gives one apart
     zones: tuple[str, ...]
     unconfirmed_zones: tuple[str, ...]
 
@@ -367,6 +368,7 @@ def _tpu_index() -> tuple[dict[str, TpuGeneration], dict[tuple[str, str], TpuSha
             machine_types=tuple(body["machine_types"]),
             min_gke_version=minimum.get("version"),
             min_gke_version_confirmed=bool(minimum) and minimum.get("confirmed", True),
+            min_gke_version_autopilot=(body.get("min_gke_version_autopilot") or {}).get("version"),
             zones=tuple(z["zone"] for z in zones if z.get("confirmed", True)),
             unconfirmed_zones=tuple(z["zone"] for z in zones if not z.get("confirmed", True)),
         )

@@ -149,8 +149,9 @@ def _tpu_pool(
         # GKE's Ironwood page: a multi-host TPU7x slice is placed by a workload policy (--placement-policy),
         # which replaces the tpu-topology placement the other generations use; accelplane declares none yet.
         yield ((*base, "tpu_topology"), f"a multi-host TPU7x slice ({pool.tpu_topology}, {shape.vms} VMs) is placed "
-               "by a GKE workload policy, which accelplane does not declare yet; use the single-host 2x2x1 slice "
-               "(https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood)")
+               "by a GKE workload policy, which accelplane does not declare yet; use a single-host slice "
+               "(tpu7x-standard-1t 1x1x1 or tpu7x-standard-4t 2x2x1; "
+               "https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood)")
         return
     if shape.multi_host:
         scaling = pool.scaling
@@ -164,7 +165,10 @@ def _tpu_pool(
     minimum = gcp_catalog.minimum_gke_version(generation)
     version = platform.gcp.gke_version if platform.gcp else None
     if minimum and version and _gke_key(version) < _gke_key(minimum):
-        yield (("gcp", "gke_version"), f"TPU {generation} pools need GKE {minimum} or newer (pool {pool.name})")
+        autopilot = gcp_catalog.tpu_generation(generation).min_gke_version_autopilot
+        also = f"; on Autopilot {autopilot} or newer" if autopilot else ""
+        yield (("gcp", "gke_version"), f"TPU {generation} pools need GKE {minimum} or newer (pool {pool.name}; "
+               f"GKE Standard, the cluster accelplane declares{also})")
 
 
 def _zones_offer(

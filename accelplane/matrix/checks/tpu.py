@@ -200,7 +200,8 @@ def torch_xla(ctx: Context) -> None:
 
 
 def frameworks(ctx: Context) -> None:
-    """The frameworks Google documents for the generation (TPU7x: JAX; TensorFlow not supported)."""
+    """The frameworks Google documents for the generation (TPU7x: JAX and PyTorch by the newest reading of
+    its page; TensorFlow not supported)."""
     generation = _generation(ctx) if ctx.vendor == "google" else None
     if generation is None:
         return
@@ -210,13 +211,15 @@ def frameworks(ctx: Context) -> None:
         if version is None:
             continue
         rule = f"tpu.generation.{key}"
+        # Google's page changed what it documents (TPU7x: JAX, then JAX and PyTorch): say which reading judged.
+        by = f" by the newest of {len(generation.readings)} readings of Google's page" if generation.readings else ""
         if key in generation.frameworks:
-            ctx.ok(rule, f"{acc.model} runs {key} (Google publishes no minimum {key} or libtpu version for it: the "
-                   f"{key} row judges the pins)", generation.source, (key, "accelerator"))
+            ctx.ok(rule, f"{acc.model} runs {key}{by} (Google publishes no minimum {key} or libtpu version for it: "
+                   f"the {key} row judges the pins)", generation.source, (key, "accelerator"))
         else:
             documented = ", ".join(generation.frameworks)
-            ctx.add(rule, Verdict.WARN, f"{key} {version} on {acc.model}: Google documents {documented} for it, not "
-                    f"{key}; fix: a {documented} profile, or test {key} on the hardware first",
+            ctx.add(rule, Verdict.WARN, f"{key} {version} on {acc.model}: Google documents {documented} for it{by}, "
+                    f"not {key}; fix: a {documented} profile, or test {key} on the hardware first",
                     generation.source, (key, "accelerator"))
 
 
