@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from accelplane.clouds.gcp import gateway_api
 from accelplane.errors import InputError
 from tests.support.stack_files import edited_stack
 
@@ -94,7 +95,41 @@ def test_retries_are_refused_where_the_data_plane_cannot_retry(tmp_path: Path) -
     assert field.endswith("retries") and "an ALB never retries" in message
     retries = GCP_LIMIT + "          retries: {attempts: 2, per_try_timeout_seconds: 30}\n"
     [(field, message)] = _gcp(tmp_path, retries)
-    assert field.endswith("retries") and "no retry field" in message and "v1.2.1" in message
+    # tpu-prod pins GKE 1.33.5-gke.1162000: 1.3.0 by the "1.33.2-gke.1335000 or later" row of GKE's page.
+    assert field.endswith("retries") and "no HTTPRoute retry field" in message
+    assert "GKE 1.33.5-gke.1162000 installs Gateway API 1.3.0" in message
+
+
+@pytest.mark.parametrize(("gke", "release"), [
+    # GKE's GatewayClass capabilities page, "Gateway API versions", read 2026-12-07: each boundary and one below.
+    ("1.35.2-gke.1842000", "1.5.0"), ("1.35.2-gke.1841999", "1.4.0"), ("1.34.1-gke.1822000", "1.4.0"),
+    ("1.34.1-gke.1821999", "1.3.0"), ("1.33.2-gke.1335000", "1.3.0"), ("1.33.2-gke.1334999", "1.2.0"),
+    ("1.32.2-gke.1475000", "1.2.0"), ("1.32.2-gke.1474999", "1.1.0"), ("1.30.2-gke.1783000", "1.1.0"),
+    ("1.30.2-gke.1782999", None), ("1.36.0-gke.1000", "1.5.0"),
+])
+def test_the_gateway_api_release_gke_installs_per_version(gke: str, release: str | None) -> None:
+    assert gateway_api.served(gke).gateway_api == release
+
+
+def test_route_timeouts_on_a_gke_whose_gateway_api_predates_them_are_refused(tmp_path: Path) -> None:
+    """HTTPRoute timeouts are standard from Gateway API 1.2.0; GKE 1.32.2-gke.1474999 installs 1.1.0, whose CRD
+    has no `timeouts`: the routes' timeouts would be refused or dropped."""
+    found = _gke_at(tmp_path, "1.32.2-gke.1474999")
+    assert [field for field, _ in found] == ["accelplane:platform.gcp.gke_version"], found
+    message = found[0][1]
+    assert "installs Gateway API 1.1.0, whose standard HTTPRoute has no timeouts" in message
+    assert "pin GKE 1.32.2-gke.1475000 or newer" in message
+    assert _gke_at(tmp_path, "1.32.2-gke.1475000") == []
+
+
+def _gke_at(tmp_path: Path, version: str) -> list[tuple[str, str]]:
+    try:
+        minor = ".".join(version.split(".")[:2])
+        edited_stack(tmp_path, ('gke_version: "1.33.5-gke.1162000"', f'gke_version: "{version}"'),
+                     ('kubernetes_version: "1.33"', f'kubernetes_version: "{minor}"'), stack="tpu-prod")
+    except InputError as error:
+        return [(str(p.field), p.message) for p in error.problems]
+    return []
 
 
 def test_a_retry_policy_without_a_per_try_timeout_is_a_retry_storm(tmp_path: Path) -> None:
@@ -142,3 +177,16 @@ def test_managed_rule_groups_are_aws_names(tmp_path: Path) -> None:
     else:
         raise AssertionError("an unknown managed rule group was accepted")
     assert _gcp(tmp_path, GCP_LIMIT + GCP_AFTER) == []
+
+
+def test_retries_on_a_release_channel_cluster_name_every_release_gke_installs(tmp_path: Path) -> None:
+    """No pinned version: the refusal holds for every release GKE installs, and says so."""
+    retries = GCP_LIMIT + "          retries: {attempts: 2, per_try_timeout_seconds: 30}\n"
+    try:
+        edited_stack(tmp_path, (GCP_LIMIT + GCP_AFTER, retries),
+                     ('gke_version: "1.33.5-gke.1162000"', "release_channel: REGULAR"), stack="tpu-prod")
+    except InputError as error:
+        found = [p.message for p in error.problems]
+    else:
+        found = []
+    assert len(found) == 1 and "every Gateway API release GKE installs (1.1.0 to 1.5.0)" in found[0], found

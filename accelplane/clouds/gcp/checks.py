@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
+from accelplane.clouds.gcp.gateway_api import gke_version_key
 from accelplane.suggest import did_you_mean
 
 # Google Cloud labels (https://cloud.google.com/resource-manager/docs/labels-overview#requirements):
@@ -164,7 +165,7 @@ def _tpu_pool(
     yield from _zones_offer(pool, base, zones, gcp_catalog.tpu_zones(generation), f"TPU {generation}")
     minimum = gcp_catalog.minimum_gke_version(generation)
     version = platform.gcp.gke_version if platform.gcp else None
-    if minimum and version and _gke_key(version) < _gke_key(minimum):
+    if minimum and version and gke_version_key(version) < gke_version_key(minimum):
         autopilot = gcp_catalog.tpu_generation(generation).min_gke_version_autopilot
         also = f"; on Autopilot {autopilot} or newer" if autopilot else ""
         yield (("gcp", "gke_version"), f"TPU {generation} pools need GKE {minimum} or newer (pool {pool.name}; "
@@ -185,11 +186,6 @@ def _zones_offer(
     elif missing:
         yield ((*base, "zones"), f"{what} is not offered in {', '.join(missing)} (gcp.zones); declare this pool's "
                f"zones among {', '.join(sorted(z for z in offered if z.startswith(declared[0].rsplit('-', 1)[0])))}")
-
-
-def _gke_key(version: str) -> tuple[int, ...]:
-    """1.33.5-gke.1162000 → (1, 33, 5, 1162000): GKE versions order by these numbers."""
-    return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
 def _buckets(platform: GcpPlatform) -> Iterator[Issue]:

@@ -3,10 +3,11 @@
 Cloud Armor rate limiting (`throttle`, or `rate_based_ban` with a ban duration) counts over one of a
 fixed set of intervals (https://cloud.google.com/armor/docs/rate-limiting-overview). Google's health
 checks pass on HTTP 200 only, with an optional response-body match (HealthCheckPolicy
-`httpHealthCheck.response`). The GKE Gateway's HTTPRoute (Gateway API standard channel v1.2.1, the
-CRDs GKE ships) has request and backendRequest timeouts but no retry field, and Google's load
-balancer keeps its own idle timeouts; Cloud Armor offers no body-size limit. A declared value the
-platform would ignore is refused here, naming what is allowed.
+`httpHealthCheck.response`). The GKE Gateway's HTTPRoute is the Gateway API standard channel of the
+release GKE installs for the cluster's version (1.1.0 to 1.5.0, `gateway_api.py`): request and
+backendRequest timeouts from 1.2.0, no retry field in any of them; Google's load balancer keeps its
+own idle timeouts; Cloud Armor offers no body-size limit. A declared value the platform would ignore
+is refused here, naming what is allowed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
+from accelplane.clouds.gcp import gateway_api
 from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.declaration.resilience import ARMOR_INTERVALS, RateLimitAction
 
@@ -25,10 +27,18 @@ THROTTLE_MAX_COUNT = 1_000_000
 BAN_MAX_COUNT = 10_000
 
 
+# HTTPRoute timeouts joined the standard channel in Gateway API 1.2.0 (kubernetes-sigs/gateway-api#3210,
+# "GEP-2257 Durations and HTTPRoute Timeouts are now standard"); on older CRDs the field is not in the schema.
+TIMEOUTS_STANDARD_SINCE = "1.2.0"
+
+
 def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
     layer = platform.kubernetes
     if layer is None:
         return
+    version = platform.gcp.gke_version if platform.gcp else None
+    served = gateway_api.served(version) if version else None
+    yield from _route_timeouts(served, version, [s.name for s in layer.inference_services])
     for index, service in enumerate(layer.inference_services):
         base = ("kubernetes", "inference_services", index)
         limit = service.rate_limit
@@ -45,9 +55,7 @@ def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
                        f"Cloud Armor counts at most {most:,} requests for {kind} threshold, got {limit.requests:,} "
                        "(https://cloud.google.com/armor/docs/rate-limiting-overview)")
         if service.retries is not None:
-            yield ((*base, "retries"),
-                   "the GKE Gateway cannot retry: HTTPRoute has no retry field in the Gateway API standard channel "
-                   "(v1.2.1) GKE ships; remove retries (docs/endpoint-resilience.md)")
+            yield (*base, "retries"), _no_retries(served, version)
         check = service.health_check
         if check is not None and check.matcher not in (None, "200"):
             yield ((*base, "health_check", "matcher"),
@@ -56,3 +64,33 @@ def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
             yield ((*base, "max_request_body_bytes"),
                    "Cloud Armor has no request-body size limit: remove it (the model server must refuse large "
                    "bodies itself)")
+
+
+def _no_retries(served: gateway_api.ServedGatewayApi | None, version: str | None) -> str:
+    """Why the route cannot carry the declared retries, naming the Gateway API release the cluster gets."""
+    if served is not None and served.gateway_api is not None:
+        release = f"GKE {version} installs Gateway API {served.gateway_api}, whose standard channel"
+        if gateway_api.httproute_retry_in_standard(served.gateway_api):
+            return (f"{release} has HTTPRoute retries, but accelplane does not render them yet; remove retries "
+                    "(docs/endpoint-resilience.md)")
+    else:
+        release = f"the standard channel of every Gateway API release GKE installs ({gateway_api.recorded_range()})"
+    return (f"the GKE Gateway cannot retry: {release} has no HTTPRoute retry field (experimental only, "
+            f"{gateway_api.httproute_retry_source()}); remove retries (docs/endpoint-resilience.md)")
+
+
+def _route_timeouts(served: gateway_api.ServedGatewayApi | None, version: str | None,
+                    services: list[str]) -> Iterator[Issue]:
+    """Every exposed service's route carries request timeouts (declared or the environment's default);
+    a cluster whose Gateway API predates standard HTTPRoute timeouts would refuse or drop them."""
+    if served is None or not services:
+        return
+    key = gateway_api.gke_version_key
+    if served.gateway_api is not None and key(served.gateway_api) >= key(TIMEOUTS_STANDARD_SINCE):
+        return
+    release = f"Gateway API {served.gateway_api}" if served.gateway_api else "a Gateway API older than 1.1.0"
+    first = gateway_api.first_gke_serving(TIMEOUTS_STANDARD_SINCE)
+    yield (("gcp", "gke_version"),
+           f"GKE {version} installs {release}, whose standard HTTPRoute has no timeouts (standard from "
+           f"{TIMEOUTS_STANDARD_SINCE}); the routes of {', '.join(services)} set them: pin GKE {first} or newer "
+           f"({served.source})")
