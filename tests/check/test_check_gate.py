@@ -222,3 +222,29 @@ def test_a_missing_cloud_armor_rate_limit_points_at_the_service_that_declares_it
     located = {(r["properties"]["resourceType"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
                for r in results}
     assert len(results) == 2 and located == {("kubernetes:core/v1:Service", service_line)}, results
+
+
+@pytest.mark.parametrize(("stack", "old", "new", "rule", "expected"), [
+    # prod without its service's rate_limit: AP-LB-010 pointed at the endpoint's certificate_arn line.
+    ("prod", "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health]}\n",
+     "", "AP-LB-010", "        - name: serve"),
+    # mode: count in prod: AP-LB-011 (web ACL) and AP-GLB-011 (Cloud Armor) pointed at the endpoint too.
+    ("prod", "exempt_paths: [/v1/health]}", "exempt_paths: [/v1/health], mode: count}", "AP-LB-011",
+     "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health], "
+     "mode: count}"),
+    ("tpu-prod", "exempt_paths: [/healthz]}", "exempt_paths: [/healthz], mode: count}", "AP-GLB-011",
+     "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz], "
+     "mode: count}"),
+])
+def test_a_services_rate_limit_finding_points_at_that_service(
+    tmp_path: Path, stack: str, old: str, new: str, rule: str, expected: str
+) -> None:
+    """Issue 45 item 4: a finding whose fix is a service's rate_limit points at that field (or at the
+    service that can declare it), not at the endpoint the load balancer or policy is built from."""
+    path, _ = write_variant(tmp_path, old, new, stack=stack)
+    sarif = tmp_path / "check.sarif"
+    main(["check", "--stack-file", str(path), "--format", "sarif", "--output", str(sarif)])
+    results = [r for r in json.loads(sarif.read_text())["runs"][0]["results"] if r["ruleId"] == rule]
+    lines = path.read_text().splitlines()
+    pointed = {lines[r["locations"][0]["physicalLocation"]["region"]["startLine"] - 1] for r in results}
+    assert results and pointed == {expected}, (len(results), pointed)

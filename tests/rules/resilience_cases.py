@@ -44,6 +44,24 @@ def association(load_balancer_name: str = "alb") -> Any:
                {"resourceArn": f"id-{load_balancer_name}", "webAclArn": ACL_ARN})
 
 
+def forwarding(default_group: str, rule_group: str) -> list[Any]:
+    """An HTTPS listener of `alb` whose default action forwards to `default_group`, and a listener rule
+    forwarding by weight to `rule_group`, with both target groups."""
+    https = res(aws_types.LISTENER, "https", {
+        "loadBalancerArn": "id-alb", "port": 443, "protocol": "HTTPS", "tags": PROD_TAGS,
+        "sslPolicy": "ELBSecurityPolicy-TLS13-1-2-2021-06",
+        "defaultActions": [{"type": "forward", "targetGroupArn": f"id-{default_group}"}]})
+    rule = res("aws:lb/listenerRule:ListenerRule", "rule-canary", {
+        "listenerArn": "id-https", "priority": 1, "tags": PROD_TAGS,
+        "actions": [{"type": "forward", "forward": {"targetGroups": [{"arn": f"id-{rule_group}", "weight": 100}]}}]})
+    return [https, rule, target_group(default_group), target_group(rule_group)]
+
+
+def service_target_group(name: str, service: str) -> Any:
+    group = target_group(name)
+    return res(group.type, name, {**group.props, "tags": {**TAGS, "accelplane:service": service}})
+
+
 def prod_alb(name: str = "alb") -> Any:
     alb = load_balancer(name)
     return res(alb.type, name, {**alb.props, "tags": PROD_TAGS})
@@ -103,15 +121,20 @@ def server(name: str = "serve", container_props: dict[str, Any] | None = None, *
 
 
 RESILIENCE_CASES: dict[str, Case] = {
+    # A dev ALB may go without while its limit is sized; prod's has a rate-based rule. The finding is each
+    # target group the ALB forwards to (its service's rate_limit fixes it): the listener's default action
+    # and a listener rule's weighted forward; without them in the graph, the ALB's (test_rules_resilience.py).
     "AP-LB-010": Case(
-        # A dev ALB may go without while its limit is sized; prod's has a rate-based rule.
-        passing=[prod_alb(), association(), web_acl(MANAGED, rate_rule())],
-        failing=[prod_alb(), association(), web_acl(MANAGED)],
-        expect="public load balancer in prod without a rate limit", target="alb", environment="prod"),
+        passing=[prod_alb(), association(), web_acl(MANAGED, rate_rule()), *forwarding("tg", "canary-tg")],
+        failing=[prod_alb(), association(), web_acl(MANAGED), *forwarding("tg", "canary-tg")],
+        expect="public load balancer in prod without a rate limit", target="tg", also=("canary-tg",),
+        environment="prod"),
+    # accelplane names a service's rate rule rate-<service>: the finding is that service's target groups.
     "AP-LB-011": Case(
-        passing=[web_acl(rate_rule())],
-        failing=[web_acl(rate_rule({"count": {}}))],
-        expect="rate-based rule rate-chat only counts in prod", target="acl", environment="prod"),
+        passing=[web_acl(rate_rule()), service_target_group("chat-tg", "chat"), service_target_group("other-tg", "x")],
+        failing=[web_acl(rate_rule({"count": {}})), service_target_group("chat-tg", "chat"),
+                 service_target_group("other-tg", "x")],
+        expect="rate-based rule rate-chat only counts in prod", target="chat-tg", environment="prod"),
     "AP-LB-012": Case(
         passing=[target_group(), res(aws_types.TARGET_GROUP, "lambda-tg", {"targetType": "lambda", "tags": TAGS})],
         failing=[target_group(matcher=None), target_group("default-path", path=None)],
@@ -125,10 +148,13 @@ RESILIENCE_CASES: dict[str, Case] = {
                  armor("acme-serve"), k8s_service("serve-service", "serve")],
         expect="inference/serve of Gateway inference-inference-gateway in prod has no Cloud Armor rate limit",
         target="serve-service", environment="prod"),
+    # The finding is each Service whose GCPBackendPolicy names the policy (its rate_limit.mode fixes it).
     "AP-GLB-011": Case(
-        passing=[armor("acme-serve", throttle())],
-        failing=[armor("acme-serve", throttle(preview=True))],
-        expect="throttle rule at priority 500 is preview-only in prod", target="acme-serve", environment="prod"),
+        passing=[armor("acme-serve", throttle()), backend_policy("serve", "acme-serve"),
+                 k8s_service("serve-service", "serve")],
+        failing=[armor("acme-serve", throttle(preview=True)), backend_policy("serve", "acme-serve"),
+                 k8s_service("serve-service", "serve")],
+        expect="throttle rule at priority 500 is preview-only in prod", target="serve-service", environment="prod"),
     "AP-GLB-012": Case(
         passing=[gateway(), route("serve", "serve", {"timeouts": {"request": "120s", "backendRequest": "90s"}}),
                  route("embed", "embed"), timed_policy("embed", "acme-inference", 60)],

@@ -70,6 +70,7 @@ LOAD_BALANCERS = frozenset({LOAD_BALANCER, ALB})
 LISTENER = "aws:lb/listener:Listener"
 ALB_LISTENER = "aws:alb/listener:Listener"
 LISTENERS = frozenset({LISTENER, ALB_LISTENER})
+LISTENER_RULES = frozenset({"aws:lb/listenerRule:ListenerRule", "aws:alb/listenerRule:ListenerRule"})
 TARGET_GROUP = "aws:lb/targetGroup:TargetGroup"
 ALB_TARGET_GROUP = "aws:alb/targetGroup:TargetGroup"
 TARGET_GROUPS = frozenset({TARGET_GROUP, ALB_TARGET_GROUP})

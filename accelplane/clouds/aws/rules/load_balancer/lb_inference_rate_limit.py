@@ -2,7 +2,9 @@
 
 A model endpoint without a rate limit is taken down by one client's burst or a slow first compile on
 a new accelerator: it must shed load with 429s instead. Judged in prod only (a dev endpoint may go
-without while its limit is sized); a count-only rule is AP-LB-011's.
+without while its limit is sized); a count-only rule is AP-LB-011's. The finding is each target group
+the load balancer forwards to when the graph resolves them: the fix is the service's `rate_limit`,
+not the endpoint the load balancer is built from.
 """
 
 from __future__ import annotations
@@ -10,19 +12,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.clouds.aws import resource_types as t
-from accelplane.clouds.aws.rules.load_balancer.web_acls import is_public, waf_rate_rules, web_acls
+from accelplane.clouds.aws.rules.load_balancer.web_acls import (
+    forwarded_target_groups,
+    is_public,
+    waf_rate_rules,
+    web_acls,
+)
 from accelplane.rules.graph import ReferenceGraph
-from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.rule import About, Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
 
 
-def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str | About]:
     if graph.environment != "prod" or not is_public(resource):
         return
     acls = web_acls(graph, resource)
     if not any(waf_rate_rules(acl) for acl in acls):
         where = "its web ACL has no rate-based rule" if acls else "no AWS WAF web ACL is associated"
-        yield f"public load balancer in prod without a rate limit: {where}; one client can exhaust the model's capacity"
+        message = f"public load balancer in prod without a rate limit: {where}; one client can exhaust the " \
+                  "model's capacity"
+        groups = forwarded_target_groups(graph, resource)
+        if not groups:
+            yield message
+        for group in groups:
+            yield About(group, f"{message} (target group {group.name}, behind load balancer {resource.name})")
 
 
 RULE = Rule(
@@ -40,4 +53,5 @@ RULE = Rule(
     scope=Scope.stack,
     categories=("network-exposure", "availability"),
     references=("https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-rate-based.html",),
+    fix_field="rate_limit",
 )
