@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from accelplane.cli import main
-from tests.support.stack_files import STACKS_DIR, line_of, write_variant
+from tests.support.stack_files import STACKS_DIR, write_variant
 
 BAD_STATE = Path(__file__).parent / "fixtures" / "bad-stack-export.json"
 
@@ -116,7 +116,14 @@ def test_sarif_points_at_the_declaring_line(tmp_path: Path, capsys: pytest.Captu
     location = next(r for r in results if r["ruleId"] == "AP-VER-001")["locations"][0]["physicalLocation"]
     assert code == 1
     assert location["artifactLocation"]["uri"] == str(path)
-    assert location["region"]["startLine"] == line_of(path, "        - name: h100-train\n")
+    # The group's choice of profile, where the fix goes (its versions, or another profile).
+    assert location["region"]["startLine"] == _field_after(path, "        - name: h100-train\n", "software_profile:")
+
+
+def _field_after(path: Path, element: str, field: str) -> int:
+    """The line of the first `field` after `element` (the element's own field)."""
+    text = path.read_text()
+    return text[: text.index(field, text.index(element))].count("\n") + 1
 
 
 def test_sarif_lines_of_node_pool_findings_are_the_pools(capsys: pytest.CaptureFixture[str]) -> None:
@@ -130,8 +137,8 @@ def test_sarif_lines_of_node_pool_findings_are_the_pools(capsys: pytest.CaptureF
     blocking = {r["ruleId"] for r in json.loads(out)["runs"][0]["results"] if r["level"] == "error"}
     assert code == 1 and blocking == {"AP-COST-003"} and lines
     assert lines == {
-        "acme-ml-dev-infer-l4-ng": line_of(dev, "      - name: infer-l4\n"),
-        "acme-ml-dev-train-l4-ng": line_of(dev, "      - name: train-l4\n"),
+        "acme-ml-dev-infer-l4-ng": _field_after(dev, "      - name: infer-l4\n", "software_profile:"),
+        "acme-ml-dev-train-l4-ng": _field_after(dev, "      - name: train-l4\n", "software_profile:"),
     }
 
 
@@ -248,3 +255,14 @@ def test_a_services_rate_limit_finding_points_at_that_service(
     lines = path.read_text().splitlines()
     pointed = {lines[r["locations"][0]["physicalLocation"]["region"]["startLine"] - 1] for r in results}
     assert results and pointed == {expected}, (len(results), pointed)
+
+
+def test_a_profile_finding_points_at_the_pools_choice_of_profile(tmp_path: Path) -> None:
+    """AP-VER-002 (a conditional profile) on tpu-prod pointed at the pool's `- name:` line; the fix is the
+    profile the pool names (its versions, or another profile): the pool's `software_profile:` line."""
+    sarif = tmp_path / "check.sarif"
+    assert main(["check", "--stack", "tpu-prod", "--format", "sarif", "--output", str(sarif)]) == 0
+    lines = (STACKS_DIR / "Pulumi.tpu-prod.yaml").read_text().splitlines()
+    results = [r for r in json.loads(sarif.read_text())["runs"][0]["results"] if r["ruleId"] == "AP-VER-002"]
+    pointed = sorted(lines[r["locations"][0]["physicalLocation"]["region"]["startLine"] - 1].strip() for r in results)
+    assert pointed == ["software_profile: h100-gke", "software_profile: h100-serve-gke"], pointed

@@ -52,4 +52,5 @@ RULE = Rule(
     check=check,
     scope=Scope.stack,
     categories=("version-matrix",),
+    fix_field="software_profile",  # the pool's or group's choice of profile: where its versions are picked
 )

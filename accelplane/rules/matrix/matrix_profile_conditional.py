@@ -38,4 +38,5 @@ RULE = Rule(
     resource_types=frozenset({*POOL_TYPES, t.BARE_METAL_GROUP}),
     check=check,
     categories=("version-matrix",),
+    fix_field="software_profile",  # the pool's or group's choice of profile: where its versions are picked
 )

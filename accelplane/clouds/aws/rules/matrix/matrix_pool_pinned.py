@@ -38,4 +38,5 @@ RULE = Rule(
     resource_types=frozenset({t.EKS_NODE_GROUP}),
     check=check,
     categories=("version-matrix", "reproducibility"),
+    fix_field="software_profile",  # the pool's or group's choice of profile: where its versions are picked
 )
