@@ -190,3 +190,17 @@ def test_retries_on_a_release_channel_cluster_name_every_release_gke_installs(tm
     else:
         found = []
     assert len(found) == 1 and "every Gateway API release GKE installs (1.1.0 to 1.5.0)" in found[0], found
+
+
+def test_a_service_the_endpoint_does_not_expose_has_no_route_to_refuse(tmp_path: Path) -> None:
+    """Only an exposed service gets an HTTPRoute: unexposed, the old GKE's Gateway API is no one's problem."""
+    try:
+        name = "        - name: llm-server\n"
+        edited_stack(tmp_path, (name, name + "          expose: false\n"),
+                     ('gke_version: "1.33.5-gke.1162000"', 'gke_version: "1.32.2-gke.1474999"'),
+                     ('kubernetes_version: "1.33"', 'kubernetes_version: "1.32"'), stack="tpu-prod")
+    except InputError as error:
+        found = [(str(p.field), p.message) for p in error.problems]
+    else:
+        found = []
+    assert not [message for _, message in found if "HTTPRoute has no timeouts" in message], found

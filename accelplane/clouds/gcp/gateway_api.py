@@ -1,5 +1,6 @@
-"""The Gateway API release GKE serves for a cluster version, and whether its standard channel has
-HTTPRoute retries: the facts behind refusing `retries` on a GKE endpoint (gateway_api.yaml, sourced)."""
+"""The Gateway API release GKE installs for a cluster version, and whether its standard channel has
+HTTPRoute retries: the facts behind refusing `retries` on a GKE endpoint, and a pinned GKE version whose
+Gateway API predates the route timeouts every exposed service sets (gateway_api.yaml, sourced)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ FACTS_FILE = "gateway_api.yaml"
 
 
 def gke_version_key(version: str) -> tuple[int, ...]:
-    """1.33.5-gke.1162000 -> (1, 33, 5, 1162000): GKE versions order by these numbers."""
+    """1.33.5-gke.1162000 -> (1, 33, 5, 1162000): GKE versions (and Gateway API releases, 1.2.0 -> (1, 2, 0))
+    order by these numbers."""
     return tuple(int(part) for part in re.findall(r"\d+", version))
 
 

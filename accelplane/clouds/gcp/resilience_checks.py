@@ -38,7 +38,8 @@ def resilience_problems(platform: GcpPlatform) -> Iterator[Issue]:
         return
     version = platform.gcp.gke_version if platform.gcp else None
     served = gateway_api.served(version) if version else None
-    yield from _route_timeouts(served, version, [s.name for s in layer.inference_services])
+    if platform.inference_endpoint is not None:  # only exposed services get an HTTPRoute
+        yield from _route_timeouts(served, version, [s.name for s in layer.inference_services if s.expose])
     for index, service in enumerate(layer.inference_services):
         base = ("kubernetes", "inference_services", index)
         limit = service.rate_limit
