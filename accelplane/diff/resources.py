@@ -28,6 +28,7 @@ from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, Component, InputChange, ResourceDiff
 from accelplane.diff.replacement import force_new_rules, meaning, recreated_nodes, replacement
+from accelplane.rules.cloud_rules import review_inputs as cloud_review_inputs
 
 _STACK_TYPE = "pulumi:pulumi:Stack"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -66,22 +67,17 @@ def diff_graphs(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[Resour
 
 
 MAX_KEY_INPUTS = 10
-# What a reviewer of a new resource asks first, beyond what can never change (the force-new inputs).
-REVIEW_INPUTS = {
-    "aws:ec2/launchTemplate:LaunchTemplate": ("instanceType", "imageId", "placement.groupName",
-                                              "capacityReservationSpecification.capacityReservationTarget.capacityReservationId",
-                                              "blockDeviceMappings.ebs.volumeSize", "metadataOptions.httpTokens",
-                                              "metadataOptions.httpPutResponseHopLimit"),
-    "aws:eks/nodeGroup:NodeGroup": ("instanceTypes", "amiType", "releaseVersion", "capacityType",
-                                    "scalingConfig.minSize", "scalingConfig.maxSize"),
-    "aws:eks/cluster:Cluster": ("version",),
-    "gcp:container/nodePool:NodePool": ("nodeConfig.machineType", "placementPolicy.tpuTopology", "nodeCount",
-                                        "autoscaling.totalMaxNodeCount", "version"),
-    "gcp:container/cluster:Cluster": ("minMasterVersion",),
+# What a reviewer of a new Kubernetes resource asks first, beyond what can never change (the force-new
+# inputs); each cloud names its own types' (CloudRules.review_inputs).
+_KUBERNETES_REVIEW_INPUTS = {
     "kubernetes:helm.sh/v3:Release": ("chart", "version"),
     "kubernetes:apps/v1:Deployment": ("spec.replicas", "spec.template.spec.containers.image"),
     "kubernetes:apps/v1:DaemonSet": ("spec.template.spec.containers.image",),
 }
+
+
+def review_inputs(type_token: str) -> tuple[str, ...]:
+    return _KUBERNETES_REVIEW_INPUTS.get(type_token) or cloud_review_inputs().get(type_token, ())
 
 
 def key_inputs(resource: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -91,7 +87,7 @@ def key_inputs(resource: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     inputs = resource.get("inputs") or {}
     found: dict[str, Any] = {}
     type_token = str(resource.get("type"))
-    wanted = [*REVIEW_INPUTS.get(type_token, ()), *(rule.path for rule in force_new_rules(type_token))]
+    wanted = [*review_inputs(type_token), *(rule.path for rule in force_new_rules(type_token))]
     for wanted_path in wanted:
         for path, value in _values_at(inputs, wanted_path.split(".")):
             plain_list = isinstance(value, list) and all(not isinstance(v, (Mapping, list)) for v in value)

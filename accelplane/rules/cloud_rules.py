@@ -13,7 +13,7 @@ rules are registered, as before the move: a rule looks only at its own resource 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -49,6 +49,9 @@ class CloudRules:
     # The cloud's own rules, imported on first call: the neutral rules read the shapes above while they
     # are imported themselves, and a cloud's rule modules may import neutral helpers.
     load_rules: Callable[[], Iterable[Rule]]
+    # What a reviewer asks first of a new resource of one of its types, beyond what can never change
+    # (`accelplane diff` shows these inputs of a created resource): type token -> dotted input paths.
+    review_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @cache
@@ -60,6 +63,11 @@ def installed() -> tuple[CloudRules, ...]:
 def node_pool_shapes() -> Mapping[str, NodePoolShape]:
     """Every installed cloud's node-pool resource types, by type token."""
     return {shape.type: shape for facet in installed() for shape in facet.node_pools}
+
+
+def review_inputs() -> Mapping[str, tuple[str, ...]]:
+    """Every installed cloud's review inputs, by type token."""
+    return {token: paths for facet in installed() for token, paths in facet.review_inputs.items()}
 
 
 def node_pool_types() -> frozenset[str]:

@@ -40,4 +40,14 @@ CLOUD_RULES = CloudRules(
                               "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:rds/instance:Instance",
                               "aws:rds/cluster:Cluster", "aws:dynamodb/table:Table"}),
     load_rules=_rules,
+    review_inputs={
+        "aws:ec2/launchTemplate:LaunchTemplate": (
+            "instanceType", "imageId", "placement.groupName",
+            "capacityReservationSpecification.capacityReservationTarget.capacityReservationId",
+            "blockDeviceMappings.ebs.volumeSize", "metadataOptions.httpTokens",
+            "metadataOptions.httpPutResponseHopLimit"),
+        t.EKS_NODE_GROUP: ("instanceTypes", "amiType", "releaseVersion", "capacityType", "scalingConfig.minSize",
+                           "scalingConfig.maxSize"),
+        "aws:eks/cluster:Cluster": ("version",),
+    },
 )

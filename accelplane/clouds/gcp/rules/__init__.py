@@ -45,4 +45,9 @@ CLOUD_RULES = CloudRules(
     # A destroyed crypto key version takes the buckets' and Secrets' data with it.
     stateful_types=frozenset({t.GCS_BUCKET, t.GCP_KMS_CRYPTO_KEY, t.GCP_SECRET}),
     load_rules=_rules,
+    review_inputs={
+        t.GKE_NODE_POOL: ("nodeConfig.machineType", "placementPolicy.tpuTopology", "nodeCount",
+                          "autoscaling.totalMaxNodeCount", "version"),
+        "gcp:container/cluster:Cluster": ("minMasterVersion",),
+    },
 )
