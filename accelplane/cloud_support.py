@@ -118,6 +118,9 @@ class CloudSupport(ABC):
     platform_model: ClassVar[type[Platform]]
     # Capability -> what to do instead (the message `require()` gives).
     not_yet: ClassVar[Mapping[Capability, str]] = {}
+    # The `rollout.metrics` value that reads this cloud's own load-balancer metrics; None where the
+    # rollout gates read only the cluster's Prometheus (`PROMETHEUS_METRICS`, on every cloud).
+    load_balancer_metrics: ClassVar[str | None] = None
 
     def require(self, capability: Capability) -> None:
         """Raise `NotSupportedError` when this cloud does not offer `capability` yet."""

@@ -15,7 +15,7 @@ from typing import Any, get_args
 from accelplane.cloud_support import cloud_support, known_clouds
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import SOURCE_CHECKOUT
-from accelplane.declaration import DEFAULT_CLOUD, Platform
+from accelplane.declaration import DEFAULT_CLOUD, PROMETHEUS_METRICS, Platform
 from accelplane.matrix import accelerators
 
 SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"
@@ -41,6 +41,10 @@ def _vocabularies(definitions: dict[str, Any]) -> None:
     cloud's vocabularies (TPU topologies), on that cloud's pools."""
     accelerators_known = sorted(accelerators())
     _enum(definitions["HostGroup"]["properties"]["accelerator"], accelerators_known)
+    # The rollout's metrics: Prometheus on every cloud, or a cloud's own load-balancer metrics (which a
+    # stack may use on that cloud only: config/kubernetes_checks.py says so with the line).
+    own = {name for cloud in known_clouds() if (name := cloud_support(cloud).load_balancer_metrics)}
+    _enum(definitions["Rollout"]["properties"]["metrics"], sorted({PROMETHEUS_METRICS, *own}))
     for cloud in known_clouds():
         support = cloud_support(cloud)
         pool = definitions[_pool_model(support.platform_model)]["properties"]

@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import node_facts, vendor_of
-from accelplane.cloud_support import Issue, cloud_support
+from accelplane.cloud_support import Issue, cloud_support, known_clouds
 from accelplane.config.training_launcher import node_count_problems
 from accelplane.declaration import (
+    PROMETHEUS_METRICS,
     Backend,
     InferenceService,
     NodePool,
@@ -24,6 +25,7 @@ from accelplane.declaration import (
     TrainingTemplate,
     WorkloadKind,
 )
+from accelplane.suggest import did_you_mean
 
 
 def kubernetes_problems(platform: Platform) -> Iterator[Issue]:
@@ -115,6 +117,7 @@ def _service_problems(platform: Platform, service: InferenceService, path: tuple
     if rollout is None:
         return
     at = (*path, "rollout")
+    yield from _metrics_source(platform.cloud, rollout.metrics, (*at, "metrics"))
     if rollout.canary is not None and rollout.canary not in names:
         yield (*at, "canary"), f"expected one of the backends ({', '.join(sorted(names))}), got {rollout.canary!r}"
     elif rollout.canary == rollout.baseline:
@@ -123,6 +126,21 @@ def _service_problems(platform: Platform, service: InferenceService, path: tuple
         others = sorted(names - {rollout.baseline})
         yield ((*at, "canary"), "name the canary: the rollout moves traffic to one backend, and "
                f"{len(others)} backends besides the baseline are declared ({', '.join(others) or 'none'})")
+
+
+def _metrics_source(cloud: str, metrics: str, at: tuple[str | int, ...]) -> Iterator[Issue]:
+    """The rollout's metrics: the cluster's Prometheus, or this cloud's own load-balancer metrics. Another
+    cloud's source is named as that cloud's, so the message says what to use instead."""
+    own = cloud_support(cloud).load_balancer_metrics
+    allowed = [PROMETHEUS_METRICS, *([own] if own else [])]
+    if metrics in allowed:
+        return
+    elsewhere = next((other for other in known_clouds() if other != cloud
+                      and cloud_support(other).load_balancer_metrics == metrics), None)
+    if elsewhere is not None:
+        yield at, f"{metrics} reads {elsewhere}'s load-balancer metrics: use {' or '.join(allowed)} on {cloud}"
+    else:
+        yield at, f"expected {' or '.join(allowed)}, got {metrics!r}{did_you_mean(metrics, allowed)}"
 
 
 def _backend_problems(

@@ -34,12 +34,12 @@ from accelplane.declaration.base import (
 )
 from accelplane.declaration.endpoint import HealthCheck, InferenceEndpoint
 from accelplane.declaration.kubernetes import (
+    PROMETHEUS_METRICS,
     ROLLOUT_HISTORY_LIMIT,
     Autoscaling,
     Backend,
     InferenceService,
     KubernetesLayer,
-    MetricsSource,
     PrometheusMetrics,
     Rollout,
     RolloutAction,
@@ -75,6 +75,7 @@ from accelplane.matrix.schema import KernelModule
 
 __all__ = [
     "DEFAULT_CLOUD",
+    "PROMETHEUS_METRICS",
     "ROLLOUT_HISTORY_LIMIT",
     "AirGap",
     "Autoscaling",
@@ -98,7 +99,6 @@ __all__ = [
     "KubernetesLayer",
     "LifecycleRule",
     "LifecycleTransition",
-    "MetricsSource",
     "Model",
     "Name",
     "Network",

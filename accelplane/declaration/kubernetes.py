@@ -45,9 +45,10 @@ class Backend(Model):
     memory: str = Field(default="16Gi", pattern=r"^[0-9]+(Mi|Gi)$", description="Memory request and limit.")
     autoscaling: Autoscaling = Field(description="Replica bounds and target.")
 
-class MetricsSource(StrEnum):
-    cloudwatch = "cloudwatch"
-    prometheus = "prometheus"
+# The rollout gates' metrics source every cloud has: the cluster's Prometheus. A cloud may offer its own
+# load balancer's metrics under a name of its own (CloudSupport.load_balancer_metrics); which names a stack
+# may use is judged with its cloud (config/kubernetes_checks.py).
+PROMETHEUS_METRICS = "prometheus"
 
 class RolloutGates(Model):
     """What must hold for the canary over the gate window before its weight grows."""
@@ -116,9 +117,10 @@ class Rollout(Model):
     )
     bake: Duration = Field(default="15m", description="Least time a step runs before the next one.")
     gates: RolloutGates = Field(default_factory=RolloutGates, description="What must hold to advance.")
-    metrics: MetricsSource = Field(
-        description="cloudwatch (AWS: the ALB's per-target-group metrics) or prometheus (the cluster's "
-        "Prometheus, the request histogram per backend)."
+    metrics: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="prometheus (the cluster's Prometheus, the request histogram per backend), or the stack's "
+        "cloud's own load-balancer metrics where it has them (cloudwatch on AWS: the ALB's per-target-group metrics).",
     )
     prometheus: PrometheusMetrics = Field(
         default_factory=PrometheusMetrics, description="The histogram read when metrics is prometheus."

@@ -54,7 +54,7 @@ def service_props(platform: Platform, service: InferenceService) -> dict[str, An
             "baseline": rollout.baseline,
             "canary": service.canary,
             "steps": list(rollout.steps),
-            "metrics": rollout.metrics.value,
+            "metrics": rollout.metrics,
             # The pinned golden set (none yet: an empty mapping, as the engine records a null value).
             "parity": None if rollout.parity is None else (
                 {"goldenSha256": rollout.parity.golden.sha256} if rollout.parity.golden.sha256 else {}),

@@ -56,7 +56,7 @@ def to_json(found: Situation) -> dict[str, Any]:
             "bake": rollout.bake,
             "since": rollout.since,
             "bake_left_seconds": int(found.bake_left.total_seconds()) if found.bake_left else 0,
-            "metrics": rollout.metrics.value,
+            "metrics": rollout.metrics,
             "window": rollout.gates.window,
         },
         "live": {"read": found.live is not None, "note": found.live_note, "route_state": found.route_state},
@@ -93,7 +93,7 @@ def _headline(found: Situation) -> list[str]:
     return [
         f"rollout of {found.service.name!r} in stack {found.stack.stack}: canary {here.canary!r} at "
         f"{here.canary_weight}% ({step}), baseline {here.baseline!r}; steps {rollout.steps}",
-        f"since {rollout.since or '-'}: {bake}; gates over {rollout.gates.window} of {rollout.metrics.value} "
+        f"since {rollout.since or '-'}: {bake}; gates over {rollout.gates.window} of {rollout.metrics} "
         f"metrics at {format_timestamp(found.now)}",
     ]
 

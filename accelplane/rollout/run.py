@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from accelplane.cloud_support import Capability, Connection, NotSupportedError, cloud_support
 from accelplane.config.loader import StackConfig
-from accelplane.declaration import InferenceService, MetricsSource, duration_seconds
+from accelplane.declaration import PROMETHEUS_METRICS, InferenceService, duration_seconds
 from accelplane.errors import InputError
 from accelplane.rollout import prometheus, steps
 from accelplane.rollout.gates import GateJudgement, GateVerdict, judge
@@ -125,14 +125,14 @@ def situation(stack: StackConfig, options: Options, *, metrics: bool, live: bool
     found = Situation(stack, service, here, options.now, steps.weights(service))
     rollout = service.rollout
     assert rollout is not None
-    if metrics and rollout.metrics is MetricsSource.prometheus and not options.prometheus_url:
+    if metrics and rollout.metrics == PROMETHEUS_METRICS and not options.prometheus_url:
         raise InputError.single(  # before any AWS call a status would make for the live weights
             "the rollout reads Prometheus (rollout.metrics: prometheus): give --prometheus-url URL",
             field="--prometheus-url", file="accelplane rollout")
     if rollout.since is not None:
         left = parse_timestamp(rollout.since) + timedelta(seconds=duration_seconds(rollout.bake)) - options.now
         found.bake_left = left if left > timedelta(0) else None
-    if live or (metrics and rollout.metrics is MetricsSource.cloudwatch):
+    if live or (metrics and rollout.metrics != PROMETHEUS_METRICS):
         find_route(found, options)
     if metrics:
         found.traffic = _traffic(service, options, found)
@@ -160,7 +160,7 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
     rollout = service.rollout
     assert rollout is not None
     names = [backend.name for backend in service.serving_backends]
-    if rollout.metrics is MetricsSource.prometheus:
+    if rollout.metrics == PROMETHEUS_METRICS:
         assert options.prometheus_url is not None  # checked in situation()
         authorization = prometheus.authorization_for(found.stack.platform.cloud, options.prometheus_url,
                                                      options.connection)
@@ -168,7 +168,7 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
                                        options.timeout, authorization)
     if found.route is None:
         raise InputError.single(
-            f"cannot read the {rollout.metrics.value} metrics of service {service.name!r}: {found.live_note}",
+            f"cannot read the {rollout.metrics} metrics of service {service.name!r}: {found.live_note}",
             file="accelplane rollout")
     return found.route.traffic(names, duration_seconds(rollout.gates.window), options.now)
 
@@ -279,7 +279,7 @@ def decide_offline(found: Situation) -> Decision:
     bake = (f"the step bakes {_seconds(found.bake_left)} more" if found.bake_left is not None
             else "the step has baked" if rollout.since else "no since: the bake counts as passed")
     return Decision(Action.offline, f"advance moves the canary to {here.next_step}% once every gate holds over "
-                    f"{rollout.gates.window} of {rollout.metrics.value} metrics (not read: --no-live); {bake}")
+                    f"{rollout.gates.window} of {rollout.metrics} metrics (not read: --no-live); {bake}")
 
 
 def record_of(found: Situation, decision: Decision) -> dict[str, object]:

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
-from accelplane.declaration import MetricsSource
 
 # Chart versions the cluster-wide add-ons need, read from `kubernetes.addons_profile`.
 ADDON_FIELDS = ("aws_load_balancer_controller", "kueue", "jobset", "kube_prometheus_stack")
@@ -25,6 +24,7 @@ VENDOR_PLUGIN_FIELDS = {
 }
 # An ALB forward action spreads a rule's requests over at most five target groups
 # (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions).
+CLOUDWATCH = "cloudwatch"  # AwsSupport.load_balancer_metrics: the rollout reads the ALB's metrics
 ALB_TARGET_GROUPS_PER_ACTION = 5
 
 
@@ -37,7 +37,7 @@ def eks_problems(platform: AwsPlatform) -> Iterator[Issue]:
         if service.expose and service.backends is not None and len(service.backends) > ALB_TARGET_GROUPS_PER_ACTION:
             yield ((*path, "backends"), f"an ALB forwards one route to at most {ALB_TARGET_GROUPS_PER_ACTION} "
                    f"target groups, got {len(service.backends)} backends")
-        if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch and not service.expose:
+        if service.rollout is not None and service.rollout.metrics == CLOUDWATCH and not service.expose:
             yield ((*path, "rollout", "metrics"),
                    "cloudwatch reads the endpoint's target groups: the service must be exposed")
     for sized in sized_training_templates(platform, lambda pool: pool.scaling.max):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 class AwsSupport(CloudSupport):
     name = "aws"
     platform_model = AwsPlatform
+    load_balancer_metrics = kubernetes_checks.CLOUDWATCH  # the ALB's per-target-group metrics
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         own = aws_platform(platform)

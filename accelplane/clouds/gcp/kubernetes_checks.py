@@ -14,7 +14,7 @@ from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_pool
 from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
-from accelplane.declaration import Backend, InferenceService, MetricsSource, NodePool, Purpose
+from accelplane.declaration import Backend, InferenceService, NodePool, Purpose
 
 # GKE's Gateway controller exposes the inference services: no controller chart to pin.
 ADDON_FIELDS = ("kueue", "jobset", "kube_prometheus_stack")
@@ -32,9 +32,6 @@ def gke_problems(platform: GcpPlatform) -> Iterator[Issue]:
             if pool is not None and pool.purpose is Purpose.inference and pool.accelerator is not None:
                 at = path if service.backends is None else (*path, "backends", position)
                 yield from _inference_pool(service, backend, pool, at)
-        if service.rollout is not None and service.rollout.metrics is MetricsSource.cloudwatch:
-            yield ((*path, "rollout", "metrics"),
-                   "cloudwatch reads the ALB's metrics (AWS): use prometheus on Google Cloud")
     for sized in sized_training_templates(platform, _pool_nodes):
         if sized.template.nodes is not None:
             at = ("kubernetes", "training_templates", sized.index, "nodes")
