@@ -17,17 +17,6 @@ from pydantic import Field, model_validator
 from accelplane.declaration.base import Environment, Model
 from accelplane.declaration.endpoint import HealthCheck
 
-# AWS WAF rate-based statement (https://docs.aws.amazon.com/waf/latest/APIReference/API_RateBasedStatement.html):
-# Limit 10..2,000,000,000 requests per EvaluationWindowSec of 60, 120, 300 or 600.
-WAF_LIMIT_MIN = 10
-WAF_LIMIT_MAX = 2_000_000_000
-WAF_WINDOWS = (60, 120, 300, 600)
-# Cloud Armor rate limiting (https://cloud.google.com/armor/docs/rate-limiting-overview): the threshold's
-# interval is one of these seconds; a ban lasts banDurationSec.
-ARMOR_INTERVALS = (10, 30, 60, 120, 180, 240, 300, 600, 900, 1200, 1800, 2700, 3600)
-# ALB inspects at most the first 8 KB of a request body for AWS WAF (oversize handling decides the rest):
-# https://docs.aws.amazon.com/waf/latest/developerguide/web-acl-setting-body-inspection-limit.html
-ALB_BODY_INSPECTION_BYTES = 8192
 _HEADER = r"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"  # an HTTP field name (RFC 9110 token), bounded
 
 

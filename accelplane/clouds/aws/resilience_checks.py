@@ -16,8 +16,16 @@ from accelplane.cloud_support import Issue
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.waf_vocabulary import MANAGED_RULE_GROUPS
 from accelplane.declaration import RateLimitAction
-from accelplane.declaration.resilience import ALB_BODY_INSPECTION_BYTES, WAF_LIMIT_MAX, WAF_LIMIT_MIN, WAF_WINDOWS
 from accelplane.suggest import did_you_mean
+
+# AWS WAF rate-based statement (https://docs.aws.amazon.com/waf/latest/APIReference/API_RateBasedStatement.html):
+# Limit 10..2,000,000,000 requests per EvaluationWindowSec of 60, 120, 300 or 600.
+WAF_LIMIT_MIN = 10
+WAF_LIMIT_MAX = 2_000_000_000
+WAF_WINDOWS = (60, 120, 300, 600)
+# ALB inspects at most the first 8 KB of a request body for AWS WAF (oversize handling decides the rest):
+# https://docs.aws.amazon.com/waf/latest/developerguide/web-acl-setting-body-inspection-limit.html
+ALB_BODY_INSPECTION_BYTES = 8192
 
 
 def resilience_problems(platform: AwsPlatform) -> Iterator[Issue]:

@@ -17,8 +17,11 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import gateway_api
 from accelplane.clouds.gcp.declaration import GcpPlatform
-from accelplane.declaration.resilience import ARMOR_INTERVALS, RateLimitAction
+from accelplane.declaration.resilience import RateLimitAction
 
+# Cloud Armor rate limiting (https://cloud.google.com/armor/docs/rate-limiting-overview): the threshold's
+# interval is one of these seconds; a ban lasts banDurationSec.
+ARMOR_INTERVALS = (10, 30, 60, 120, 180, 240, 300, 600, 900, 1200, 1800, 2700, 3600)
 # A rule's rateLimitThreshold.count: "The minimum value is 1 and the maximum value is 1,000,000" for a
 # throttle, "1 request and ... 10,000 requests" for a rate-based ban (Cloud Armor, Rate limiting
 # overview, https://cloud.google.com/armor/docs/rate-limiting-overview, read 2026-12-06). The project
