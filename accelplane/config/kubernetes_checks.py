@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from accelplane.accelerator_vendors import node_facts, vendor_of
+from accelplane.accelerator_vendors import vendor_of
 from accelplane.cloud_support import Issue, cloud_support, known_clouds
 from accelplane.config.training_launcher import node_count_problems
 from accelplane.declaration import (
@@ -180,8 +180,7 @@ def _plugin_versions(platform: Platform) -> Iterator[Issue]:
         profile = platform.pool_profile(pool)
         if pool.accelerator is None or profile is None:
             continue
-        if node_facts(pool.accelerator) is None:
-            continue  # no device plugin of a vendor's: a TPU (GKE runs its own)
+        # The cloud names the plugins it runs for the vendor: none where it runs its own (GKE) or has none.
         fields = list(support.vendor_plugin_fields(vendor_of(pool.accelerator)))
         fabric_field = pool.fabric_plugin_field()
         if fabric_field:

@@ -8,9 +8,9 @@ import runpy
 
 import pytest
 
-from accelplane.accelerator_vendors import all_node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.components import node_pool
+from accelplane.clouds.aws.node_vendors import all_node_facts
 from accelplane.config.json_schema import SCHEMA_PATH
 from accelplane.declaration import TaintEffect
 from accelplane.engine.graph import OfflineGraph

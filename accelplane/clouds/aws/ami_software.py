@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
 from accelplane.clouds.aws.eks_ami.facts import ami_release, eks_ami_data, releases_shipping
+from accelplane.clouds.aws.node_vendors import node_facts
 from accelplane.declaration import SoftwareProfile
 from accelplane.matrix import accelerators
 

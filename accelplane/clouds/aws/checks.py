@@ -13,10 +13,10 @@ import ipaddress
 import unicodedata
 from collections.abc import Iterator
 
-from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
+from accelplane.clouds.aws.node_vendors import node_facts
 from accelplane.declaration import CapacityType, Purpose
 from accelplane.suggest import did_you_mean
 

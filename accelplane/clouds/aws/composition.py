@@ -14,7 +14,6 @@ from typing import Any
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.components.bucket import SecureBucket, SecureBucketArgs
 from accelplane.clouds.aws.components.cluster import EksCluster, EksClusterArgs
@@ -34,6 +33,7 @@ from accelplane.clouds.aws.components.security_groups import PlatformSecurityGro
 from accelplane.clouds.aws.components.workload_role import WorkloadRole, WorkloadRoleArgs
 from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.k8s.cluster_facts import EksFacts
+from accelplane.clouds.aws.node_vendors import node_facts
 from accelplane.config.pulumi_source import secret_values
 from accelplane.cost.budget import BUDGET_JUDGED_AT_TAG, BUDGET_WARN_AT_TAG
 from accelplane.declaration import BucketRole, Environment, Purpose

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from accelplane.accelerator_vendors import node_facts
 from accelplane.cloud_support import CloudImages, NodeImage
 from accelplane.clouds.aws import catalog
 from accelplane.clouds.aws.ami_software import with_ami_software
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform, aws_platform
+from accelplane.clouds.aws.node_vendors import node_facts
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
 

@@ -16,9 +16,9 @@ import pulumi_aws as aws
 from pulumi_aws.ec2 import LaunchTemplateNetworkInterfaceArgsDict, LaunchTemplatePlacementArgsDict
 from pulumi_aws.eks import NodeGroupTaintArgsDict
 
-from accelplane.accelerator_vendors import VendorNodeFacts
 from accelplane.clouds.aws.catalog import InstanceFacts
 from accelplane.clouds.aws.declaration import AwsNodePool
+from accelplane.clouds.aws.node_vendors import VendorNodeFacts
 from accelplane.declaration import CapacityType, NodePool, SoftwareProfile, TaintEffect
 from accelplane.node_labels import LABEL_PREFIX, pool_labels
 

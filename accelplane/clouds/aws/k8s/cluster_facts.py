@@ -19,13 +19,13 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from accelplane.accelerator_vendors import node_facts
 from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.components.node_pool import default_taints
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 from accelplane.clouds.aws.k8s.kubeconfig import eks_kubeconfig
 from accelplane.clouds.aws.k8s.load_balancer_controller import LoadBalancerController, LoadBalancerControllerArgs
 from accelplane.clouds.aws.k8s.target_group_backend import TargetGroupBackend
+from accelplane.clouds.aws.node_vendors import node_facts
 from accelplane.declaration import BucketRole, NodePool, Platform, Workload
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.provider import provider_for

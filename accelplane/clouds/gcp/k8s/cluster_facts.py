@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_kubernetes as k8s
 
-from accelplane.accelerator_vendors import gke_node_facts
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.components.network import GOOGLE_LOAD_BALANCER_RANGES
 from accelplane.clouds.gcp.declaration import GcpInferenceEndpoint, GcpPlatform, gcp_platform, gcp_pool
 from accelplane.clouds.gcp.k8s.gateway_backend import GatewayBackend, ServiceEdge
 from accelplane.clouds.gcp.k8s.inference_gateway import InferenceGateway, InferenceGatewayArgs
 from accelplane.clouds.gcp.k8s.kubeconfig import gke_kubeconfig
+from accelplane.clouds.gcp.node_vendors import gke_node_facts
 from accelplane.declaration import BucketRole, InferenceService, NodePool, Platform, Workload
 from accelplane.declaration.resilience import (
     effective_backend_timeout,
