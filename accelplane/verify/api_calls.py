@@ -16,6 +16,8 @@ class ApiCalls:
         self.calls: Counter[str] = Counter()
         self.retries: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
+        # The most seconds the run's reading may take, whatever the API does (None: not bounded).
+        self.bound_seconds: float | None = None
 
     def record(self, key: str, *, retries: int = 0, error: bool = False) -> None:
         with self._lock:
@@ -36,4 +38,5 @@ class ApiCalls:
                 "retries": sum(self.retries.values()),
                 "errors": sum(self.errors.values()),
                 "by_operation": dict(sorted(self.calls.items())),
+                **({"bound_seconds": self.bound_seconds} if self.bound_seconds is not None else {}),
             }

@@ -24,12 +24,13 @@ forward) the cloud's mapping takes out of the comparison (`comparable`) and judg
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from accelplane.rules.view import Resource
-from accelplane.verify.canonical import Symbols, canonical, differences
+from accelplane.verify.canonical import Symbols, canonical, differences, symbol
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live import LiveView
 from accelplane.verify.results import CheckId, CheckResult, Status, Subject
@@ -219,7 +220,8 @@ def _resource_results(
             **where,
         )]
     unread = view.unreadable_props.get(resource.urn, set())
-    changed, unverifiable = _changed_inputs(resource, live, spec_of_type, unread, view.symbols, mapping, where)
+    changed, unverifiable = _changed_inputs(resource, live, spec_of_type, unread, view.symbols, mapping, where,
+                                            _unread_symbols(declared, view))
     changed += _default_drift(resource.props, live.props, spec_of_type, unread, view.symbols, where,
                               mapping.cloud_label)
     changed += mapping.extra_results(declared, view, resource, live, unread, where)
@@ -240,11 +242,23 @@ def _resource_results(
     return results
 
 
+def _unread_symbols(declared: DeclaredPlatform, view: LiveView) -> tuple[str, ...]:
+    """The symbols of declared resources that could not be read: a reference to one has no live id to
+    compare with, so an input holding it is not verified, never "changed"."""
+    return tuple(symbol(r.name) for r in declared.resources if r.urn in view.unreadable)
+
+
+def _refers_to_unread(value: Any, unread_symbols: tuple[str, ...]) -> bool:
+    text = value if isinstance(value, str) else json.dumps(value, default=str, sort_keys=True)
+    return any(sym in text or sym[:-1] + "." in text for sym in unread_symbols)
+
+
 def _changed_inputs(
     resource: Resource, live: Resource, spec_of_type: Spec, unread: set[str], symbols: Symbols,
-    mapping: DriftMapping, where: Subject,
+    mapping: DriftMapping, where: Subject, unread_symbols: tuple[str, ...] = (),
 ) -> tuple[list[CheckResult], list[str]]:
-    """Declared inputs whose live value differs, and those that could not be verified."""
+    """Declared inputs whose live value differs, and those that could not be verified (not read, or
+    referring to a resource whose read failed)."""
     changed: list[CheckResult] = []
     unverifiable: list[str] = []
     for key, value in resource.props.items():
@@ -256,6 +270,9 @@ def _changed_inputs(
             continue
         declared_value = mapping.comparable(resource.type, key, value)
         live_value = mapping.comparable(resource.type, key, live.props.get(key))
+        if unread_symbols and _refers_to_unread(canonical(declared_value, symbols), unread_symbols):
+            unverifiable.append(key)
+            continue
         for difference in differences(
             canonical(declared_value, symbols),
             canonical(live_value, symbols),

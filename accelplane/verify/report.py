@@ -222,9 +222,11 @@ def _notes(report: VerifyReport) -> list[str]:
     notes = [r.message for r in report.results if r.status is Status.passed and r.check in _INFORMATIONAL]
     notes.append(report.coverage_line())
     calls = report.api_calls
+    bound = calls.get("bound_seconds")
     notes.append(
         f"{calls.get('total', 0)} cloud API calls ({calls.get('retries', 0)} retries; {calls.get('errors', 0)} "
         f"answered with an error), {report.wall_seconds:.1f} s"
+        + (f" (reading bounded to {bound:g} s)" if bound is not None else "")
     )
     return notes
 

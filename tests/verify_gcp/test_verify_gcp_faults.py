@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from accelplane.clouds.gcp.clients import API_VERSIONS, GcpReadError, ReadOnlyError
 from accelplane.errors import InputError
+from accelplane.verify.report import to_report
 from accelplane.verify.results import CheckId, Status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,3 +192,72 @@ def test_cli_with_a_service_account_key_reads_through_the_token_endpoint(tpu_pro
 
 def test_a_read_error_says_which_call():
     assert str(GcpReadError("compute.firewalls.list", "PERMISSION_DENIED", "x")).startswith("compute.firewalls.list")
+
+
+NETWORKS = "compute.networks.list"
+# The fake's method ids where a read error names the call shorter (service.collection.method).
+FAKE_IDS = {"certificatemanager.certificates.get": "certificatemanager.projects.locations.certificates.get",
+            "secretmanager.secrets.getIamPolicy": "secretmanager.projects.secrets.getIamPolicy"}
+
+
+def _drift(report) -> list[str]:
+    drift = (CheckId.drift_missing, CheckId.drift_changed, CheckId.drift_unexpected)
+    return [f"{r.check}: {r.message}" for r in report.results if r.check in drift and r.status is not Status.passed]
+
+
+def _unread(report, type_token: str) -> list:
+    return [r for r in report.results if r.check == CheckId.read_error and r.type == type_token]
+
+
+def test_a_truncated_answer_is_a_read_error_never_a_deleted_network(tpu_prod, fake):
+    """Issue 51: a 200 answer to compute.networks.list whose JSON was cut in half read as an empty list:
+    "drift.missing acme-tpu-network-vpc: declared Network ... does not exist live" (+3 drift.changed),
+    verified 100.0%, api_calls.errors 0. The pinned client hands back the raw text of a body that is not
+    JSON; now that is an unreadable answer, retried, then named, and the network is not verified."""
+    fake.fault(NETWORKS, "truncated")
+    report = tpu_prod.verify()
+    assert _drift(report) == []
+    messages = [m for m in _read_errors(report) if NETWORKS in m]
+    assert messages and all("not JSON" in m and "after 3 attempts" in m for m in messages), messages
+    assert _unread(report, "gcp:compute/network:Network") and report.failed
+    assert report.verified_percent < 100 and report.api_calls["errors"] >= 1
+    assert fake.calls.count(NETWORKS) == 3  # retried: a cut body is a transient fault
+
+
+def test_a_truncated_answer_once_is_retried_and_the_run_is_clean(tpu_prod, fake):
+    fake.fault(NETWORKS, "truncated", times=1)
+    report = tpu_prod.verify()
+    assert not report.failed and _drift(report) == [] and report.api_calls["retries"] == 1
+
+
+@pytest.mark.parametrize(("method", "kind", "words", "type_token"), [
+    (NETWORKS, "text", "not JSON", "gcp:compute/network:Network"),
+    (NETWORKS, "array", "a JSON list where the method answers with an object", "gcp:compute/network:Network"),
+    (FIREWALLS, "unavailable", "UNAVAILABLE", "gcp:compute/firewall:Firewall"),
+    ("certificatemanager.certificates.get", "empty", "a get answered without the resource",
+     None),
+    ("secretmanager.secrets.getIamPolicy", "empty", "a policy without its etag",
+     "gcp:secretmanager/secretIamMember:SecretIamMember"),
+])
+def test_every_unreadable_answer_is_named_and_nothing_it_would_show_is_drift(
+    tpu_prod, fake, method: str, kind: str, words: str, type_token: str | None
+):
+    fake.fault(FAKE_IDS.get(method, method), kind)
+    report = tpu_prod.verify()
+    assert any(method in message and words in message for message in _read_errors(report)), _read_errors(report)
+    assert _drift(report) == [] and report.failed
+    if type_token is not None:
+        assert _unread(report, type_token), [r.type for r in report.results if r.check == CheckId.read_error]
+
+
+def test_a_run_under_faults_stops_calling_at_its_deadline_and_says_its_bound(tpu_prod, fake):
+    """A cut connection retried took 32 s per call here; a run now starts no call once its deadline has
+    passed (the clock is injected: each reading 25 s later), and the report states the bound."""
+    readings = iter(range(0, 100_000, 25))
+    clients = tpu_prod.clients(deadline=100.0, timeout=30.0, clock=lambda: float(next(readings)))
+    fake.fault(FIREWALLS, "cut")
+    report = tpu_prod.verify(clients=clients)
+    late = [m for m in _read_errors(report) if "read deadline passed" in m]
+    assert late and report.failed and _drift(report) == []
+    assert report.api_calls["bound_seconds"] == 130.0
+    assert any("(reading bounded to 130 s)" in note for note in to_report(report).notes)

@@ -15,6 +15,15 @@ bounded backoff, every call counted, every failure named.
   cut connections are retried up to `max_attempts` times with capped exponential backoff and
   jitter; what still fails is a `GcpReadError` naming the permission, the API to enable, or what
   answered instead of the API.
+- **Readable answers only.** The pinned client hands back a 200 answer's raw text when its body is not
+  JSON (a truncated body, a proxy's page); `answer_problem()` is the one place that decides whether an
+  answer has the shape its method promises (a JSON object; a list method's list field a list or
+  absent; a get's resource with its identifying field; a policy with its etag). Anything else is a
+  `GcpReadError` ("unreadable answer"), retried like a cut connection: the resources it would have
+  shown are not verified, never missing or changed.
+- **A bounded run.** No call starts once `deadline` seconds have passed since the first (an injected
+  clock), and backoff never sleeps past it: a run takes at most `deadline + timeout` seconds of reading
+  whatever the API does (`ApiCalls.bound_seconds`, which the report states).
 """
 
 from __future__ import annotations
@@ -197,6 +206,10 @@ def _at_endpoint(request: Any, endpoints: Mapping[str, str]) -> None:
             return
 
 
+# How long a run may keep starting calls, from its first (see the module docstring: a bounded run).
+DEFAULT_DEADLINE_SECONDS = 120.0
+
+
 class GcpClients:
     """One set of services per thread (httplib2 is not thread-safe), calls counted across them."""
 
@@ -211,7 +224,9 @@ class GcpClients:
         ca_bundle: str | None = None,
         timeout: float = 30.0,
         max_attempts: int = 6,
+        deadline: float = DEFAULT_DEADLINE_SECONDS,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
         scope: str = READ_ONLY_SCOPE,
         write_methods: frozenset[str] = frozenset(),
     ) -> None:
@@ -225,7 +240,11 @@ class GcpClients:
         self.timeout = timeout
         self.max_attempts = max(1, max_attempts)
         self.sleep = sleep
+        self.clock = clock
+        self.deadline = deadline
         self.calls = ApiCalls()
+        self.calls.bound_seconds = deadline + timeout
+        self._started: float | None = None  # the clock at the first call: the deadline counts from it
         self.methods: set[str] = set()  # API method ids called (the permissions a run needs)
         self.project_number: str | None = None  # from the first call (projects.get)
         self._credentials = credentials
@@ -279,25 +298,33 @@ class GcpClients:
             ca_bundle=self.ca_bundle,
             timeout=self.timeout,
             max_attempts=self.max_attempts,
+            deadline=self.deadline,
             sleep=self.sleep,
+            clock=self.clock,
             scope=scope,
             write_methods=methods,
         )
         writer.calls, writer.methods, writer.project_number = self.calls, self.methods, self.project_number
+        writer._started = self._started
         return writer
 
-    def read(self, request: Any) -> dict:
-        """Execute one read (a googleapiclient HttpRequest), retried; its JSON answer."""
-        answer = self.execute(request)
-        return answer if isinstance(answer, dict) else {}
+    def read(self, request: Any, *, list_field: str | None = None) -> dict:
+        """Execute one read (a googleapiclient HttpRequest), retried; its JSON answer, in the shape its
+        method promises (`answer_problem`; `list_field`: the list a list method answers with)."""
+        method = str(getattr(request, "methodId", "") or "")
+        answer = self.execute(request, check=lambda found: answer_problem(method, found, list_field))
+        assert isinstance(answer, dict)  # answer_problem let nothing else through
+        return answer
 
     def media(self, request: Any) -> bytes:
         """Execute one media download (`objects().get_media(...)`), retried; the object's bytes."""
         answer = self.execute(request)
         return answer if isinstance(answer, bytes) else str(answer).encode()
 
-    def execute(self, request: Any) -> Any:
-        """Execute one allowed call, retried; its decoded answer (JSON, or bytes for media)."""
+    def execute(self, request: Any, check: Callable[[Any], str | None] | None = None) -> Any:
+        """Execute one allowed call, retried; its decoded answer (JSON, or bytes for media). `check`
+        names what makes an answer unreadable (None: readable); such an answer is retried, then a
+        `GcpReadError`."""
         method_id = str(getattr(request, "methodId", "") or "")
         short = method_id.rsplit(".", 1)[-1]
         if short not in READ_METHODS and method_id not in self.write_methods:
@@ -306,10 +333,18 @@ class GcpClients:
         operation = method_id.split(".", 1)[0] + "." + ".".join(method_id.split(".")[-2:])
         self.methods.add(method_id)
         for attempt in range(1, self.max_attempts + 1):
+            late = self._past_deadline(operation, attempt)
+            if late is not None:
+                raise late
             try:
                 answer = request.execute(num_retries=0)
-                self.calls.record(operation, retries=attempt - 1)
-                return answer
+                problem = check(answer) if check is not None else None
+                if problem is None:
+                    self.calls.record(operation, retries=attempt - 1)
+                    return answer
+                # A 200 whose body is not what the method answers (cut short, another server's): as a
+                # cut connection, retried; never read as an empty or changed resource.
+                retry, failure = True, GcpReadError(operation, "unreadable answer", problem)
             except HttpError as error:
                 status = int(error.resp.status)
                 content_type = str(error.resp.get("content-type", ""))
@@ -333,15 +368,58 @@ class GcpClients:
                 if retry:
                     failure.message += f" (after {attempt} attempts)"
                 raise failure
-            self.sleep(min(8.0, 0.25 * 2 ** (attempt - 1)) * (0.5 + random.random() / 2))
+            backoff = min(8.0, 0.25 * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
+            self.sleep(max(0.0, min(backoff, self._time_left())))
         raise AssertionError("unreachable")
+
+    def _time_left(self) -> float:
+        if self._started is None:
+            return self.deadline
+        return self.deadline - (self.clock() - self._started)
+
+    def _past_deadline(self, operation: str, attempt: int) -> GcpReadError | None:
+        """The error for a call (or retry) that would start after the run's deadline; None in time."""
+        if self._started is None:
+            self._started = self.clock()
+        if self._time_left() > 0:
+            return None
+        self.calls.record(operation, retries=attempt - 1, error=True)
+        tried = f" after {attempt - 1} attempts" if attempt > 1 else ""
+        return GcpReadError(operation, "deadline", f"not read{tried}: the run's {self.deadline:g} s read deadline "
+                            "passed (a slow or failing API); the rest of the run is not verified")
 
     def pages(self, collection: Any, field: str, **params: Any) -> list[dict]:
         """Every item of a list method, following nextPageToken."""
         items: list[dict] = []
         request = collection.list(**params)
         while request is not None:
-            answer = self.read(request)
+            answer = self.read(request, list_field=field)
             items.extend(answer.get(field) or [])
             request = collection.list_next(request, answer) if answer.get("nextPageToken") else None
         return items
+
+
+# What a get's resource always carries (name: most APIs; id/selfLink: Compute; email: a service account).
+_IDENTIFYING_FIELDS = ("name", "id", "selfLink", "email")
+
+
+def answer_problem(method_id: str, answer: Any, list_field: str | None = None) -> str | None:
+    """Why `answer` is not the shape `method_id` promises; None when it is. The one place that decides
+    what a readable answer is: a JSON object; a list method's `list_field` a list of objects, or absent
+    (Google leaves an empty list out); a get's resource with an identifying field; a policy with its
+    etag. Only the answer's kind and size are named, never its content."""
+    if not isinstance(answer, dict):
+        if isinstance(answer, (str, bytes)):
+            return (f"a 200 answer that is not JSON ({len(answer)} characters: a truncated body, or something "
+                    "other than the API answered)")
+        return f"a JSON {type(answer).__name__} where the method answers with an object"
+    short = method_id.rsplit(".", 1)[-1]
+    if list_field is not None:
+        found = answer.get(list_field)
+        if found is not None and not (isinstance(found, list) and all(isinstance(i, dict) for i in found)):
+            return f"its {list_field} is not a list of objects"
+    elif short == "get" and not any(answer.get(key) for key in _IDENTIFYING_FIELDS):
+        return "a get answered without the resource (" + ("an empty object" if not answer else "no name or id") + ")"
+    elif short == "getIamPolicy" and not answer.get("etag"):
+        return "a policy without its etag (every IAM policy Google answers carries one)"
+    return None

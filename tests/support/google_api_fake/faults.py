@@ -16,8 +16,11 @@ HTML_ERROR_PAGE = (
 @dataclass
 class Fault:
     """`kind`: denied (403, the permission named), disabled (403, the API not enabled), rate_limited
-    (429), html (500 with an HTML page), cut (the connection closed without an answer). `times`:
-    how many calls it answers before the method works again; None for all of them."""
+    (429), unavailable (503), html (500 with an HTML page), cut (the connection closed without an
+    answer); and 200 answers that are not the method's: truncated (the real answer's JSON cut in
+    half, as a connection that drops mid-body leaves it), text (a plain-text body), array (a JSON
+    array), empty (an empty JSON object). `times`: how many calls it answers before the method works
+    again; None for all of them."""
 
     kind: str
     permission: str = ""
@@ -56,6 +59,17 @@ def body(fault: Fault, *, api: str, project: str, resource: str) -> tuple[int, s
         message = f"Quota exceeded for quota metric 'Read requests' of service '{service}' for consumer 'project'."
         metadata = {"service": service, "quota_metric": f"{service}/read_requests"}
         domain = "googleapis.com"
+    elif fault.kind == "unavailable":
+        code, status, reason = 503, "UNAVAILABLE", "SERVICE_UNAVAILABLE"
+        message = "The service is currently unavailable."
+        metadata = {"service": service}
+        domain = "googleapis.com"
+    elif fault.kind == "text":
+        return 200, "text/plain; charset=UTF-8", b"OK\n"
+    elif fault.kind == "array":
+        return 200, "application/json; charset=UTF-8", b"[]"
+    elif fault.kind == "empty":
+        return 200, "application/json; charset=UTF-8", b"{}"
     else:
         raise ValueError(f"unknown fault kind {fault.kind!r}")
     payload = {
@@ -77,6 +91,12 @@ def body(fault: Fault, *, api: str, project: str, resource: str) -> tuple[int, s
         }
     }
     return code, "application/json; charset=UTF-8", json.dumps(payload).encode()
+
+
+def truncated(answer: tuple[int, str, bytes]) -> tuple[int, str, bytes]:
+    """The real answer with its body cut in half (a 200 whose JSON ends mid-way)."""
+    code, content_type, payload = answer
+    return code, content_type, payload[: len(payload) // 2]
 
 
 def status(code: int, message: str) -> tuple[int, str, bytes]:

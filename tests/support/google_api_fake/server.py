@@ -115,6 +115,9 @@ class GoogleApiFake:
             if fault is not None and fault.take():
                 if fault.kind == "cut":
                     return None
+                if fault.kind == "truncated":
+                    raw_query = parse_qs(split.query, keep_blank_values=True)
+                    return faults.truncated(self._serve(api, method, below, raw_query, raw_body))
                 project = parameters.get("project") or parameters.get("projectsId") or "unknown"
                 return faults.body(fault, api=name, project=project, resource=below)
             return self._serve(api, method, below, parse_qs(split.query, keep_blank_values=True), raw_body)

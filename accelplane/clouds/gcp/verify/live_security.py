@@ -247,7 +247,8 @@ class SecurityReader:
         declares none (AP-GIAM rules refuse one), and a key acts as the account from anywhere, for as
         long as it exists. Google-managed keys (keyTypes SYSTEM_MANAGED) are Google's to rotate."""
         name = str(item.get("name") or f"projects/{self.project}/serviceAccounts/{item.get('email')}")
-        answer = self.b._read([], lambda: self.clients.read(iam.keys().list(name=name, keyTypes="USER_MANAGED")))
+        answer = self.b._read([], lambda: self.clients.read(iam.keys().list(name=name, keyTypes="USER_MANAGED"),
+                                                                     list_field="keys"))
         if answer is None:
             self.b.view.unreadable[account.urn] = "iam.serviceAccounts.keys.list failed: its keys were not read"
             return

@@ -167,7 +167,7 @@ class GcpViewBuilder:
             answer = self._read(
                 (CLUSTER, NODE_POOL),
                 lambda parent=parent: self.clients.read(
-                    container.projects().locations().clusters().list(parent=parent)
+                    container.projects().locations().clusters().list(parent=parent), list_field="clusters"
                 ),
             )
             if answer is None:
