@@ -15,13 +15,24 @@
   raw page. A `before-parse` hook refuses such answers with `NotAnApiResponseError` (or, for the
   JSON protocols, any body that is not JSON), without retrying: a captive portal does not go away
   with backoff. Streaming bodies (checkpoint objects) are data, not answers, and are not judged.
+- **Only readable answers are parsed.** botocore reads a JSON body it cannot parse as `{"message": ...}`
+  and an empty one as `{}`: a body cut short would read as a list with nothing in it, a describe as
+  nothing found. The same hook refuses, for the JSON protocols, a body that does not parse, that is not
+  a JSON object, or an empty answer to a `Describe*`/`Get*` (`UnreadableAnswerError`); the collector
+  retries such a call, then records a read error (the XML protocols' parser raises on a cut body).
+- **A bounded run.** No attempt starts once `deadline` seconds have passed since the first call (a
+  `before-send` hook, so botocore's own retries stop too; the clock is injected): a run reads for at
+  most `deadline` plus one attempt (connect and read timeouts) plus one backoff (`ApiCalls.bound_seconds`).
 - **Endpoints are checked before use** (`endpoint_url_problem`): a malformed `--endpoint-url` is a
   usage error, not a `ValueError` from inside botocore.
 """
 
 from __future__ import annotations
 
+import json
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -60,6 +71,25 @@ class NotAnApiResponseError(BotoCoreError):
         "{endpoint} answered {operation} with {what} (HTTP {status}), not an AWS API response: "
         "is a proxy or captive portal in the way, or is the endpoint wrong?"
     )
+
+
+class UnreadableAnswerError(NotAnApiResponseError):
+    """An AWS API answer that cannot be read as one (a JSON body cut short, an array, an empty
+    describe): transient, so the call is retried."""
+
+    fmt = "{endpoint} answered {operation} with {what} (HTTP {status}): not read"
+
+
+class DeadlineError(BotoCoreError):
+    """An attempt that would start after the run's read deadline."""
+
+    fmt = "not read: the run's {deadline:g} s read deadline passed (a slow or failing API)"
+
+
+# What botocore's adaptive mode may sleep between two attempts at most (botocore.retries.standard:
+# MAX_BACKOFF = 20 s), for the run's stated bound.
+_MAX_BACKOFF_SECONDS = 20.0
+DEFAULT_DEADLINE_SECONDS = 120.0
 
 
 def endpoint_url_problem(url: str) -> str | None:
@@ -104,8 +134,13 @@ class AwsClients:
         max_attempts: int = 10,
         concurrency: int = 8,
         session: boto3.Session | None = None,
+        deadline: float = DEFAULT_DEADLINE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.region = region
+        self.deadline = deadline
+        self.clock = clock
+        self._started: float | None = None
         self.endpoint_url = endpoint_url
         self.session = session or boto3.Session(profile_name=profile, region_name=region)
         self.config = Config(
@@ -124,6 +159,7 @@ class AwsClients:
             Config(retries={"mode": "standard", "max_attempts": 2}, connect_timeout=5, read_timeout=20)
         )
         self.calls = ApiCalls()
+        self.calls.bound_seconds = deadline + 10 + 60 + _MAX_BACKOFF_SECONDS  # one attempt's timeouts, one backoff
         self._clients: dict[tuple[str, bool], Any] = {}
         self._lock = threading.Lock()
 
@@ -138,6 +174,8 @@ class AwsClients:
                 events.register("after-call", self._after_call)
                 events.register("after-call-error", self._after_call_error)
                 events.register("before-parse", self._refuse_non_api_answer(client.meta.endpoint_url))
+                # First, before a stub or mock answers in place of the network (moto registers there too).
+                events.register_first("before-send", self._within_deadline)
                 self._clients[(service, quick)] = client
             return client
 
@@ -158,10 +196,13 @@ class AwsClients:
             if operation_model.has_streaming_output:
                 return
             body = response_dict.get("body")
-            if not isinstance(body, bytes | bytearray) or not body.strip():
-                return
             status = response_dict.get("status_code", "?")
             operation = f"{operation_model.service_model.service_name}.{operation_model.name}"
+            if not isinstance(body, bytes | bytearray) or not body.strip():
+                if status == 200 and _answers_a_resource(operation_model):
+                    raise UnreadableAnswerError(endpoint=shown, operation=operation, what="an empty body",
+                                                status=status)
+                return
             if looks_like_html(bytes(body)):
                 what = f"an HTML page ({html_summary(bytes(body).decode('utf-8', 'replace'))})"
             elif (
@@ -171,10 +212,21 @@ class AwsClients:
             ):
                 what = f"a body that is not JSON ({one_line(bytes(body[:200]), 60)!r})"
             else:
-                return
+                unreadable = _unreadable_json(operation_model, bytes(body), status)
+                if unreadable is None:
+                    return
+                raise UnreadableAnswerError(endpoint=shown, operation=operation, what=unreadable, status=status)
             raise NotAnApiResponseError(endpoint=shown, operation=operation, what=what, status=status)
 
         return check
+
+    def _within_deadline(self, **_: Any) -> None:
+        """Before each attempt (botocore's retries included): none starts past the run's deadline."""
+        now = self.clock()
+        if self._started is None:
+            self._started = now
+        if now - self._started >= self.deadline:
+            raise DeadlineError(deadline=self.deadline)
 
     def _before_call(self, model: Any, context: dict[str, Any], **_: Any) -> None:
         check_read_only(model.name)
@@ -188,3 +240,30 @@ class AwsClients:
     def _after_call_error(self, context: dict[str, Any], exception: Exception, **_: Any) -> None:
         # A connection-level failure after all retries: still a call we made.
         self.calls.record(context.get("accelplane_operation", "unknown"), error=True)
+
+
+def _answers_a_resource(operation_model: Any) -> bool:
+    """A JSON-protocol Describe*/Get* whose answer has members: never empty when AWS answers it."""
+    shape = operation_model.output_shape
+    return (operation_model.service_model.resolved_protocol in _JSON_PROTOCOLS
+            and operation_model.name.startswith(("Describe", "Get"))
+            and shape is not None and bool(shape.members) and not shape.serialization.get("payload"))
+
+
+def _unreadable_json(operation_model: Any, body: bytes, status: Any) -> str | None:
+    """Why a JSON-protocol answer cannot be read as one (its kind and size only, never its content);
+    None when it can, or for the other protocols (their parsers raise on a body cut short)."""
+    if operation_model.service_model.resolved_protocol not in _JSON_PROTOCOLS:
+        return None
+    shape = operation_model.output_shape
+    if shape is not None and shape.serialization.get("payload"):
+        return None  # the body is the payload itself (a document), not an answer object
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return f"a JSON body cut short or malformed ({len(body)} bytes)"
+    if not isinstance(parsed, dict):
+        return f"a JSON {type(parsed).__name__} where the API answers with an object"
+    if not parsed and status == 200 and _answers_a_resource(operation_model):
+        return "an empty object where it answers with the resource"
+    return None

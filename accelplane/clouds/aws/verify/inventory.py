@@ -64,7 +64,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from accelplane.clouds.aws.clients import AwsClients, ReadOnlyError, describe_error
+from accelplane.clouds.aws.clients import AwsClients, ReadOnlyError, UnreadableAnswerError, describe_error
 from accelplane.verify.declared import DeclaredPlatform
 
 PLATFORM_TAG = "accelplane:platform"
@@ -112,7 +112,7 @@ class LiveInventory:
     cluster: Any = None
     nodegroups: dict[str, dict[str, Any]] = field(default_factory=dict)
     nodegroup_names: Any = None
-    oidc_providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    oidc_providers: Any = field(default_factory=dict)  # ARN -> provider, or UNREADABLE
     vpcs: Any = field(default_factory=list)
     subnets: Any = field(default_factory=list)
     placement_groups: Any = field(default_factory=list)
@@ -123,6 +123,7 @@ class LiveInventory:
     tagged: Any = field(default_factory=dict)  # ARN -> tags, from the tagging API
     buckets: dict[str, BucketState] = field(default_factory=dict)
     load_balancers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    elb_unread: set[str] = field(default_factory=set)  # "load balancers", "target groups": a describe failed
     lb_attributes: dict[str, Any] = field(default_factory=dict)
     listeners: dict[str, Any] = field(default_factory=dict)  # LB ARN -> listeners
     listener_rules: dict[str, Any] = field(default_factory=dict)  # listener ARN -> its rules (default rule too)
@@ -192,6 +193,24 @@ _PAGE_SIZE = {
 }
 
 
+# A JSON answer cut short is transient (a connection dropped mid-body): the call is made again this
+# many times in all before it is a read error.
+UNREADABLE_ATTEMPTS = 3
+
+
+def _retried_unreadable(read: Callable[[], Any]) -> Any:
+    """`read()`, made again while AWS's answer is unreadable (`UnreadableAnswerError`), at most
+    `UNREADABLE_ATTEMPTS` times; the last failure is raised with the number of attempts."""
+    for attempt in range(1, UNREADABLE_ATTEMPTS + 1):
+        try:
+            return read()
+        except UnreadableAnswerError as error:
+            if attempt == UNREADABLE_ATTEMPTS:
+                error.kwargs["what"] = f"{error.kwargs['what']} (after {attempt} attempts)"
+                raise UnreadableAnswerError(**error.kwargs) from None
+    raise AssertionError("unreachable")
+
+
 def tags_of(tag_list: Iterable[dict[str, Any]] | None) -> dict[str, str]:
     return {t.get("Key", t.get("TagKey", "")): t.get("Value", t.get("TagValue", "")) for t in tag_list or []}
 
@@ -227,7 +246,7 @@ class Collector:
     def call(self, service: str, operation: str, resource: str, **kwargs: Any) -> Any:
         """One call; `NOT_FOUND` (None) for a not-found error, `UNREADABLE` for any other failure."""
         try:
-            return getattr(self.clients(service), operation)(**kwargs)
+            return _retried_unreadable(lambda: getattr(self.clients(service), operation)(**kwargs))
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in _NOT_FOUND:
                 return NOT_FOUND
@@ -243,13 +262,18 @@ class Collector:
         calls; and moto truncates some lists at the default page size without a next token)."""
         client = self.clients(service)
         items: list[Any] = []
-        try:
+        def read_all() -> list[Any]:
+            found: list[Any] = []
             if client.can_paginate(operation):
                 config = {"PageSize": _PAGE_SIZE[operation]} if operation in _PAGE_SIZE else {}
                 for page in client.get_paginator(operation).paginate(**kwargs, PaginationConfig=config):
-                    items.extend(page.get(key, []))
+                    found.extend(page.get(key, []))
             else:
-                items.extend(getattr(client, operation)(**kwargs).get(key, []))
+                found.extend(getattr(client, operation)(**kwargs).get(key, []))
+            return found
+
+        try:
+            items.extend(_retried_unreadable(read_all))
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in _NOT_FOUND:
                 return []
@@ -312,8 +336,6 @@ class Collector:
             return  # no cluster, no node groups (and AWS would answer ResourceNotFoundException)
         names = self.pages("eks", "list_nodegroups", "nodegroups", name, clusterName=name)
         inv.nodegroup_names = names
-        if names is UNREADABLE:
-            return
 
         def describe(group: str) -> Callable[[], None]:
             def run() -> None:
@@ -323,10 +345,14 @@ class Collector:
 
             return run
 
-        tasks: list[Callable[[], None]] = [describe(group) for group in names]
+        # The OIDC provider is found by the cluster's issuer, not through its node groups: read it
+        # whether or not the node groups could be.
+        tasks: list[Callable[[], None]] = [] if names is UNREADABLE else [describe(group) for group in names]
         if self._declares("aws:iam/openIdConnectProvider:OpenIdConnectProvider"):
             tasks.append(self._oidc)
         self.fan_out(tasks)
+        if names is UNREADABLE:
+            return
         access = clusters[0].props.get("accessConfig") or {}
         if access.get("authenticationMode") != "CONFIG_MAP":  # access entries exist in API modes only
             self._access(name)
@@ -377,16 +403,25 @@ class Collector:
 
     def _oidc(self) -> None:
         cluster = self.inventory.cluster
+        if cluster is UNREADABLE:
+            self.inventory.oidc_providers = UNREADABLE  # found by the cluster's issuer, which could not be read
+            return
         issuer = ((cluster or {}).get("identity") or {}).get("oidc", {}).get("issuer", "") if cluster else ""
         host = issuer.removeprefix("https://")
         providers = self.pages("iam", "list_open_id_connect_providers", "OpenIDConnectProviderList", "oidc")
-        if providers is UNREADABLE or not host:
+        if providers is UNREADABLE:
+            self.inventory.oidc_providers = UNREADABLE
+            return
+        if not host:
             return
         for provider in providers:
             arn = provider["Arn"]
             if arn.endswith(f"oidc-provider/{host}"):
                 found = self.call("iam", "get_open_id_connect_provider", arn, OpenIDConnectProviderArn=arn)
-                if found is not UNREADABLE and found is not None:
+                if found is UNREADABLE:
+                    self.inventory.oidc_providers = UNREADABLE  # listed, not read: not verified, not missing
+                    return
+                if found is not None:
                     self.inventory.oidc_providers[arn] = found
 
     def _network(self) -> None:
@@ -655,12 +690,16 @@ class Collector:
             found = self.pages(
                 "elbv2", "describe_load_balancers", "LoadBalancers", "load balancers", LoadBalancerArns=chunk
             )
+            if found is UNREADABLE:
+                inv.elb_unread.add("load balancers")  # not found is not "missing": nothing was read
             for lb in found or []:
                 inv.load_balancers[lb["LoadBalancerArn"]] = lb
         for chunk in _chunks(tg_arns, 20):
             found = self.pages(
                 "elbv2", "describe_target_groups", "TargetGroups", "target groups", TargetGroupArns=chunk
             )
+            if found is UNREADABLE:
+                inv.elb_unread.add("target groups")
             for tg in found or []:
                 inv.target_groups[tg["TargetGroupArn"]] = tg
 

@@ -31,11 +31,19 @@ class Elbv2Reader(ViewCore):
         if inv.tagged is UNREADABLE:
             self._unreadable([*lbs, *tgs, *listeners], "tag:GetResources failed")
             return
+        rules = self.declared.of_type("aws:lb/listenerRule:ListenerRule")
+        if "load balancers" in inv.elb_unread:
+            # What hangs off a load balancer is found through it: nothing of it was read.
+            self._unreadable([*lbs, *listeners, *rules], "elbv2:DescribeLoadBalancers failed")
+            lbs, listeners, rules = [], [], []
+        if "target groups" in inv.elb_unread:
+            self._unreadable(tgs, "elbv2:DescribeTargetGroups failed")
+            tgs = []
         self._load_balancers(lbs)
         self._target_groups(tgs)
         self._bound_target_groups()
         self._listeners(listeners)
-        self._listener_rules(self.declared.of_type("aws:lb/listenerRule:ListenerRule"))
+        self._listener_rules(rules)
 
     def _load_balancers(self, lbs: list[Resource]) -> None:
         inv = self.inv

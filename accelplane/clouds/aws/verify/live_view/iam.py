@@ -133,7 +133,11 @@ class IamReader(ViewCore):
             )
 
     def _oidc(self) -> None:
-        for resource in self.declared.of_type("aws:iam/openIdConnectProvider:OpenIdConnectProvider"):
+        declared = self.declared.of_type("aws:iam/openIdConnectProvider:OpenIdConnectProvider")
+        if self.inv.oidc_providers is UNREADABLE:
+            self._unreadable(declared, "the cluster's OIDC issuer or iam:ListOpenIDConnectProviders could not be read")
+            return
+        for resource in declared:
             for arn, provider in self.inv.oidc_providers.items():
                 url = provider.get("Url", "")
                 self._live(

@@ -14,6 +14,9 @@ class KmsReader(ViewCore):
     def _kms(self) -> None:
         keys = self.declared.of_type("aws:kms/key:Key")
         aliases = self.declared.of_type("aws:kms/alias:Alias")
+        if self.inv.tagged is UNREADABLE:  # the keys are listed after the tagged resources: none was read
+            self._unreadable([*keys, *aliases], "tag:GetResources failed")
+            return
         if self.inv.kms_aliases is UNREADABLE:
             self._unreadable([*keys, *aliases], "kms:ListAliases failed")
             return
@@ -54,8 +57,10 @@ class KmsReader(ViewCore):
                     {"name": live_alias["AliasName"], "targetKeyId": live_alias.get("TargetKeyId")},
                     {"arn": live_alias.get("AliasArn")},
                 )
+        # A declared key that could not be read may be any tagged key not matched: none is "unexpected" then.
+        unread_keys = [resource for resource in keys if resource.urn in self.view.unreadable]
         for key_id, entry in self.inv.kms_keys.items():
-            if key_id in matched_keys or not entry.get("tags"):
+            if key_id in matched_keys or not entry.get("tags") or unread_keys:
                 continue
             state = (entry.get("metadata") or {}).get("KeyState")
             if state in ("PendingDeletion", "PendingReplicaDeletion"):

@@ -86,8 +86,14 @@ class NetworkReader(ViewCore):
                 self._live(
                     resource, resource.type, group["GroupId"], props(group), {"arn": group.get("SecurityGroupArn")}
                 )
+        vpcs_unread = any(r.urn in self.view.unreadable for r in self.declared.of_type("aws:ec2/vpc:Vpc"))
         for resource in defaults:
-            vpc_id = self._live_ref(resource.props.get("vpcId")) or resource.props.get("vpcId")
+            live_vpc = self._live_ref(resource.props.get("vpcId"))
+            if live_vpc is None and vpcs_unread:
+                # Found by its VPC's id: with the VPC unread, not finding it says nothing.
+                self._unreadable([resource], "its VPC could not be read")
+                continue
+            vpc_id = live_vpc or resource.props.get("vpcId")
             group = next(
                 (g for g in groups.values() if g.get("GroupName") == "default" and g.get("VpcId") == vpc_id), None
             )
