@@ -17,7 +17,7 @@ import pytest
 from botocore.awsrequest import AWSResponse
 from moto.core.botocore_stubber import MockRawResponse
 
-from accelplane.clouds.aws.clients import AwsClients
+from accelplane.clouds.aws.clients import AwsClients, DeadlineError
 from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.verify.report import to_report
 from accelplane.verify.results import CheckId, Status
@@ -137,3 +137,18 @@ def test_a_run_cut_by_its_deadline_anywhere_reports_no_drift_for_what_it_did_not
     report, _ = _verify(dev_stack, dev_graph, {}, deadline=100.0, clock=lambda: float(next(readings)))
     assert _drift(report) == [], "\n".join(_drift(report))
     assert report.failed and any("read deadline passed" in m for m in _read_errors(report))
+
+
+def test_object_downloads_are_data_and_the_deadline_does_not_stop_them(moto: None) -> None:
+    """A checkpoint shard is gigabytes: its download takes its size's time, not a sign of a failing
+    API, so the restore drill's GetObject still starts past the deadline while an API read does not."""
+    writer = boto3.client("s3", region_name="us-east-1")
+    writer.create_bucket(Bucket="checkpoints")
+    writer.put_object(Bucket="checkpoints", Key="model.safetensors", Body=b"weights")
+    readings = iter([0.0])
+    clients = AwsClients("us-east-1", deadline=10.0, clock=lambda: next(readings, 1000.0))
+    clients("s3").head_bucket(Bucket="checkpoints")  # the first call starts the run's clock
+    body = clients("s3").get_object(Bucket="checkpoints", Key="model.safetensors")["Body"].read()
+    assert body == b"weights"
+    with pytest.raises(DeadlineError, match="read deadline passed"):
+        clients("s3").list_objects_v2(Bucket="checkpoints")
