@@ -6,8 +6,6 @@ lives in that cloud's folder (`clouds/aws/node_vendors.py`, `clouds/gcp/node_ven
 
 from __future__ import annotations
 
-EFA_RESOURCE = "vpc.amazonaws.com/efa"
-
 
 def vendor_of(accelerator: str) -> str:
     return accelerator.split("-", 1)[0]

@@ -121,6 +121,9 @@ class CloudSupport(ABC):
     # The `rollout.metrics` value that reads this cloud's own load-balancer metrics; None where the
     # rollout gates read only the cluster's Prometheus (`PROMETHEUS_METRICS`, on every cloud).
     load_balancer_metrics: ClassVar[str | None] = None
+    # Extended resources of the network fabric its training pods request per node (AWS: EFA interfaces),
+    # which Kueue must leave out of its accounting.
+    fabric_resources: ClassVar[tuple[str, ...]] = ()
 
     def require(self, capability: Capability) -> None:
         """Raise `NotSupportedError` when this cloud does not offer `capability` yet."""

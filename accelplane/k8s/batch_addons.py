@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pulumi
 import yaml
 
-from accelplane.accelerator_vendors import EFA_RESOURCE
+from accelplane.cloud_support import cloud_support, known_clouds
 from accelplane.k8s.pinned_release import pinned_release
 
 
@@ -29,7 +29,7 @@ class BatchAddons(pulumi.ComponentResource):
             f"{name}-kueue",
             "kueue",
             args.kueue,
-            {"managerConfig": {"controllerManagerConfigYaml": _KUEUE_CONFIG}},
+            {"managerConfig": {"controllerManagerConfigYaml": kueue_config()}},
             pulumi.ResourceOptions(parent=self, depends_on=[self.jobset]),
         )
         self.register_outputs({})
@@ -37,19 +37,29 @@ class BatchAddons(pulumi.ComponentResource):
 
 # The ClusterQueues govern accelerators only. Kueue leaves a workload pending for ever when it requests
 # a resource no queue covers ("resource cpu unavailable in ClusterQueue"), and every pod requests CPU
-# and memory (the namespaces' LimitRange defaults them), training pods EFA interfaces too: those are
-# dropped from Kueue's accounting (https://kueue.sigs.k8s.io/docs/reference/kueue-config.v1beta1/#Resources);
-# the namespaces' ResourceQuota and the nodes still bound them.
-UNQUEUED_RESOURCE_PREFIXES = ("cpu", "memory", "ephemeral-storage", "hugepages-", EFA_RESOURCE)
+# and memory (the namespaces' LimitRange defaults them), training pods their network fabric's
+# interfaces too (each cloud names its own: CloudSupport.fabric_resources): those are dropped from
+# Kueue's accounting (https://kueue.sigs.k8s.io/docs/reference/kueue-config.v1beta1/#Resources); the
+# namespaces' ResourceQuota and the nodes still bound them.
+UNQUEUED_RESOURCE_PREFIXES = ("cpu", "memory", "ephemeral-storage", "hugepages-")
 
-_KUEUE_CONFIG = yaml.safe_dump(
-    {
-        "apiVersion": "config.kueue.x-k8s.io/v1beta1",
-        "kind": "Configuration",
-        "manageJobsWithoutQueueName": False,
-        # Kueue manages JobSets (and plain Jobs) submitted to a LocalQueue.
-        "integrations": {"frameworks": ["batch/job", "jobset.x-k8s.io/jobset"]},
-        "resources": {"excludeResourcePrefixes": list(UNQUEUED_RESOURCE_PREFIXES)},
-    },
-    sort_keys=False,
-)
+
+def unqueued_resources() -> tuple[str, ...]:
+    """What Kueue leaves out of its accounting: the resources above and every installed cloud's fabric
+    resources (one list on every cluster, so a stack's Kueue configuration does not depend on its cloud)."""
+    fabric = [name for cloud in known_clouds() for name in cloud_support(cloud).fabric_resources]
+    return (*UNQUEUED_RESOURCE_PREFIXES, *fabric)
+
+
+def kueue_config() -> str:
+    return yaml.safe_dump(
+        {
+            "apiVersion": "config.kueue.x-k8s.io/v1beta1",
+            "kind": "Configuration",
+            "manageJobsWithoutQueueName": False,
+            # Kueue manages JobSets (and plain Jobs) submitted to a LocalQueue.
+            "integrations": {"frameworks": ["batch/job", "jobset.x-k8s.io/jobset"]},
+            "resources": {"excludeResourcePrefixes": list(unqueued_resources())},
+        },
+        sort_keys=False,
+    )

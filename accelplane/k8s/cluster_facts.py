@@ -50,7 +50,9 @@ class PoolScheduling:
     # Node label whose value differs per slice: JobSet places each replicated job on one value only.
     exclusive_topology: str | None = None
     whole_node: bool = False  # a pod takes all of a node's accelerators (a TPU VM's chips go together)
-    efa_interfaces: int = 0  # EFA interfaces per node a training pod takes (AWS)
+    # Extended resources of the network fabric a training pod takes per node, besides its accelerators
+    # (AWS: its EFA interfaces); the cloud names them (CloudSupport.fabric_resources).
+    fabric: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def tolerations(self) -> list[TolerationArgsDict]:

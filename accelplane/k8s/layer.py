@@ -303,7 +303,7 @@ def _training(ctx: _Layer, namespaces: Mapping[str, WorkloadNamespace]) -> None:
                 queue=queues_by_namespace.get(workload.namespace),
                 accelerator_resource=scheduling.resource,
                 accelerators_per_node=scheduling.per_node,
-                efa_interfaces=scheduling.efa_interfaces,
+                fabric=scheduling.fabric,
                 nodes=per_slice or nodes,
                 pool_selector=scheduling.selector,
                 tolerations=scheduling.taints,

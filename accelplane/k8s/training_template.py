@@ -31,7 +31,6 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from accelplane.accelerator_vendors import EFA_RESOURCE
 from accelplane.config.training_launcher import ACCELERATORS_PER_NODE_ENV, NODES_ENV
 from accelplane.declaration import TrainingTemplate
 from accelplane.k8s.mirror import current_image
@@ -50,7 +49,7 @@ class TrainingJobTemplateArgs:
     queue: str | None
     accelerator_resource: str
     accelerators_per_node: int
-    efa_interfaces: int
+    fabric: Mapping[str, int]  # the network fabric's extended resources per node (AWS: EFA interfaces)
     nodes: int  # per replicated job: a slice's VMs on TPU, else the whole job's nodes
     pool_selector: Mapping[str, str]
     tolerations: Sequence[Mapping[str, str]]
@@ -79,8 +78,7 @@ def _multislice_env(slices: int) -> list[dict[str, Any]]:
 
 def jobset_manifest(args: TrainingJobTemplateArgs, checkpoint_uri: str) -> dict[str, Any]:
     resources = {args.accelerator_resource: str(args.accelerators_per_node)}
-    if args.efa_interfaces:
-        resources[EFA_RESOURCE] = str(args.efa_interfaces)
+    resources.update({name: str(count) for name, count in args.fabric.items() if count})
     labels = {"app.kubernetes.io/part-of": "accelplane", POOL_LABEL: args.spec.node_pool}
     if args.queue:
         labels["kueue.x-k8s.io/queue-name"] = args.queue

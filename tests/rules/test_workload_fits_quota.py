@@ -59,7 +59,7 @@ def test_a_jobset_requesting_what_no_queue_covers_stays_pending() -> None:
     stripped = []
     for resource in graph:
         if resource.type == t.HELM_RELEASE and "kueue" in str(resource.props.get("chart")):
-            values = {"managerConfig": {"controllerManagerConfigYaml": addons._KUEUE_CONFIG.split("resources:")[0]}}
+            values = {"managerConfig": {"controllerManagerConfigYaml": addons.kueue_config().split("resources:")[0]}}
             resource = res(resource.type, resource.name, {**resource.props, "values": values})
         stripped.append(resource)
     assert _messages(stripped) == [

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 from accelplane.accelerator_vendors import vendor_of
 
+# The EFA device plugin's extended resource: the interfaces a training pod takes per node.
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
+
 
 @dataclass(frozen=True)
 class VendorNodeFacts:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue
 from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, provenance, resilience_checks
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
+from accelplane.clouds.aws.node_vendors import EFA_RESOURCE
 
 if TYPE_CHECKING:
     import pulumi
@@ -24,6 +25,7 @@ class AwsSupport(CloudSupport):
     name = "aws"
     platform_model = AwsPlatform
     load_balancer_metrics = kubernetes_checks.CLOUDWATCH  # the ALB's per-target-group metrics
+    fabric_resources = (EFA_RESOURCE,)
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         own = aws_platform(platform)

@@ -25,7 +25,7 @@ from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 from accelplane.clouds.aws.k8s.kubeconfig import eks_kubeconfig
 from accelplane.clouds.aws.k8s.load_balancer_controller import LoadBalancerController, LoadBalancerControllerArgs
 from accelplane.clouds.aws.k8s.target_group_backend import TargetGroupBackend
-from accelplane.clouds.aws.node_vendors import node_facts
+from accelplane.clouds.aws.node_vendors import EFA_RESOURCE, node_facts
 from accelplane.declaration import BucketRole, NodePool, Platform, Workload
 from accelplane.k8s.cluster_facts import ClusterFacts, Exposure, PoolScheduling
 from accelplane.k8s.provider import provider_for
@@ -79,7 +79,7 @@ class EksFacts(ClusterFacts):
             selector=pool_selector(pool),
             taints=kubernetes_taints(default_taints(pool, vendor)),
             max_nodes=pool.scaling.max,
-            efa_interfaces=instance.max_efa_interfaces if instance and pool.uses_efa() else 0,
+            fabric={EFA_RESOURCE: instance.max_efa_interfaces} if instance and pool.uses_efa() else {},
         )
 
     def load_balancer_sources(self) -> list[str]:
