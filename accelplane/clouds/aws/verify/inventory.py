@@ -59,95 +59,22 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from accelplane.clouds.aws.clients import AwsClients, ReadOnlyError, UnreadableAnswerError, describe_error
+from accelplane.clouds.aws.verify.live_inventory import (
+    UNREADABLE,
+    BucketState,
+    LiveInventory,
+    ReadError,
+    tags_of,
+)
 from accelplane.verify.declared import DeclaredPlatform
 
 PLATFORM_TAG = "accelplane:platform"
 WEB_ACL = "aws:wafv2/webAcl:WebAcl"
-
-
-class _Unreadable:
-    """A value the API call for it failed to return (see `LiveInventory.errors`)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<unreadable>"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNREADABLE: Any = _Unreadable()
-
-
-@dataclass(frozen=True)
-class ReadError:
-    operation: str
-    resource: str
-    code: str
-    message: str
-
-
-@dataclass
-class BucketState:
-    name: str
-    tags: dict[str, str]
-    versioning: Any = None
-    encryption: Any = None
-    public_access_block: Any = None
-    ownership: Any = None
-    policy: Any = None
-    lifecycle: Any = None
-
-
-@dataclass
-class LiveInventory:
-    account: str | None = None
-    cluster: Any = None
-    nodegroups: dict[str, dict[str, Any]] = field(default_factory=dict)
-    nodegroup_names: Any = None
-    oidc_providers: Any = field(default_factory=dict)  # ARN -> provider, or UNREADABLE
-    vpcs: Any = field(default_factory=list)
-    subnets: Any = field(default_factory=list)
-    placement_groups: Any = field(default_factory=list)
-    security_groups: Any = field(default_factory=dict)
-    security_group_rules: Any = field(default_factory=list)
-    launch_templates: Any = field(default_factory=dict)
-    launch_template_versions: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
-    tagged: Any = field(default_factory=dict)  # ARN -> tags, from the tagging API
-    buckets: dict[str, BucketState] = field(default_factory=dict)
-    load_balancers: dict[str, dict[str, Any]] = field(default_factory=dict)
-    elb_unread: set[str] = field(default_factory=set)  # "load balancers", "target groups": a describe failed
-    lb_attributes: dict[str, Any] = field(default_factory=dict)
-    listeners: dict[str, Any] = field(default_factory=dict)  # LB ARN -> listeners
-    listener_rules: dict[str, Any] = field(default_factory=dict)  # listener ARN -> its rules (default rule too)
-    elb_tags: dict[str, dict[str, str]] = field(default_factory=dict)
-    target_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tg_attributes: dict[str, Any] = field(default_factory=dict)
-    target_health: dict[str, Any] = field(default_factory=dict)
-    web_acls: dict[str, Any] = field(default_factory=dict)  # LB ARN -> its WAF web ACL (None: none attached)
-    kms_aliases: Any = field(default_factory=dict)  # alias name -> alias
-    kms_keys: dict[str, dict[str, Any]] = field(default_factory=dict)  # key id -> metadata/rotation/policy/tags
-    secrets: Any = field(default_factory=list)
-    secret_policies: dict[str, Any] = field(default_factory=dict)
-    roles: Any = field(default_factory=dict)  # role name -> RoleDetail (+ MaxSessionDuration, Description)
-    log_groups: dict[str, Any] = field(default_factory=dict)
-    vpc_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)  # VPC id -> attribute -> value
-    # Security groups read because a read resource refers to them (not returned by the tag filter):
-    # group id -> what refers to it ("the EKS cluster security group of acme-ml-dev", ...).
-    referenced_groups: dict[str, list[str]] = field(default_factory=dict)
-    cluster_security_group: str | None = None
-    access_entries: Any = None  # principal ARN -> DescribeAccessEntry answer (or {} when not described)
-    access_policies: dict[str, Any] = field(default_factory=dict)  # principal ARN -> associated access policies
-    addons: Any = None  # add-on names
-    bound_target_groups: dict[str, Any] = field(default_factory=dict)  # LB ARN -> its target groups
-    errors: list[ReadError] = field(default_factory=list)
 
 
 _NOT_FOUND = frozenset(
@@ -209,10 +136,6 @@ def _retried_unreadable(read: Callable[[], Any]) -> Any:
                 error.kwargs["what"] = f"{error.kwargs['what']} (after {attempt} attempts)"
                 raise UnreadableAnswerError(**error.kwargs) from None
     raise AssertionError("unreachable")
-
-
-def tags_of(tag_list: Iterable[dict[str, Any]] | None) -> dict[str, str]:
-    return {t.get("Key", t.get("TagKey", "")): t.get("Value", t.get("TagValue", "")) for t in tag_list or []}
 
 
 def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
@@ -680,7 +603,9 @@ class Collector:
 
     # -- ELB ---------------------------------------------------------------------------------
 
-    def _elb(self) -> None:
+    def _describe_elb(self) -> None:
+        """The load balancers and target groups the tagging API found, described (20 per call); a
+        failed describe leaves its kind unread (`elb_unread`), so nothing of it reads as missing."""
         inv = self.inventory
         lb_arns = sorted(a for a in inv.tagged if ":loadbalancer/" in a)
         tg_arns = sorted(a for a in inv.tagged if ":targetgroup/" in a)
@@ -702,6 +627,10 @@ class Collector:
                 inv.elb_unread.add("target groups")
             for tg in found or []:
                 inv.target_groups[tg["TargetGroupArn"]] = tg
+
+    def _elb(self) -> None:
+        inv = self.inventory
+        self._describe_elb()
 
         def lb_reads(arn: str) -> list[Callable[[], None]]:
             def bound() -> None:

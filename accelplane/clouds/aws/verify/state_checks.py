@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence, Set
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE, WEB_ACL
+from accelplane.clouds.aws.verify.inventory import WEB_ACL
+from accelplane.clouds.aws.verify.live_inventory import UNREADABLE
 from accelplane.rules.view import Resource
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.live import LiveView

@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE, Collector, LiveInventory, tags_of
+from accelplane.clouds.aws.verify.inventory import Collector
+from accelplane.clouds.aws.verify.live_inventory import UNREADABLE, LiveInventory, tags_of
 from accelplane.clouds.aws.verify.view import AwsLiveView
 from accelplane.node_labels import POOL_LABEL
 from accelplane.rules.view import UNKNOWN, Resource

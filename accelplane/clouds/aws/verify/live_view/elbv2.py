@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE
+from accelplane.clouds.aws.verify.live_inventory import UNREADABLE
 from accelplane.clouds.aws.verify.live_view.core import (
     ViewCore,
 )

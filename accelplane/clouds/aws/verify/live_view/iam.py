@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE, tags_of
+from accelplane.clouds.aws.verify.live_inventory import UNREADABLE, tags_of
 from accelplane.clouds.aws.verify.live_view.core import (
     PLATFORM_TAG,
     ViewCore,

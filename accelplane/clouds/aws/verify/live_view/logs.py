@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE
+from accelplane.clouds.aws.verify.live_inventory import UNREADABLE
 from accelplane.clouds.aws.verify.live_view.core import (
     ViewCore,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import UNREADABLE
+from accelplane.clouds.aws.verify.live_inventory import UNREADABLE
 from accelplane.clouds.aws.verify.live_view.core import (
     BUCKET_ROLE_TAG,
     ViewCore,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from accelplane.clouds.aws.verify.inventory import tags_of
+from accelplane.clouds.aws.verify.live_inventory import tags_of
 from accelplane.clouds.aws.verify.routing import live_forward
 
 
