@@ -91,6 +91,8 @@ class DeadlineError(BotoCoreError):
 # MAX_BACKOFF = 20 s), for the run's stated bound.
 _MAX_BACKOFF_SECONDS = 20.0
 DEFAULT_DEADLINE_SECONDS = 120.0
+CONNECT_TIMEOUT_SECONDS = 10
+READ_TIMEOUT_SECONDS = 60
 _DATA_READS = (".GetObject",)  # before-send event names of reads whose body is data (S3 objects)
 
 
@@ -148,8 +150,8 @@ class AwsClients:
         self.config = Config(
             region_name=region,
             retries={"mode": "adaptive", "max_attempts": max_attempts},
-            connect_timeout=10,
-            read_timeout=60,
+            connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            read_timeout=READ_TIMEOUT_SECONDS,
             max_pool_connections=max(10, concurrency * 2),
             user_agent_extra="accelplane-verify",
             # A local endpoint (moto, LocalStack) has no per-bucket DNS names.
@@ -161,7 +163,8 @@ class AwsClients:
             Config(retries={"mode": "standard", "max_attempts": 2}, connect_timeout=5, read_timeout=20)
         )
         self.calls = ApiCalls()
-        self.calls.bound_seconds = deadline + 10 + 60 + _MAX_BACKOFF_SECONDS  # one attempt's timeouts, one backoff
+        # The deadline, then one attempt that started just before it, then one backoff.
+        self.calls.bound_seconds = deadline + CONNECT_TIMEOUT_SECONDS + READ_TIMEOUT_SECONDS + _MAX_BACKOFF_SECONDS
         self._clients: dict[tuple[str, bool], Any] = {}
         self._lock = threading.Lock()
 
