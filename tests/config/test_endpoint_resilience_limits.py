@@ -9,7 +9,7 @@ import pytest
 
 from accelplane.clouds.gcp import gateway_api
 from accelplane.errors import InputError
-from tests.support.stack_files import edited_stack
+from tests.support.stack_files import edit_problems, edited_stack
 
 AWS_LIMIT = "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health]}\n"
 GCP_LIMIT = "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n"
@@ -28,11 +28,7 @@ def _gcp(tmp_path: Path, lines: str) -> list[tuple[str, str]]:
 
 
 def _problems(tmp_path: Path, stack: str, old: str, new: str) -> list[tuple[str, str]]:
-    try:
-        edited_stack(tmp_path, (old, new), stack=stack)
-    except InputError as error:
-        return [(str(p.field), p.message) for p in error.problems]
-    return []
+    return edit_problems(tmp_path, (old, new), stack=stack)
 
 
 def _limit(**fields: object) -> str:
@@ -123,13 +119,9 @@ def test_route_timeouts_on_a_gke_whose_gateway_api_predates_them_are_refused(tmp
 
 
 def _gke_at(tmp_path: Path, version: str) -> list[tuple[str, str]]:
-    try:
-        minor = ".".join(version.split(".")[:2])
-        edited_stack(tmp_path, ('gke_version: "1.33.5-gke.1162000"', f'gke_version: "{version}"'),
-                     ('kubernetes_version: "1.33"', f'kubernetes_version: "{minor}"'), stack="tpu-prod")
-    except InputError as error:
-        return [(str(p.field), p.message) for p in error.problems]
-    return []
+    minor = ".".join(version.split(".")[:2])
+    return edit_problems(tmp_path, ('gke_version: "1.33.5-gke.1162000"', f'gke_version: "{version}"'),
+                         ('kubernetes_version: "1.33"', f'kubernetes_version: "{minor}"'), stack="tpu-prod")
 
 
 def test_a_retry_policy_without_a_per_try_timeout_is_a_retry_storm(tmp_path: Path) -> None:
@@ -182,25 +174,16 @@ def test_managed_rule_groups_are_aws_names(tmp_path: Path) -> None:
 def test_retries_on_a_release_channel_cluster_name_every_release_gke_installs(tmp_path: Path) -> None:
     """No pinned version: the refusal holds for every release GKE installs, and says so."""
     retries = GCP_LIMIT + "          retries: {attempts: 2, per_try_timeout_seconds: 30}\n"
-    try:
-        edited_stack(tmp_path, (GCP_LIMIT + GCP_AFTER, retries),
-                     ('gke_version: "1.33.5-gke.1162000"', "release_channel: REGULAR"), stack="tpu-prod")
-    except InputError as error:
-        found = [p.message for p in error.problems]
-    else:
-        found = []
+    found = [message for _, message in edit_problems(
+        tmp_path, (GCP_LIMIT + GCP_AFTER, retries), ('gke_version: "1.33.5-gke.1162000"', "release_channel: REGULAR"),
+        stack="tpu-prod")]
     assert len(found) == 1 and "every Gateway API release GKE installs (1.1.0 to 1.5.0)" in found[0], found
 
 
 def test_a_service_the_endpoint_does_not_expose_has_no_route_to_refuse(tmp_path: Path) -> None:
     """Only an exposed service gets an HTTPRoute: unexposed, the old GKE's Gateway API is no one's problem."""
-    try:
-        name = "        - name: llm-server\n"
-        edited_stack(tmp_path, (name, name + "          expose: false\n"),
-                     ('gke_version: "1.33.5-gke.1162000"', 'gke_version: "1.32.2-gke.1474999"'),
-                     ('kubernetes_version: "1.33"', 'kubernetes_version: "1.32"'), stack="tpu-prod")
-    except InputError as error:
-        found = [(str(p.field), p.message) for p in error.problems]
-    else:
-        found = []
+    name = "        - name: llm-server\n"
+    found = edit_problems(tmp_path, (name, name + "          expose: false\n"),
+                          ('gke_version: "1.33.5-gke.1162000"', 'gke_version: "1.32.2-gke.1474999"'),
+                          ('kubernetes_version: "1.33"', 'kubernetes_version: "1.32"'), stack="tpu-prod")
     assert not [message for _, message in found if "HTTPRoute has no timeouts" in message], found

@@ -9,16 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from accelplane.errors import InputError
-from tests.support.stack_files import edited_stack
+from tests.support.stack_files import edit_problems
 
 
 def _problems(tmp_path: Path, stack: str, old: str, new: str) -> list[tuple[str, str]]:
-    try:
-        edited_stack(tmp_path, (old, new), stack=stack)
-    except InputError as error:
-        return [(str(p.field), p.message) for p in error.problems]
-    return []
+    return edit_problems(tmp_path, (old, new), stack=stack)
 
 
 def test_cloudwatch_on_a_gke_stack_is_named_as_awss(tmp_path: Path) -> None:

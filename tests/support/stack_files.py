@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from accelplane.config.loader import StackConfig, load_stack_file
+from accelplane.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS_DIR = ROOT / "stacks"  # the example stacks of this checkout
@@ -28,6 +29,15 @@ def write_variant(tmp_path: Path, old: str, new: str, stack: str = "dev") -> tup
 def line_of(path: Path, needle: str) -> int:
     text = path.read_text()
     return text[: text.index(needle)].count("\n") + 1
+
+
+def edit_problems(tmp_path: Path, *edits: tuple[str, str], stack: str = "prod") -> list[tuple[str, str]]:
+    """(field, message) of each problem loading the edited example stack finds; [] when it loads."""
+    try:
+        edited_stack(tmp_path, *edits, stack=stack)
+    except InputError as error:
+        return [(str(p.field), p.message) for p in error.problems]
+    return []
 
 
 def edited_stack(tmp_path: Path, *edits: tuple[str, str], stack: str = "prod") -> StackConfig:
