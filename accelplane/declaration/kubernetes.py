@@ -118,7 +118,7 @@ class Rollout(Model):
     bake: Duration = Field(default="15m", description="Least time a step runs before the next one.")
     gates: RolloutGates = Field(default_factory=RolloutGates, description="What must hold to advance.")
     metrics: str = Field(
-        pattern=r"^[a-z][a-z0-9_]*$",
+        min_length=1,
         description="prometheus (the cluster's Prometheus, the request histogram per backend), or the stack's "
         "cloud's own load-balancer metrics where it has them (cloudwatch on AWS: the ALB's per-target-group metrics).",
     )

@@ -37,3 +37,11 @@ def test_an_unknown_source_names_what_the_stacks_cloud_allows(tmp_path: Path, st
 def test_each_clouds_own_source_and_prometheus_pass(tmp_path: Path) -> None:
     assert _problems(tmp_path, "prod", "metrics: cloudwatch", "metrics: prometheus") == []
     assert _problems(tmp_path, "tpu-prod", "metrics: prometheus", "metrics: prometheus") == []
+
+
+def test_a_misspelt_source_in_other_case_is_named_with_what_to_use(tmp_path: Path) -> None:
+    """The field is closed by the stack's cloud, not by a pattern: "CloudWatch" gets the allowed values and a
+    did-you-mean, as an enum's error did, instead of a regular expression."""
+    [(field, message)] = _problems(tmp_path, "prod", "metrics: cloudwatch", "metrics: CloudWatch")
+    assert field.endswith("rollout.metrics")
+    assert message.startswith("expected prometheus or cloudwatch, got 'CloudWatch'"), message
