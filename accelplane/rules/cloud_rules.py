@@ -65,6 +65,7 @@ def node_pool_shapes() -> Mapping[str, NodePoolShape]:
     return {shape.type: shape for facet in installed() for shape in facet.node_pools}
 
 
+@cache
 def review_inputs() -> Mapping[str, tuple[str, ...]]:
     """Every installed cloud's review inputs, by type token."""
     return {token: paths for facet in installed() for token, paths in facet.review_inputs.items()}

@@ -183,10 +183,11 @@ def stack_missing(
 
 def drift_results(declared: DeclaredPlatform, view: LiveView, mapping: DriftMapping) -> list[CheckResult]:
     results: list[CheckResult] = []
+    unread_symbols = _unread_symbols(declared, view)  # once per run: every resource's inputs are checked against it
     for resource in declared.resources:
         spec_of_type = mapping.specs.get(resource.type)
         if spec_of_type is not None:
-            results += _resource_results(declared, view, mapping, resource, spec_of_type)
+            results += _resource_results(declared, view, mapping, resource, spec_of_type, unread_symbols)
     results += _unexpected_results(view, mapping)
     for type_token, count in sorted(view.unverified.items()):
         results.append(
@@ -202,7 +203,8 @@ def drift_results(declared: DeclaredPlatform, view: LiveView, mapping: DriftMapp
 
 
 def _resource_results(
-    declared: DeclaredPlatform, view: LiveView, mapping: DriftMapping, resource: Resource, spec_of_type: Spec
+    declared: DeclaredPlatform, view: LiveView, mapping: DriftMapping, resource: Resource, spec_of_type: Spec,
+    unread_symbols: tuple[str, ...],
 ) -> list[CheckResult]:
     """One declared resource: unreadable, missing, or compared input by input."""
     where: Subject = {"type": resource.type, "name": resource.name, "urn": resource.urn}
@@ -221,7 +223,7 @@ def _resource_results(
         )]
     unread = view.unreadable_props.get(resource.urn, set())
     changed, unverifiable = _changed_inputs(resource, live, spec_of_type, unread, view.symbols, mapping, where,
-                                            _unread_symbols(declared, view))
+                                            unread_symbols)
     changed += _default_drift(resource.props, live.props, spec_of_type, unread, view.symbols, where,
                               mapping.cloud_label)
     changed += mapping.extra_results(declared, view, resource, live, unread, where)

@@ -17,6 +17,7 @@ halfway through `pulumi up`. Two data files back the GCP layer, the way `aws_cat
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -460,6 +461,12 @@ def tpu_topologies(machine_type: str) -> list[str]:
     """The topologies valid on a TPU machine type, smallest slice first ([] for other machine types)."""
     found = [shape for (machine, _), shape in _tpu_index()[1].items() if machine == machine_type]
     return [shape.topology for shape in sorted(found, key=lambda s: (s.total_chips, s.dimensions))]
+
+
+def gke_version_key(version: str) -> tuple[int, ...]:
+    """1.33.5-gke.1162000 -> (1, 33, 5, 1162000): GKE versions (and Gateway API releases, 1.2.0 -> (1, 2, 0))
+    order by these numbers."""
+    return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
 def minimum_gke_version(generation: str) -> str | None:

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
-from accelplane.clouds.gcp.gateway_api import gke_version_key
 from accelplane.suggest import did_you_mean
 
 # Google Cloud labels (https://cloud.google.com/resource-manager/docs/labels-overview#requirements):
@@ -165,7 +164,7 @@ def _tpu_pool(
     yield from _zones_offer(pool, base, zones, gcp_catalog.tpu_zones(generation), f"TPU {generation}")
     minimum = gcp_catalog.minimum_gke_version(generation)
     version = platform.gcp.gke_version if platform.gcp else None
-    if minimum and version and gke_version_key(version) < gke_version_key(minimum):
+    if minimum and version and gcp_catalog.gke_version_key(version) < gcp_catalog.gke_version_key(minimum):
         autopilot = gcp_catalog.tpu_generation(generation).min_gke_version_autopilot
         also = f"; on Autopilot {autopilot} or newer" if autopilot else ""
         yield (("gcp", "gke_version"), f"TPU {generation} pools need GKE {minimum} or newer (pool {pool.name}; "

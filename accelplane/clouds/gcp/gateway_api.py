@@ -4,7 +4,6 @@ Gateway API predates the route timeouts every exposed service sets (gateway_api.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -12,13 +11,9 @@ from typing import Any
 
 import yaml
 
+from accelplane.clouds.gcp.catalog import gke_version_key
+
 FACTS_FILE = "gateway_api.yaml"
-
-
-def gke_version_key(version: str) -> tuple[int, ...]:
-    """1.33.5-gke.1162000 -> (1, 33, 5, 1162000): GKE versions (and Gateway API releases, 1.2.0 -> (1, 2, 0))
-    order by these numbers."""
-    return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
 @dataclass(frozen=True)

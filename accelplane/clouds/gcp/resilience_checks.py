@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
+from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp import gateway_api
 from accelplane.clouds.gcp.declaration import GcpPlatform
 from accelplane.declaration.resilience import RateLimitAction
@@ -89,7 +90,7 @@ def _route_timeouts(served: gateway_api.ServedGatewayApi | None, version: str | 
     a cluster whose Gateway API predates standard HTTPRoute timeouts would refuse or drop them."""
     if served is None or not services:
         return
-    key = gateway_api.gke_version_key
+    key = gcp_catalog.gke_version_key
     if served.gateway_api is not None and key(served.gateway_api) >= key(TIMEOUTS_STANDARD_SINCE):
         return
     release = f"Gateway API {served.gateway_api}" if served.gateway_api else "a Gateway API older than 1.1.0"
