@@ -55,6 +55,10 @@ if TYPE_CHECKING:  # annotations only: the declaration model and Pulumi's mocks,
 
     from accelplane.declaration import Platform
 
+# A stack file without `cloud:` is an AWS stack: the first cloud, and every stack file written before
+# there was a second. Said here, in the registry, so the neutral declaration names no cloud.
+DEFAULT_CLOUD = "aws"
+
 DeclarationPath = tuple[str | int, ...]  # a field's path under accelplane:platform
 Issue = tuple[DeclarationPath, str]  # a declaration problem: (the field's path, the message)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any, get_args
 
-from accelplane.cloud_support import cloud_support, known_clouds
+from accelplane.cloud_support import DEFAULT_CLOUD, cloud_support, known_clouds
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import SOURCE_CHECKOUT
-from accelplane.declaration import DEFAULT_CLOUD, PROMETHEUS_METRICS, Platform
+from accelplane.declaration import PROMETHEUS_METRICS, Platform
 from accelplane.matrix import accelerators
 
 SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"

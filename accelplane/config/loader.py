@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from accelplane.cloud_support import cloud_images, cloud_support, known_clouds
+from accelplane.cloud_support import DEFAULT_CLOUD, cloud_images, cloud_support, known_clouds
 from accelplane.config.checks import problems as cross_field_problems
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
@@ -28,7 +28,7 @@ from accelplane.config.project import (
     stack_name_of_file,
 )
 from accelplane.config.yaml_source import PathPart, YamlDocument, parse_yaml, read_yaml
-from accelplane.declaration import DEFAULT_CLOUD, Platform
+from accelplane.declaration import Platform
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
 from accelplane.suggest import did_you_mean

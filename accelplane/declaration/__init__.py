@@ -57,7 +57,7 @@ from accelplane.declaration.parity import (
     ParityPerformance,
     ParityProtocol,
 )
-from accelplane.declaration.platform import DEFAULT_CLOUD, AirGap, Platform
+from accelplane.declaration.platform import AirGap, Platform
 from accelplane.declaration.pools import Capacity, NodePool, Scaling, Taint
 from accelplane.declaration.resilience import (
     EnforcementMode,
@@ -74,7 +74,6 @@ from accelplane.declaration.workloads import BucketGrant, RunAs, Secret, Waiver,
 from accelplane.matrix.schema import KernelModule
 
 __all__ = [
-    "DEFAULT_CLOUD",
     "PROMETHEUS_METRICS",
     "ROLLOUT_HISTORY_LIMIT",
     "AirGap",

@@ -28,9 +28,6 @@ from accelplane.declaration.software import SoftwareProfile
 from accelplane.declaration.storage import Bucket
 from accelplane.declaration.workloads import Secret, Waiver, Workload
 
-# A stack file without `cloud:` is an AWS stack: the first cloud, and every older stack file's.
-DEFAULT_CLOUD = "aws"
-
 
 class AirGap(Model):
     """An air-gapped stack: every artifact comes from one mirror that `accelplane bundle fetch` built
@@ -71,10 +68,11 @@ class AirGap(Model):
 class Platform(Model):
     """Everything one stack declares, under `accelplane:platform`."""
 
+    # Required here; the cloud a stack file without `cloud:` means is the registry's DEFAULT_CLOUD,
+    # whose own model gives the default (a neutral model names no cloud).
     cloud: str = Field(
-        default=DEFAULT_CLOUD, pattern=r"^[a-z][a-z0-9]*$",
-        description="The cloud the stack runs on, one of the installed clouds (`accelplane schema` lists them): "
-        "aws (EKS) or gcp (GKE) here; default aws.",
+        pattern=r"^[a-z][a-z0-9]*$",
+        description="The cloud the stack runs on, one of the installed clouds (`accelplane schema` lists them).",
     )
     name: Name = Field(description="Platform name, the prefix of every resource name.")
     environment: Environment = Field(description="dev, staging or prod.")

@@ -112,6 +112,12 @@ class AwsSecret(Secret):
 class AwsPlatform(Platform):
     """An EKS stack (`cloud: aws`)."""
 
+    cloud: str = Field(
+        default="aws", pattern=r"^aws$",
+        description="The cloud the stack runs on, one of the installed clouds (`accelplane schema` lists them): "
+        "aws (EKS) or gcp (GKE) here; default aws.",
+    )
+
     network: AwsNetwork = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         description="A new or an existing VPC, and who may reach the cluster API."
     )
