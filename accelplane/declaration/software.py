@@ -18,7 +18,8 @@ class SoftwareProfile(Model):
     """A pinned version set: the single version declaration for pools, Ansible and the rules.
 
     Field names are the keys of the version matrix (docs/design.md `matrix check` contract) plus
-    the node-image and runtime pins that the matrix does not judge.
+    the node-image and runtime pins that the matrix does not judge. What only one cloud's stacks pin
+    (EKS's AMI release and its add-on charts) is that cloud's subclass, in its folder.
     """
 
     description: str = Field(default="", description="What this profile is for.")
@@ -92,10 +93,6 @@ class SoftwareProfile(Model):
     aws_ofi_nccl: Version | None = Field(default=None, description="aws-ofi-nccl plugin version.")
     container_toolkit: Version | None = Field(default=None, description="NVIDIA container toolkit version.")
     containerd: Version | None = Field(default=None, description="containerd version on bare-metal nodes.")
-    ami_release_version: Version | None = Field(
-        default=None,
-        description="EKS-optimized AMI release version (e.g. 1.33.5-20251120) pinned on managed node groups.",
-    )
     # Kubernetes add-ons: Helm chart versions. Node-level plugins come from the pools' profiles,
     # cluster-wide controllers from the profile named by `kubernetes.addons_profile`.
     nvidia_device_plugin: Version | None = Field(default=None, description="nvidia-device-plugin chart version.")
@@ -108,10 +105,6 @@ class SoftwareProfile(Model):
         description="AWS neuron-monitor exporter image by digest (public.ecr.aws/neuron/neuron-monitor or a mirror), "
         "run on Neuron pools so Prometheus scrapes their device metrics.",
     )
-    efa_device_plugin: Version | None = Field(default=None, description="aws-efa-k8s-device-plugin chart version.")
-    aws_load_balancer_controller: Version | None = Field(
-        default=None, description="aws-load-balancer-controller chart version."
-    )
     kueue: Version | None = Field(default=None, description="Kueue chart version.")
     jobset: Version | None = Field(default=None, description="JobSet chart version.")
     kube_prometheus_stack: Version | None = Field(default=None, description="kube-prometheus-stack chart version.")
@@ -119,9 +112,8 @@ class SoftwareProfile(Model):
     # Keys that describe the node image or runtime, not a compatibility input of the matrix.
     NON_MATRIX_FIELDS: ClassVar[frozenset[str]] = frozenset(
         {
-            "description", "container_toolkit", "containerd", "ami_release_version", "nvidia_device_plugin",
-            "dcgm_exporter", "neuron_helm_chart", "efa_device_plugin", "aws_load_balancer_controller", "kueue",
-            "jobset", "kube_prometheus_stack", "neuron_monitor_image",
+            "description", "container_toolkit", "containerd", "nvidia_device_plugin", "dcgm_exporter",
+            "neuron_helm_chart", "kueue", "jobset", "kube_prometheus_stack", "neuron_monitor_image",
             # Package builds the bare-metal roles install; the matrix judges the release itself.
             "gaudi_build", "neuronx_cc", "neuron_runtime", "neuron_collectives", "neuron_tools",
             "ascend_driver", "ascend_firmware",

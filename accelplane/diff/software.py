@@ -25,7 +25,6 @@ NODE_POOL = "node pool"
 BARE_METAL = "bare-metal group"
 ADDONS = "cluster add-ons"
 _KIND_ORDER = {NODE_POOL: 0, BARE_METAL: 1, ADDONS: 2}
-_FIELD_ORDER = {name: index for index, name in enumerate(SoftwareProfile.model_fields)}
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,9 @@ def software_changes(
 ) -> list[SoftwareChange]:
     """Changes from the base declaration's targets to the working tree's; `platform` is the latter, validated."""
     old, new = targets(base), targets(head)
+    # Versions listed in the order the stack's cloud's profile model declares them (a cloud adds its own pins).
+    profile_model = type(next(iter(platform.software_profiles.values()), SoftwareProfile()))
+    order = {name: index for index, name in enumerate(profile_model.model_fields)}
     out = []
     for key in sorted(set(old) | set(new), key=lambda k: (_KIND_ORDER[k[0]], k[1])):
         before, after = old.get(key), new.get(key)
@@ -91,7 +93,7 @@ def software_changes(
                                                                          after.versions):
                 continue
             status = "changed"
-        changes = _version_changes(before.versions if before else {}, after.versions if after else {})
+        changes = _version_changes(before.versions if before else {}, after.versions if after else {}, order)
         verdict, findings = _verdict(after, platform, as_of) if after else (None, ())
         out.append(SoftwareChange(
             kind=key[0], name=key[1], status=status,
@@ -102,8 +104,10 @@ def software_changes(
     return out
 
 
-def _version_changes(old: Mapping[str, str], new: Mapping[str, str]) -> tuple[VersionChange, ...]:
-    keys = sorted(set(old) | set(new), key=lambda k: (_FIELD_ORDER.get(k, len(_FIELD_ORDER)), k))
+def _version_changes(
+    old: Mapping[str, str], new: Mapping[str, str], order: Mapping[str, int]
+) -> tuple[VersionChange, ...]:
+    keys = sorted(set(old) | set(new), key=lambda k: (order.get(k, len(order)), k))
     return tuple(VersionChange(k, old.get(k), new.get(k)) for k in keys if old.get(k) != new.get(k))
 
 

@@ -67,6 +67,17 @@ def _problems(path: Path) -> list[str]:
         # Reservations name a Compute Engine reservation, not an EC2 one.
         ("reservation: acme-v5p-2x2x4}", "reservation_id: cr-0123456789abcdef0}",
          "node_pools[1].capacity.reservation_id", "reservation_id is for cloud: aws stacks"),
+        # EKS's own pins are an AWS profile's keys: a GKE stack's profile pinning an EKS AMI release or the AWS
+        # Load Balancer Controller chart was accepted and ignored (the fields sat in the neutral profile).
+        ('        description: A3 H100 inference (the rollout\'s baseline); GKE installs its default driver for 1.33\n',
+         '        description: A3 H100 inference (the rollout\'s baseline); GKE installs its default driver for 1.33\n'
+         '        ami_release_version: 1.33.5-20251120\n',
+         "software_profiles.h100-serve-gke.ami_release_version", "ami_release_version is for cloud: aws stacks"),
+        ('        description: A3 H100 inference (the rollout\'s baseline); GKE installs its default driver for 1.33\n',
+         '        description: A3 H100 inference (the rollout\'s baseline); GKE installs its default driver for 1.33\n'
+         '        aws_load_balancer_controller: 1.13.4\n',
+         "software_profiles.h100-serve-gke.aws_load_balancer_controller",
+         "aws_load_balancer_controller is for cloud: aws stacks"),
         # Project settings and versions.
         ('      gke_version: "1.33.5-gke.1162000"\n', "", "gcp.gke_version",
          "required unless gcp.release_channel is declared"),

@@ -99,8 +99,8 @@ def test_table_software_findings_and_verdict_sections(scenario: Scenario) -> Non
 Software profiles:
   + node pool infer-l4: profile l40s-cuda12, nvidia-l4; matrix: compatible
         os amazon-linux-2023, python 3.11, kernel_module open, cuda 12.8, cudnn 9.10.2.21, nccl 2.27.3, \
-nccl_package nvidia-nccl-cu12, torch 2.8.0, ami_release_version 1.33.5-20251120, nvidia_device_plugin 0.18.0, \
-dcgm_exporter 4.1.1
+nccl_package nvidia-nccl-cu12, torch 2.8.0, nvidia_device_plugin 0.18.0, dcgm_exporter 4.1.1, \
+ami_release_version 1.33.5-20251120
   ~ node pool train-h100: profile h100-cuda12, nvidia-hgx-h100-8gpu; matrix: compatible
         ami_release_version: 1.33.5-20251120 → 1.33.11-20260505"""
     assert _section(text, "Findings introduced") == """\

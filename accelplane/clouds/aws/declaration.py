@@ -14,8 +14,8 @@ from typing import ClassVar
 
 from pydantic import Field, field_validator
 
-from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform, Secret
-from accelplane.declaration.base import Cidr, Model, _check_cidr
+from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform, Secret, SoftwareProfile
+from accelplane.declaration.base import Cidr, Model, Name, Version, _check_cidr
 
 # The software-profile field pinning the EFA device plugin (a pool with `efa: true` runs it).
 EFA_PLUGIN_FIELD = "efa_device_plugin"
@@ -109,6 +109,23 @@ class AwsSecret(Secret):
     recovery_window_days: int = Field(default=30, ge=7, le=30, description="Days a deleted secret can be restored.")
 
 
+class AwsSoftwareProfile(SoftwareProfile):
+    """A software profile of an EKS stack: the neutral pins, and the EKS AMI release and EKS add-on charts."""
+
+    ami_release_version: Version | None = Field(
+        default=None,
+        description="EKS-optimized AMI release version (e.g. 1.33.5-20251120) pinned on managed node groups.",
+    )
+    efa_device_plugin: Version | None = Field(default=None, description="aws-efa-k8s-device-plugin chart version.")
+    aws_load_balancer_controller: Version | None = Field(
+        default=None, description="aws-load-balancer-controller chart version."
+    )
+
+    NON_MATRIX_FIELDS: ClassVar[frozenset[str]] = SoftwareProfile.NON_MATRIX_FIELDS | {
+        "ami_release_version", "efa_device_plugin", "aws_load_balancer_controller",
+    }
+
+
 class AwsPlatform(Platform):
     """An EKS stack (`cloud: aws`)."""
 
@@ -120,6 +137,9 @@ class AwsPlatform(Platform):
 
     network: AwsNetwork = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         description="A new or an existing VPC, and who may reach the cluster API."
+    )
+    software_profiles: dict[Name, AwsSoftwareProfile] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        min_length=1, description="Named, pinned version sets referenced by node pools."
     )
     node_pools: list[AwsNodePool] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         min_length=1, description="EKS managed node groups."
@@ -135,6 +155,10 @@ class AwsPlatform(Platform):
         description="EKS control-plane log types sent to CloudWatch.",
     )
     log_retention_days: int = Field(default=90, ge=1, description="CloudWatch retention of control-plane logs.")
+
+    def pool_profile(self, pool: NodePool) -> AwsSoftwareProfile | None:
+        # Narrowed: an EKS stack's profiles are AwsSoftwareProfile (its AMI release and add-on charts).
+        return self.software_profiles.get(pool.software_profile) if pool.software_profile else None
 
 
 def aws_platform(platform: Platform) -> AwsPlatform:

@@ -17,9 +17,9 @@ from pulumi_aws.ec2 import LaunchTemplateNetworkInterfaceArgsDict, LaunchTemplat
 from pulumi_aws.eks import NodeGroupTaintArgsDict
 
 from accelplane.clouds.aws.catalog import InstanceFacts
-from accelplane.clouds.aws.declaration import AwsNodePool
+from accelplane.clouds.aws.declaration import AwsNodePool, AwsSoftwareProfile
 from accelplane.clouds.aws.node_vendors import VendorNodeFacts
-from accelplane.declaration import CapacityType, NodePool, SoftwareProfile, TaintEffect
+from accelplane.declaration import CapacityType, NodePool, TaintEffect
 from accelplane.node_labels import LABEL_PREFIX, pool_labels
 
 _CAPACITY = {
@@ -33,7 +33,7 @@ _CAPACITY = {
 @dataclass(frozen=True)
 class NodePoolArgs:
     pool: AwsNodePool
-    profile: SoftwareProfile | None
+    profile: AwsSoftwareProfile | None
     vendor: VendorNodeFacts
     instance: InstanceFacts
     architecture: str
