@@ -21,13 +21,18 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
-from importlib import metadata, resources
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parent.parent / "accelplane" / "clouds" / "gcp" / "catalog.json"
-DOCUMENTS = "googleapiclient.discovery_cache.documents"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: tools/ is a folder of the checkout, not an installed package
+
+from tools import google_discovery  # noqa: E402  (the project's one reader of discovery documents)
+
+OUT = ROOT / "accelplane" / "clouds" / "gcp" / "catalog.json"
 
 # API -> (version, root schemas). Every schema reachable from a root through $ref, array items,
 # map values or inline objects is kept. The roots are the resources the GCP layer creates or sets.
@@ -49,11 +54,6 @@ APIS: dict[str, tuple[str, tuple[str, ...]]] = {
     # Project-level IAM (the node service account's roles): the project's IAM policy and bindings.
     "cloudresourcemanager": ("v3", ("Policy",)),
 }
-
-
-def _document(api: str, version: str) -> dict[str, Any]:
-    raw = resources.files(DOCUMENTS).joinpath(f"{api}.{version}.json").read_text(encoding="utf-8")
-    return json.loads(raw)
 
 
 def _field_type(owner: str, field: str, prop: dict[str, Any], pending: list[tuple[str, dict[str, Any]]]) -> str:
@@ -183,7 +183,7 @@ def _described_enums(documents: dict[str, dict[str, Any]]) -> dict[str, dict[str
 
 def build_catalog() -> dict[str, Any]:
     version = metadata.version("google-api-python-client")
-    documents = {api: _document(api, api_version) for api, (api_version, _) in APIS.items()}
+    documents = {api: google_discovery.document(api, api_version) for api, (api_version, _) in APIS.items()}
     return {
         "source": {
             "package": f"google-api-python-client {version}",

@@ -20,26 +20,23 @@ ships, the way botocore's models back the AWS layer):
 from __future__ import annotations
 
 import importlib
-import json
 import re
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import googleapiclient
-
 from accelplane.clouds.gcp import catalog as gcp_catalog
+from tools import google_discovery
 
-DOCUMENTS = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
 SECRET = "[secret]"  # how the offline recording masks a Pulumi secret
 
 
-@cache
 def document(name: str) -> dict[str, Any]:
-    return json.loads((DOCUMENTS / f"{name}.json").read_text(encoding="utf-8"))
+    """The discovery document `name` ("container.v1"), read by the project's one reader."""
+    api, version = name.rsplit(".", 1)
+    return google_discovery.document(api, version)
 
 
 def _path(dotted: str) -> tuple[str, ...]:

@@ -9,7 +9,8 @@ import http.client
 import pytest
 from googleapiclient.errors import HttpError
 
-from tests.support.google_api_fake import GoogleApiFake, discovery, schema
+from tests.support.google_api_fake import GoogleApiFake, schema
+from tools import google_discovery as discovery
 
 PROJECT = "accelplane-test"
 

@@ -92,7 +92,7 @@ class Capacity:
 
 
 def _api(name: str, version: str):
-    from tests.support.google_api_fake import discovery
+    from tools import google_discovery as discovery
 
     return discovery.load(name, version)
 

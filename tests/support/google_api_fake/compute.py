@@ -21,9 +21,9 @@ import hashlib
 import re
 from dataclasses import replace
 
-from tests.support.google_api_fake import discovery
 from tests.support.google_api_fake.errors import ApiError
 from tests.support.google_api_fake.state import STANDARD, Call, State
+from tools import google_discovery as discovery
 
 _DEFAULT_RULE_PRIORITY = 2147483647
 _SET_BY_METHOD = re.compile(r"updated\s+using\s+(\w+)")

@@ -9,8 +9,8 @@ import copy
 import hashlib
 import json
 
-from tests.support.google_api_fake import discovery
 from tests.support.google_api_fake.state import Call, State
+from tools import google_discovery as discovery
 
 _VALID_AFTER = "2026-12-01T00:00:00Z"
 _VALID_BEFORE = "9999-12-31T23:59:59Z"  # user-managed keys do not expire unless a policy says so

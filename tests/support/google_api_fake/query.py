@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from tests.support.google_api_fake.discovery import Api, Method
 from tests.support.google_api_fake.errors import ApiError
+from tools.google_discovery import Api, Method
 
 _INTEGER = re.compile(r"-?\d+")
 # Discovery's integer formats and their ranges.

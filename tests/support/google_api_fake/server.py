@@ -14,8 +14,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from tests.support.google_api_fake import compute, discovery, faults, gke, iam, query, schema
+from tests.support.google_api_fake import compute, faults, gke, iam, query, schema
 from tests.support.google_api_fake.state import ApiError, Call, Handler, State
+from tools import google_discovery as discovery
 
 
 class GoogleApiFake:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.support.google_api_fake import listing, schema
-from tests.support.google_api_fake.discovery import Api, Method
 from tests.support.google_api_fake.errors import ApiError
+from tools.google_discovery import Api, Method
 
 __all__ = ["STANDARD", "ApiError", "Call", "Handler", "State"]
 

@@ -1,5 +1,11 @@
-"""The discovery documents inside google-api-python-client, read into routes: for each REST method,
-its HTTP verb, a pattern over the path below the API's service path, and its schemas."""
+"""The one reader of Google's API discovery documents: the ones google-api-python-client ships
+(googleapiclient/discovery_cache/documents/<api>.<version>.json), else the one the project commits
+for an API the wheel has no document for (accelplane/clouds/gcp/discovery/).
+
+`document(api, version)` is a document as JSON (tools/refresh_gcp_catalog.py extracts the catalog from
+it, tests/gcp/gcp_discovery.py checks recorded inputs against it); `load(api, version)` reads it into
+routes for the Google API fake (tests/support/google_api_fake): for each REST method, its HTTP verb, a
+pattern over the path below the API's service path, its query parameters and its schemas."""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ from pathlib import Path
 import googleapiclient
 
 DOCUMENTS = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
-LOCAL_DOCUMENTS = Path(__file__).resolve().parents[3] / "accelplane" / "clouds" / "gcp" / "discovery"
+LOCAL_DOCUMENTS = Path(__file__).resolve().parents[1] / "accelplane" / "clouds" / "gcp" / "discovery"
 _PARAMETER = re.compile(r"\{(\+?)([A-Za-z0-9_]+)\}")
 
 
@@ -82,16 +88,22 @@ def _methods(resources: dict) -> list[dict]:
 
 
 @functools.cache
-def load(name: str, version: str) -> Api:
+def document(name: str, version: str) -> dict:
+    """The discovery document of API `name` at `version`, as JSON."""
     path = DOCUMENTS / f"{name}.{version}.json"
     if not path.is_file():
         # An API google-api-python-client has no document for: the one the project commits.
         path = LOCAL_DOCUMENTS / f"{name}.{version}.json"
     if not path.is_file():
         raise LookupError(f"google-api-python-client ships no discovery document {path.name}")
-    document = json.loads(path.read_text())
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def load(name: str, version: str) -> Api:
+    raw = document(name, version)
     methods = []
-    for method in _methods(document.get("resources", {})):
+    for method in _methods(raw.get("resources", {})):
         template = method.get("flatPath") or method["path"]
         pattern, parameters = _pattern(template)
         methods.append(
@@ -114,8 +126,8 @@ def load(name: str, version: str) -> Api:
     return Api(
         name=name,
         version=version,
-        service_path=document.get("servicePath", ""),
-        schemas=document.get("schemas", {}),
+        service_path=raw.get("servicePath", ""),
+        schemas=raw.get("schemas", {}),
         methods=tuple(methods),
-        parameters=document.get("parameters", {}),
+        parameters=raw.get("parameters", {}),
     )
