@@ -107,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_idle(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these.
-    from accelplane.idle.report import render_idle
-    from accelplane.idle.run import find_idle
+    from accelplane.cost.idle.report import render_idle
+    from accelplane.cost.idle.run import find_idle
     from accelplane.report.output import emit
 
     stack = require_stack(args)

@@ -144,7 +144,7 @@ TPU_ALERTS = [
 # `accelplane.io/pool` label (allow-listed below) as `label_accelplane_io_pool`.
 POOL_NODE_LABEL = POOL_LABEL
 # Per accelerator family: the utilisation (percent) per node, as `accelplane cost idle` reads it
-# (accelplane/idle/queries.py holds the same expressions for the report).
+# (accelplane/cost/idle/queries.py holds the same expressions for the report).
 IDLE_UTILISATION = {
     "nvidia": 'avg by (node) (label_replace(DCGM_FI_DEV_GPU_UTIL, "node", "$1", "Hostname", "(.+)"))',
     "neuron": "avg by (node) (neuroncore_utilization_ratio * 100)",

@@ -16,11 +16,11 @@ from datetime import UTC, datetime
 from accelplane.cloud_support import Connection
 from accelplane.config.loader import StackConfig
 from accelplane.cost.cloud_pricing import builtin_table, cloud_pricing
+from accelplane.cost.idle.queries import POOL_LABEL, node_pools, peak_utilisation
 from accelplane.cost.idle_policy import accelerator_family as family
 from accelplane.cost.idle_policy import idle_policy
 from accelplane.declaration import CapacityType, NodePool, Platform
 from accelplane.errors import InputError
-from accelplane.idle.queries import POOL_LABEL, node_pools, peak_utilisation
 from accelplane.rollout.prometheus import authorization_for, instant_samples, prometheus_url_problem
 
 COMMAND = "accelplane cost idle"
