@@ -14,7 +14,7 @@ adding a cloud is adding a folder with the same sub-layout:
 | `support` | the `CloudSupport` itself (the package's `__init__` imports nothing, so a facet loads alone) |
 | `declaration` | the cloud's `Platform` subclass (`platform_model`): the keys only this cloud reads |
 | `catalog` | the cloud's sourced facts: machine or instance types, regions, API vocabularies |
-| `checks` | declaration checks that need the cloud's facts; the Kubernetes add-ons the cloud needs |
+| `declaration_checks`, `addon_checks` | checks that need the cloud's facts; the Kubernetes add-ons it needs |
 | `components/` | the Pulumi components of the cloud layer (type tokens `accelplane:<cloud>:…`) |
 | `composition` | the one place those components are wired together: `build()` |
 | `mocks` | the offline engine's mocks, answering with the cloud's ids, ARNs or self links |

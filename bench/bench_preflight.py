@@ -35,8 +35,8 @@ import accelplane.clouds.aws.verify.reader as aws_reader  # noqa: E402
 from accelplane.clouds.aws.clients import AwsClients  # noqa: E402
 from accelplane.config.loader import load_stack  # noqa: E402
 from accelplane.preflight.options import PreflightOptions  # noqa: E402
-from accelplane.preflight.report import render_preflight  # noqa: E402
-from accelplane.preflight.run import preflight  # noqa: E402
+from accelplane.preflight.preflight_command import preflight  # noqa: E402
+from accelplane.preflight.preflight_output import render_preflight  # noqa: E402
 from tests.preflight import conftest as aws_case  # noqa: E402
 from tests.support.aws_stubs import Answering  # noqa: E402
 from tests.support.gcp_capacity import provision  # noqa: E402

@@ -52,7 +52,7 @@ from accelplane.clouds.aws.verify.declared import aws_declared  # noqa: E402
 from accelplane.clouds.aws.verify.reader import AwsReader  # noqa: E402
 from accelplane.config.loader import StackConfig, load_stack  # noqa: E402
 from accelplane.program import offline_graph  # noqa: E402
-from accelplane.verify.run import VerifyOptions, verify  # noqa: E402
+from accelplane.verify.verification import VerifyOptions, verify  # noqa: E402
 from tests.support.gcp_platform import LIVE_PROJECT_NUMBER, deploy  # noqa: E402
 from tests.support.gcs_emulator import gcs_emulator  # noqa: E402
 from tests.support.google_api_fake import GoogleApiFake  # noqa: E402

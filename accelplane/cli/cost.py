@@ -86,7 +86,7 @@ def stack_estimate(stack: StackConfig, prices_dir: Path | None = None) -> tuple[
 def run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these.
     from accelplane.cost.budget import budgets_in, judge
-    from accelplane.cost.report import render
+    from accelplane.cost.estimate_output import render
     from accelplane.report.output import emit
 
     if args.prices_dir is not None and not is_dir(args.prices_dir):
@@ -107,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_idle(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these.
-    from accelplane.cost.idle.report import render_idle
-    from accelplane.cost.idle.run import find_idle
+    from accelplane.cost.idle.idle_command import find_idle
+    from accelplane.cost.idle.idle_output import render_idle
     from accelplane.report.output import emit
 
     stack = require_stack(args)

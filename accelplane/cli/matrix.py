@@ -33,7 +33,7 @@ from accelplane.matrix.frameworks import FRAMEWORKS
 from accelplane.option_types import iso_date
 
 if TYPE_CHECKING:
-    from accelplane.matrix.report import MatrixReport
+    from accelplane.matrix.findings import MatrixReport
     from accelplane.matrix.show import Table
 
 

@@ -60,8 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.preflight.options import PreflightOptions
-    from accelplane.preflight.report import render_preflight
-    from accelplane.preflight.run import preflight
+    from accelplane.preflight.preflight_command import preflight
+    from accelplane.preflight.preflight_output import render_preflight
     from accelplane.report.output import emit
 
     if args.ca_bundle and not is_file(Path(args.ca_bundle)):

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     # preview (every command's parser is built at start).
     from accelplane.cost.cloud_pricing import builtin_table, has_pricing
     from accelplane.cost.estimate import estimate_plan
-    from accelplane.cost.report import one_line
+    from accelplane.cost.estimate_output import one_line
     from accelplane.engine.plan import render_plan
     from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
     from accelplane.k8s.manifests import render_manifest_report, validate_graph

@@ -30,7 +30,7 @@ from accelplane.urls import url_problem
 
 if TYPE_CHECKING:  # annotations only: the rollout modules load when the command runs
     from accelplane.config.loader import StackConfig
-    from accelplane.rollout.run import Options
+    from accelplane.rollout.rollout_commands import Options
 
 _ACTIONS = {
     "status": "show each backend's weight and traffic, the gates and what advance would do",
@@ -113,7 +113,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
-    from accelplane.rollout.run import (
+    from accelplane.rollout.rollout_commands import (
         Action,
         Options,
         advance_situation,
@@ -205,9 +205,9 @@ def _parity_arguments(sub: argparse.ArgumentParser) -> None:
 def _parity(args: argparse.Namespace, stack: StackConfig, options: Options) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.report.output import emit
-    from accelplane.rollout.parity import report
-    from accelplane.rollout.parity.run import ParityOptions, check, record
-    from accelplane.rollout.run import find_service
+    from accelplane.rollout.parity import parity_report
+    from accelplane.rollout.parity.parity_command import ParityOptions, check, record
+    from accelplane.rollout.rollout_commands import find_service
 
     service = find_service(stack, args.service)
     settings = ParityOptions(baseline_url=args.baseline_url, canary_url=args.canary_url,
@@ -220,15 +220,22 @@ def _parity(args: argparse.Namespace, stack: StackConfig, options: Options) -> i
               f"{', '.join(map(str, recorded['lines']))})")
         return EXIT_OK
     result = check(stack, service, settings, options.now)
-    emit(report.FORMATS[args.format](result), args.output, f"parity {result['verdict']}: {result['uri']}")
+    emit(parity_report.FORMATS[args.format](result), args.output, f"parity {result['verdict']}: {result['uri']}")
     return EXIT_OK if result["verdict"] == "pass" else EXIT_FINDINGS
 
 
 def _status(args: argparse.Namespace, stack: StackConfig, options: Options) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.report.output import emit
-    from accelplane.rollout import report
-    from accelplane.rollout.run import Action, Decision, decide_advance, decide_offline, parity_refusal, situation
+    from accelplane.rollout import status_output
+    from accelplane.rollout.rollout_commands import (
+        Action,
+        Decision,
+        decide_advance,
+        decide_offline,
+        parity_refusal,
+        situation,
+    )
 
     # --no-live: nothing read from the cloud or Prometheus; the declaration alone, so it works offline.
     found = situation(stack, options, metrics=options.live, live=options.live)
@@ -239,7 +246,8 @@ def _status(args: argparse.Namespace, stack: StackConfig, options: Options) -> i
         found.decision = decide_advance(found, start=False) if options.live else decide_offline(found)
     if not options.live:
         found.live_note = "--no-live"
-    emit(report.FORMATS[args.format](found), args.output, f"{found.decision.action.value}: {found.decision.reason}")
+    decision = f"{found.decision.action.value}: {found.decision.reason}"
+    emit(status_output.FORMATS[args.format](found), args.output, decision)
     return EXIT_OK
 
 

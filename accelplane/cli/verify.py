@@ -138,8 +138,8 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.rules.judgement import Policy, load_policy_config
     from accelplane.verify.probe import ca_bundle_problem
     from accelplane.verify.reader import live_reader
-    from accelplane.verify.report import render_verify
-    from accelplane.verify.run import VerifyOptions, verify
+    from accelplane.verify.verification import VerifyOptions, verify
+    from accelplane.verify.verify_output import render_verify
 
     if args.ca_bundle and not is_file(Path(args.ca_bundle)):
         raise InputError.single("no such file", file=args.ca_bundle, field="--ca-bundle")

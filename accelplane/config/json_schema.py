@@ -42,7 +42,7 @@ def _vocabularies(definitions: dict[str, Any]) -> None:
     accelerators_known = sorted(accelerators())
     _enum(definitions["HostGroup"]["properties"]["accelerator"], accelerators_known)
     # The rollout's metrics: Prometheus on every cloud, or a cloud's own load-balancer metrics (which a
-    # stack may use on that cloud only: config/kubernetes_checks.py says so with the line).
+    # stack may use on that cloud only: config/kubernetes_section_checks.py says so with the line).
     own = {name for cloud in known_clouds() if (name := cloud_support(cloud).load_balancer_metrics)}
     _enum(definitions["Rollout"]["properties"]["metrics"], sorted({PROMETHEUS_METRICS, *own}))
     for cloud in known_clouds():

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from accelplane.cloud_support import DEFAULT_CLOUD, cloud_images, cloud_support, known_clouds
-from accelplane.config.checks import problems as cross_field_problems
+from accelplane.config.cross_field_checks import problems as cross_field_problems
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.config.project import (
     DEFAULT_PROJECT,

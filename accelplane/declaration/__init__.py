@@ -2,7 +2,7 @@
 
 Models are the contract (docs/conventions.md 5-7): strict (unknown keys rejected), frozen, every field
 described, closed vocabularies as `StrEnum`. Single-field rules live here as validators;
-rules that relate fields to each other or to a cloud's facts live in `accelplane.config.checks`
+rules that relate fields to each other or to a cloud's facts live in `accelplane.config.cross_field_checks`
 (and its per-cloud modules), so each problem can name its own field path in the user's file.
 
 One declaration whatever the cloud: concepts that mean the same keep one shape here (node pools,

@@ -4,7 +4,7 @@ Host groups name their accelerator and a software profile declared under `softwa
 versions are never written here (docs/design.md "one version declaration"). The inventory plugin
 (`plugins/inventory/accelplane_stack.py`) turns this section into Ansible groups and variables.
 Cross-field rules (a group names an existing profile, the accelerator is known, the profile has
-every version the group's roles install) live in `accelplane.config.checks`.
+every version the group's roles install) live in `accelplane.config.cross_field_checks`.
 """
 
 from __future__ import annotations

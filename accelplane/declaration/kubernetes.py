@@ -47,7 +47,7 @@ class Backend(Model):
 
 # The rollout gates' metrics source every cloud has: the cluster's Prometheus. A cloud may offer its own
 # load balancer's metrics under a name of its own (CloudSupport.load_balancer_metrics); which names a stack
-# may use is judged with its cloud (config/kubernetes_checks.py).
+# may use is judged with its cloud (config/kubernetes_section_checks.py).
 PROMETHEUS_METRICS = "prometheus"
 
 class RolloutGates(Model):

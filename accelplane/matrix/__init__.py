@@ -19,11 +19,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from accelplane.matrix.findings import MatrixFinding, MatrixReport, Verdict
     from accelplane.matrix.frameworks import FRAMEWORKS
     from accelplane.matrix.judge import check
     from accelplane.matrix.keys import MATRIX_KEYS
     from accelplane.matrix.loader import MatrixData, MatrixDataError, accelerators, load
-    from accelplane.matrix.report import MatrixFinding, MatrixReport, Verdict
     from accelplane.matrix.resolver import resolve
     from accelplane.matrix.schema import AcceleratorFacts, KernelModule, Vendor
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # `check --state` and `schema`).
 _EXPORTS = {
     "check": "judge", "MatrixData": "loader", "MatrixDataError": "loader", "accelerators": "loader",
-    "load": "loader", "MatrixFinding": "report", "MatrixReport": "report", "Verdict": "report",
+    "load": "loader", "MatrixFinding": "findings", "MatrixReport": "findings", "Verdict": "findings",
     "FRAMEWORKS": "frameworks", "resolve": "resolver", "AcceleratorFacts": "schema", "KernelModule": "schema",
     "Vendor": "schema", "MATRIX_KEYS": "keys",
 }

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from accelplane.matrix.checks import ALL_CHECKS, Context
+from accelplane.matrix.findings import MatrixFinding, MatrixReport, Verdict
 from accelplane.matrix.loader import load
-from accelplane.matrix.report import MatrixFinding, MatrixReport, Verdict
 from accelplane.matrix.stack import parse_stack
 
 

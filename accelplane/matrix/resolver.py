@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 from accelplane.errors import InputError
 from accelplane.matrix.checks.context import series
+from accelplane.matrix.findings import Verdict
 from accelplane.matrix.judge import check
 from accelplane.matrix.loader import MatrixData, accelerators, load
-from accelplane.matrix.report import Verdict
 from accelplane.matrix.schema import AcceleratorFacts, KernelModule
 from accelplane.matrix.stack import OsName
 from accelplane.matrix.versions import VersionError, parse_version

@@ -25,7 +25,7 @@ def preflight_refusal(platform: Platform, stack: str, *, allow_unknown: bool = F
                       options: PreflightOptions | None = None) -> str | None:
     """The report to stop the program with, or None when everything fits."""
     # Start-up time: only a program with preflight on loads the report renderers.
-    from accelplane.preflight.report import render_preflight
+    from accelplane.preflight.preflight_output import render_preflight
 
     options = options or PreflightOptions(allow_unknown=allow_unknown)
     try:

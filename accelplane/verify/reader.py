@@ -6,7 +6,7 @@ platform once (`read()`: the declared platform, the live view in the declared sh
 not be read) and answers the cloud-specific parts of the checks: the drift mapping, live state no
 declaration holds, where to probe the endpoint and which bucket holds the checkpoints. Everything
 else (drift, the policy rules on the live view, the probe, the drill, the report) is the same on
-every cloud (`accelplane.verify.run`).
+every cloud (`accelplane.verify.verification`).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ def test_the_package_has_no_cycle_upward_import_or_cloud_named_outside_its_folde
 
 def test_every_cloud_has_a_layer_and_the_same_sub_layout() -> None:
     assert set(layers.CLOUDS) <= {unit for layer in layers.LAYERS for unit in layer}
-    shared = ("catalog.py", "checks.py", "components", "composition.py", "mocks.py", "provenance.py", "k8s")
+    shared = ("catalog.py", "declaration_checks.py", "components", "composition.py", "mocks.py", "provenance.py", "k8s")
     for cloud in layers.CLOUDS:
         folder = layers.PACKAGE / "clouds" / cloud.rsplit(".", 1)[-1]
         assert [name for name in shared if not (folder / name).exists()] == [], folder
@@ -45,13 +45,13 @@ def test_the_checker_sees_a_module_cycle_and_the_package_cycle_it_makes(tree: Pa
 
 
 def test_the_checker_sees_an_upward_import_and_a_cloud_named_by_neutral_code(tree: Path) -> None:
-    (tree / "clouds" / "aws" / "checks.py").write_text("X = 1\n")
-    (tree / "config" / "loader.py").write_text("from accelplane.clouds.aws.checks import X\n")
+    (tree / "clouds" / "aws" / "declaration_checks.py").write_text("X = 1\n")
+    (tree / "config" / "loader.py").write_text("from accelplane.clouds.aws.declaration_checks import X\n")
     findings, _ = layers.check()
     assert [u.split(": ", 1)[1] for u in findings.upward] == [
-        "accelplane.config.loader imports accelplane.clouds.aws.checks (layer 8 above 4)"]
+        "accelplane.config.loader imports accelplane.clouds.aws.declaration_checks (layer 8 above 4)"]
     assert findings.cloud_by_name == ["accelplane/config/loader.py:1: accelplane.config.loader imports the cloud "
-                                      "module accelplane.clouds.aws.checks"]
+                                      "module accelplane.clouds.aws.declaration_checks"]
 
 
 def test_type_checking_imports_count_and_function_imports_must_say_why(tree: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from accelplane.clouds.aws import catalog as aws_catalog
-from accelplane.clouds.aws.checks import COMPONENT_TAGS
+from accelplane.clouds.aws.declaration_checks import COMPONENT_TAGS
 from accelplane.config.loader import load_stack, load_stack_file
 from accelplane.errors import InputError
 from accelplane.program import offline_graph

@@ -43,7 +43,7 @@ from accelplane.rules.view import Resource
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.reader import VerifyOptions
 from accelplane.verify.results import VerifyReport
-from accelplane.verify.run import verify
+from accelplane.verify.verification import verify
 from tests.support.gcs_emulator import GcsEmulator
 from tests.support.google_api_fake import GoogleApiFake
 

@@ -22,7 +22,7 @@ from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.results import VerifyReport
-from accelplane.verify.run import VerifyOptions, verify
+from accelplane.verify.verification import VerifyOptions, verify
 from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport
 
 CHECKPOINT_FILES = {"model.safetensors": b"\x00weights" * 4096, "optimizer.pt": b"\x01state" * 1024}

@@ -46,10 +46,10 @@ from accelplane.verify.canonical import Symbols
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.drift import stack_missing
 from accelplane.verify.live import LiveView
-from accelplane.verify.report import render_verify
 from accelplane.verify.results import CheckId, Status
-from accelplane.verify.run import VerifyOptions, verify
 from accelplane.verify.text import one_line
+from accelplane.verify.verification import VerifyOptions, verify
+from accelplane.verify.verify_output import render_verify
 from tests.verify.moto_platform import ACCOUNT, MotoPlatform
 
 BAD_GATEWAY = (

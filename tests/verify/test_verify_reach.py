@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accelplane.verify.report import render_verify
 from accelplane.verify.results import CheckId, Status, VerifyReport
+from accelplane.verify.verify_output import render_verify
 from tests.verify.conftest import failures
 from tests.verify.moto_platform import MotoPlatform
 

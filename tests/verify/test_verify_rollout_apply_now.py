@@ -22,7 +22,7 @@ from accelplane.clouds.aws.verify.reader import AwsReader
 from accelplane.config.loader import load_stack_file
 from accelplane.program import offline_graph
 from accelplane.verify.results import CheckId
-from accelplane.verify.run import VerifyOptions, verify
+from accelplane.verify.verification import VerifyOptions, verify
 from tests.verify.conftest import canary_text, failures
 from tests.verify.moto_platform import MotoPlatform
 

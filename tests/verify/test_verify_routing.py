@@ -23,7 +23,7 @@ from accelplane.program import offline_graph
 from accelplane.rules.view import Resource
 from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.results import CheckId, Status, VerifyReport
-from accelplane.verify.run import VerifyOptions, verify
+from accelplane.verify.verification import VerifyOptions, verify
 from tests.verify.conftest import CHECKPOINT_FILES, canary_text, failures
 from tests.verify.moto_platform import MotoPlatform
 

@@ -19,9 +19,9 @@ from moto.core.botocore_stubber import MockRawResponse
 
 from accelplane.clouds.aws.clients import AwsClients, DeadlineError
 from accelplane.clouds.aws.verify.reader import AwsReader
-from accelplane.verify.report import to_report
 from accelplane.verify.results import CheckId, Status
-from accelplane.verify.run import VerifyOptions, verify
+from accelplane.verify.verification import VerifyOptions, verify
+from accelplane.verify.verify_output import to_report
 from tests.verify.moto_platform import MotoPlatform
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"

@@ -15,8 +15,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from accelplane.clouds.gcp.clients import API_VERSIONS, GcpReadError, ReadOnlyError
 from accelplane.errors import InputError
-from accelplane.verify.report import to_report
 from accelplane.verify.results import CheckId, Status
+from accelplane.verify.verify_output import to_report
 
 ROOT = Path(__file__).resolve().parents[2]
 FIREWALLS = "compute.firewalls.list"

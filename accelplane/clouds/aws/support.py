@@ -11,7 +11,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from accelplane.cloud_support import CloudSupport, DeclarationPath, Issue
-from accelplane.clouds.aws import ami_software, checks, kubernetes_checks, provenance, resilience_checks
+from accelplane.clouds.aws import (
+    addon_checks,
+    ami_software,
+    declaration_checks,
+    provenance,
+    resilience_checks,
+)
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 from accelplane.clouds.aws.node_vendors import EFA_RESOURCE
 
@@ -24,13 +30,13 @@ if TYPE_CHECKING:
 class AwsSupport(CloudSupport):
     name = "aws"
     platform_model = AwsPlatform
-    load_balancer_metrics = kubernetes_checks.CLOUDWATCH  # the ALB's per-target-group metrics
+    load_balancer_metrics = addon_checks.CLOUDWATCH  # the ALB's per-target-group metrics
     fabric_resources = (EFA_RESOURCE,)
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         own = aws_platform(platform)
-        yield from checks.aws_problems(own)
-        yield from kubernetes_checks.eks_problems(own)
+        yield from declaration_checks.aws_problems(own)
+        yield from addon_checks.eks_problems(own)
         yield from ami_software.ami_software_problems(own)
         yield from resilience_checks.resilience_problems(own)
 
@@ -38,10 +44,10 @@ class AwsSupport(CloudSupport):
         return {"aws:region": platform.region}
 
     def addon_fields(self) -> tuple[str, ...]:
-        return kubernetes_checks.ADDON_FIELDS
+        return addon_checks.ADDON_FIELDS
 
     def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
-        return kubernetes_checks.VENDOR_PLUGIN_FIELDS.get(vendor, ())
+        return addon_checks.VENDOR_PLUGIN_FIELDS.get(vendor, ())
 
     def declaration_paths(self, platform: Platform) -> dict[tuple[str, str], DeclarationPath]:
         return provenance.declaration_paths(aws_platform(platform))

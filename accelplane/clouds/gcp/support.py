@@ -11,7 +11,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from accelplane.cloud_support import Capability, CloudSupport, DeclarationPath, Issue
-from accelplane.clouds.gcp import catalog, checks, gpu_driver, kubernetes_checks, provenance, resilience_checks
+from accelplane.clouds.gcp import (
+    addon_checks,
+    catalog,
+    declaration_checks,
+    gpu_driver,
+    provenance,
+    resilience_checks,
+)
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 
 if TYPE_CHECKING:
@@ -29,9 +36,9 @@ class GcpSupport(CloudSupport):
 
     def declaration_problems(self, platform: Platform) -> Iterable[Issue]:
         own = gcp_platform(platform)
-        yield from checks.gcp_problems(own)
+        yield from declaration_checks.gcp_problems(own)
         yield from gpu_driver.gke_driver_problems(own)
-        yield from kubernetes_checks.gke_problems(own)
+        yield from addon_checks.gke_problems(own)
         yield from resilience_checks.resilience_problems(own)
 
     def provider_config(self, platform: Platform) -> Mapping[str, str]:
@@ -39,7 +46,7 @@ class GcpSupport(CloudSupport):
         return {"gcp:region": platform.region, **({"gcp:project": settings.project} if settings else {})}
 
     def addon_fields(self) -> tuple[str, ...]:
-        return kubernetes_checks.ADDON_FIELDS
+        return addon_checks.ADDON_FIELDS
 
     def vendor_plugin_fields(self, vendor: str) -> tuple[str, ...]:
         return ()  # GKE installs and upgrades the GPU and TPU device plugins itself

@@ -6,7 +6,7 @@ from __future__ import annotations
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, series
 from accelplane.matrix.checks.published import never_released
-from accelplane.matrix.report import Verdict
+from accelplane.matrix.findings import Verdict
 from accelplane.matrix.versions import Version, parse_version
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from accelplane.matrix import facts as f
+from accelplane.matrix.findings import MatrixFinding, Verdict
 from accelplane.matrix.loader import MatrixData
-from accelplane.matrix.report import MatrixFinding, Verdict
 from accelplane.matrix.stack import Stack
 from accelplane.matrix.versions import Version, parse_version
 

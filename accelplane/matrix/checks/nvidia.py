@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import Context, listing, month_name, series
-from accelplane.matrix.report import Verdict
+from accelplane.matrix.findings import Verdict
 from accelplane.matrix.schema import KernelModule
 from accelplane.matrix.versions import Version, parse_version
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 
 from accelplane.matrix.checks.context import DATA, Context
-from accelplane.matrix.report import Verdict
+from accelplane.matrix.findings import Verdict
 from accelplane.matrix.schema import AcceleratorFacts
 from accelplane.matrix.stack import VENDOR_KEYS
 from accelplane.matrix.versions import parse_version

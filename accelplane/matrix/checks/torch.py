@@ -12,7 +12,7 @@ from accelplane.matrix.checks.context import DATA, Context, TorchBuild, listing,
 from accelplane.matrix.checks.nvidia import _table3, judge_toolkit_arch
 from accelplane.matrix.checks.published import never_released
 from accelplane.matrix.facts import TorchRelease
-from accelplane.matrix.report import Verdict
+from accelplane.matrix.findings import Verdict
 from accelplane.matrix.versions import Version, parse_version
 
 _PYPI = "registry:pypi/torch"

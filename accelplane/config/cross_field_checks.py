@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue, cloud_support
-from accelplane.config.kubernetes_checks import kubernetes_problems
+from accelplane.config.kubernetes_section_checks import kubernetes_problems
 from accelplane.declaration import Platform
 from accelplane.matrix import accelerators
 from accelplane.suggest import did_you_mean

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accelplane.rollout.run import Situation, format_timestamp
+from accelplane.rollout.rollout_commands import Situation, format_timestamp
 from accelplane.tool import report_header
 
 

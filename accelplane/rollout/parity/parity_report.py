@@ -14,7 +14,7 @@ from typing import Any
 
 from accelplane.declaration import Backend, InferenceService, Parity
 
-KIND = "accelplane.rollout.parity.report/v1"
+KIND = "accelplane.rollout.parity.parity_report/v1"
 
 
 def report_uri(parity: Parity, service: InferenceService, backend: Backend, golden_sha256: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform, gcp_pool
-from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
+from accelplane.config.kubernetes_section_checks import launcher_problems, sized_training_templates
 from accelplane.declaration import Backend, InferenceService, NodePool, Purpose
 
 # GKE's Gateway controller exposes the inference services: no controller chart to pin.

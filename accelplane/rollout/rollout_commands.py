@@ -202,7 +202,7 @@ def parity_refusal(found: Situation, options: Options) -> str | None:
     if rollout is None or rollout.parity is None or found.position.complete or found.position.canary_weight == 0:
         return None
     # Start-up time and layering: the parity package loads only for rollouts that declare it.
-    from accelplane.rollout.parity.run import canary_report
+    from accelplane.rollout.parity.parity_command import canary_report
 
     passed, note = canary_report(found.stack, found.service, options.connection)
     found.parity_note = note

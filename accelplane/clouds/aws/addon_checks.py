@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws.declaration import AwsPlatform
-from accelplane.config.kubernetes_checks import launcher_problems, sized_training_templates
+from accelplane.config.kubernetes_section_checks import launcher_problems, sized_training_templates
 
 # Chart versions the cluster-wide add-ons need, read from `kubernetes.addons_profile`.
 ADDON_FIELDS = ("aws_load_balancer_controller", "kueue", "jobset", "kube_prometheus_stack")

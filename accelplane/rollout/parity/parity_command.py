@@ -24,7 +24,7 @@ from accelplane.declaration import Backend, InferenceService, Parity
 from accelplane.errors import InputError
 from accelplane.input_files import read_bytes
 from accelplane.rollout.kubernetes_api import KubernetesApi, KubernetesApiError, cluster_access, from_kubeconfig
-from accelplane.rollout.parity import golden, performance, protocol, report
+from accelplane.rollout.parity import golden, parity_report, performance, protocol
 from accelplane.rollout.parity.compare import compare
 from accelplane.rollout.parity.pin import pin_golden
 from accelplane.rollout.parity.storage import StoreError, store_for
@@ -164,9 +164,9 @@ def check(stack: StackConfig, service: InferenceService, options: ParityOptions,
                                                    figures)
     all_problems = problems + comparison.problems
     passed = not all_problems and all(c.passed for c in checks)
-    uri = report.report_uri(parity, service, canary, parity.golden.sha256)
+    uri = parity_report.report_uri(parity, service, canary, parity.golden.sha256)
     result = {
-        "kind": report.KIND, "service": service.name, "backend": canary.name, "image": canary.image,
+        "kind": parity_report.KIND, "service": service.name, "backend": canary.name, "image": canary.image,
         "accelerator": _accelerator(stack, canary), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "golden": {"uri": parity.golden.uri, "sha256": parity.golden.sha256,
                    "recorded": golden_set.header.get("recorded") or {}},
@@ -175,7 +175,7 @@ def check(stack: StackConfig, service: InferenceService, options: ParityOptions,
         "worst": [{"id": w.id, "detail": w.detail} for w in comparison.worst],
         "performance": figures, "baseline_performance": golden_set.header.get("performance") or {}, "uri": uri,
     }
-    _write(stack, uri, report.render_json(result).encode(), options.connection)
+    _write(stack, uri, parity_report.render_json(result).encode(), options.connection)
     return result
 
 
@@ -186,7 +186,7 @@ def canary_report(stack: StackConfig, service: InferenceService, connection: Con
     if parity.golden.sha256 is None:
         return False, "no golden set recorded yet (`rollout parity --record` on the baseline)"
     canary = _backend(service, service.canary)
-    uri = report.report_uri(parity, service, canary, parity.golden.sha256)
+    uri = parity_report.report_uri(parity, service, canary, parity.golden.sha256)
     data = _read(stack, uri, connection)
     if data is None:
         return False, f"no parity report for canary {canary.name!r} at its image and golden set ({uri}): run " \
@@ -195,7 +195,7 @@ def canary_report(stack: StackConfig, service: InferenceService, connection: Con
         found = json.loads(data)
     except ValueError:
         return False, f"{uri} is not a parity report"
-    if not report.verdict(found):
+    if not parity_report.verdict(found):
         failed = [c["name"] for c in found.get("checks", []) if not c.get("passed")] + found.get("problems", [])
         return False, f"the parity report {uri} failed: {', '.join(map(str, failed[:4]))}"
     return True, f"parity passed ({found.get('at')}, {uri})"

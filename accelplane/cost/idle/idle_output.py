@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from accelplane.cost.idle.run import IdleReport
+from accelplane.cost.idle.idle_command import IdleReport
 
 
 def render_idle(report: IdleReport, fmt: str) -> str:
