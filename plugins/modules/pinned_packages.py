@@ -44,6 +44,12 @@ options:
       set: {description: Name of the set., type: str, required: true}
       packages: {description: Every package of the set., type: list, elements: str, required: true}
       version: {description: Debian version pattern (fnmatch)., type: str, required: true}
+      owner:
+        description:
+          - The caller whose pin file pins the set (C(<preferences_dir>/accelplane-<owner>.pref)); default C(name).
+          - Lets one read-only run (C(available), C(verified)) judge the sets of several callers, as node_software
+            does for every component of a host: one module run on the node instead of one per component.
+        type: str
   state:
     description:
       - C(present) installs, pins and holds.
@@ -223,6 +229,14 @@ def _write(module, path, text):
     module.atomic_move(scratch, path)
 
 
+def _by_owner(name, sets):
+    """[(owner, its sets)] in the order the owners first appear; a set without an owner is `name`'s."""
+    grouped = {}
+    for pinned_set in sets:
+        grouped.setdefault(pinned_set.get("owner") or name, []).append(pinned_set)
+    return list(grouped.items())
+
+
 def main():
     module = AnsibleModule(
         argument_spec={
@@ -235,6 +249,7 @@ def main():
                     "set": {"type": "str", "required": True},
                     "packages": {"type": "list", "elements": "str", "required": True},
                     "version": {"type": "str", "required": True},
+                    "owner": {"type": "str"},
                 },
             },
             "state": {"type": "str", "choices": ["present", "available", "verified"], "default": "present"},
@@ -251,9 +266,16 @@ def main():
     pin_file = os.path.join(params["preferences_dir"], f"accelplane-{params['name']}.pref")
     node = _Node(module)
 
+    if params["state"] == "present" and any(s.get("owner") not in (None, params["name"]) for s in sets):
+        # An install writes `name`'s pin file: another caller's sets would be pinned in the wrong file.
+        module.fail_json(msg="owner is for the read-only states (available, verified); present pins `name`'s sets")
     if params["state"] == "verified":
-        old = _read(pin_file) or ""
-        mismatches = drift_messages(node.state(packages), pinned_in(old), sets, params["hold"])
+        state = node.state(packages)
+        mismatches = []
+        # Each set against its own caller's pin file, in the order the sets were given.
+        for owner, owned in _by_owner(params["name"], sets):
+            pins = pinned_in(_read(os.path.join(params["preferences_dir"], f"accelplane-{owner}.pref")) or "")
+            mismatches += drift_messages(state, pins, owned, params["hold"])
         module.exit_json(changed=False, mismatches=mismatches)
 
     offered = node.offered(packages, params["apt_options"])

@@ -7,6 +7,7 @@ check mode, and fail at the spec). The parsers read the real tools' output forma
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -197,6 +198,50 @@ def test_pinned_packages_module_rejects_a_set_without_a_version_before_running(t
     )
     assert result.returncode != 0
     assert "missing required arguments: version found in sets" in result.stdout, result.stdout + result.stderr
+
+
+def _pinned_packages_on_this_machine(tmp_path, arguments):
+    """The module run by ad-hoc `ansible localhost` (this machine's dpkg): its result as JSON."""
+    ansible = str(Path(sys.executable).parent / "ansible")
+    result = subprocess.run(
+        [ansible, "localhost", "-m", "pinned_packages", "-a", json.dumps(arguments)],
+        cwd=ROOT,
+        env={**os.environ, "ANSIBLE_CONFIG": str(ROOT / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path), "NO_COLOR": "1",
+             "ANSIBLE_CALLBACK_RESULT_FORMAT": "json"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # "localhost | SUCCESS => {...}" (or FAILED!)
+    status, _, answer = result.stdout.partition("=>")
+    return {"status": status.split("|")[-1].strip(), **json.loads(answer)}
+
+
+def test_one_verified_run_judges_each_set_against_its_own_callers_pin_file(tmp_path):
+    """node_software compares every component's packages in one module run: each set's pins are read
+    from the pin file of the role that wrote them (`owner`), not from one file for all."""
+    preferences = tmp_path / "preferences.d"
+    preferences.mkdir()
+    pin_file = preferences / "accelplane-container_runtime.pref"
+    pin_file.write_text("Package: dpkg\nPin: version *\nPin-Priority: 1000\n")
+    sets = [
+        {"set": "runtime", "packages": ["dpkg"], "version": "*", "owner": "container_runtime"},
+        {"set": "collectives", "packages": ["coreutils"], "version": "*", "owner": "comms_stack"},
+    ]
+    found = _pinned_packages_on_this_machine(
+        tmp_path, {"name": "node_software", "sets": sets, "state": "verified", "hold": False,
+                   "preferences_dir": str(preferences)})
+    # dpkg is pinned by container_runtime's file; comms_stack has no pin file at all.
+    assert found["mismatches"] == ["collectives: coreutils is not pinned to * (pin: none)"], found
+
+
+def test_an_install_refuses_sets_of_another_caller(tmp_path):
+    sets = [{"set": "runtime", "packages": ["dpkg"], "version": "*", "owner": "container_runtime"}]
+    found = _pinned_packages_on_this_machine(
+        tmp_path, {"name": "comms_stack", "sets": sets, "preferences_dir": str(tmp_path / "p")})
+    assert found["status"] == "FAILED!", found
+    assert "owner is for the read-only states" in found["msg"], found
+    assert not (tmp_path / "p").exists()  # refused before writing anything
 
 
 def test_pinned_packages_reads_madison_and_dpkg_against_the_sets():
