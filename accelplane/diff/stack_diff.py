@@ -62,24 +62,12 @@ def diff_stack(
     base_exists = repository.has_file(commit, relative_stack_file)
     base_label = f"base revision {base_ref} ({commit[:7]})"
 
-    workspace = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
-    try:
-        # A stack file where `--stack NAME` finds it is previewed by name (every revision's CLI knows
-        # that); one elsewhere by path, which needs a revision that knows `--stack-file`.
-        target = None if standard else relative_stack_file
-        jobs = [PreviewJob("working tree", project_dir, stack, workspace / "head.json", workspace / "head.log",
-                           stack_file=target)]
-        base_platform_data: dict[str, Any] = {}
-        if base_exists:
-            base_dir = repository.export(commit, workspace / "base")
-            base_platform_data = _platform_data(base_dir / relative_stack_file)
-            jobs.append(PreviewJob(base_label, base_dir, stack, workspace / "base.json", workspace / "base.log",
-                                   shown_as=f"{base_ref}:{repository.prefix}", stack_file=target))
-        documents = run_previews(jobs)
-    finally:
-        shutil.rmtree(workspace, ignore_errors=True)
-    head_document = documents[0]
-    base_document = documents[1] if base_exists else {"stack": stack, "resources": []}
+    # A stack file where `--stack NAME` finds it is previewed by name (every revision's CLI knows that);
+    # one elsewhere by path, which needs a revision that knows `--stack-file`.
+    target = None if standard else relative_stack_file
+    head_document, base_document, base_platform_data = _plans(
+        project_dir, repository, stack, target, relative_stack_file,
+        base=(commit, base_label, f"{base_ref}:{repository.prefix}") if base_exists else None)
 
     # Each side with its own waivers, under the same enforcement levels (`--policy-config`).
     base = judge_revision(base_document, base_platform_data, stack=stack,
@@ -118,6 +106,30 @@ def diff_stack(
         lock_file=_shown(lock_path, project_dir) if artifacts is not None else None,
         cost=cost,
     )
+
+
+def _plans(
+    project_dir: Path, repository: Repository, stack: str, target: str | None, relative_stack_file: str,
+    base: tuple[str, str, str] | None,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """(head plan, base plan, base declaration as plain data): both revisions previewed side by side by
+    their own CLI; `base` is (commit, label, how its files are shown), None when the stack is new."""
+    workspace = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+    try:
+        jobs = [PreviewJob("working tree", project_dir, stack, workspace / "head.json", workspace / "head.log",
+                           stack_file=target)]
+        base_platform_data: dict[str, Any] = {}
+        if base is not None:
+            commit, label, shown_as = base
+            base_dir = repository.export(commit, workspace / "base")
+            base_platform_data = _platform_data(base_dir / relative_stack_file)
+            jobs.append(PreviewJob(label, base_dir, stack, workspace / "base.json", workspace / "base.log",
+                                   shown_as=shown_as, stack_file=target))
+        documents = run_previews(jobs)
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+    base_document = documents[1] if base is not None else {"stack": stack, "resources": []}
+    return documents[0], base_document, base_platform_data
 
 
 def _shown(path: Path, project_dir: Path) -> str:
