@@ -78,35 +78,46 @@ class PlatformNetwork(pulumi.ComponentResource):
         self.public_subnet_ids = [s.id for s in public]
         self.private_subnet_ids = [s.id for s in private]
 
-        if public:
-            public_rt = aws.ec2.RouteTable(f"{name}-public-rt", vpc_id=vpc.id, tags=tags, opts=child)
-            aws.ec2.Route(
-                f"{name}-public-default",
-                route_table_id=public_rt.id,
-                destination_cidr_block="0.0.0.0/0",
-                gateway_id=igw.id,
-                opts=child,
-            )
-            for index, subnet in enumerate(public):
-                aws.ec2.RouteTableAssociation(
-                    f"{name}-public-rta-{index}", route_table_id=public_rt.id, subnet_id=subnet.id, opts=child
-                )
-
+        self._route_public(name, vpc.id, igw, public, tags, child)
         # Nodes egress through NAT in a public subnet: one (cheap) or one per zone (no cross-zone SPOF).
         nat_count = 0 if not public else (len(public) if vpc_args.nat is NatMode.per_az else 1)
+        self._route_private(name, vpc.id, igw, public[:nat_count], private, tags, child)
+
+    def _route_public(self, name: str, vpc_id: pulumi.Output[str], igw: aws.ec2.InternetGateway,
+                      public: list[aws.ec2.Subnet], tags: dict[str, str], child: pulumi.ResourceOptions) -> None:
+        """The public subnets' one route table: everything else through the internet gateway."""
+        if not public:
+            return
+        public_rt = aws.ec2.RouteTable(f"{name}-public-rt", vpc_id=vpc_id, tags=tags, opts=child)
+        aws.ec2.Route(
+            f"{name}-public-default",
+            route_table_id=public_rt.id,
+            destination_cidr_block="0.0.0.0/0",
+            gateway_id=igw.id,
+            opts=child,
+        )
+        for index, subnet in enumerate(public):
+            aws.ec2.RouteTableAssociation(
+                f"{name}-public-rta-{index}", route_table_id=public_rt.id, subnet_id=subnet.id, opts=child
+            )
+
+    def _route_private(self, name: str, vpc_id: pulumi.Output[str], igw: aws.ec2.InternetGateway,
+                       nat_subnets: list[aws.ec2.Subnet], private: list[aws.ec2.Subnet], tags: dict[str, str],
+                       child: pulumi.ResourceOptions) -> None:
+        """A NAT gateway in each of `nat_subnets`, and a route table per private subnet through them in turn."""
         nat_ids: list[pulumi.Output[str]] = []
-        for index in range(nat_count):
+        for index, subnet in enumerate(nat_subnets):
             eip = aws.ec2.Eip(f"{name}-nat-eip-{index}", domain="vpc", tags=tags, opts=child)
             nat = aws.ec2.NatGateway(
                 f"{name}-nat-{index}",
                 allocation_id=eip.id,
-                subnet_id=public[index].id,
+                subnet_id=subnet.id,
                 tags=tags,
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[igw]),
             )
             nat_ids.append(nat.id)
         for index, subnet in enumerate(private):
-            rt = aws.ec2.RouteTable(f"{name}-private-rt-{index}", vpc_id=vpc.id, tags=tags, opts=child)
+            rt = aws.ec2.RouteTable(f"{name}-private-rt-{index}", vpc_id=vpc_id, tags=tags, opts=child)
             if nat_ids:
                 aws.ec2.Route(
                     f"{name}-private-default-{index}",
