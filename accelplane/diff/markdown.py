@@ -71,39 +71,7 @@ def _render(diff: PlanDiff, level: int) -> str:
     for note in diff.notes:
         lines += ["", f"_Note: {_cell(note)}_"]
     lines += _replacements(diff)
-    if diff.software:
-        lines += ["", "#### Software profiles", "", "| Target | Change | Matrix (new set) |", "|---|---|---|"]
-        lines += [_software_row(change) for change in diff.software]
-        explained = [c for c in diff.software if c.verdict_findings or c.status == "added"]
-        if explained and details:
-            lines += ["", f"<details><summary>Version sets and matrix findings ({len(explained)})</summary>", ""]
-            for change in explained:
-                lines.append(f"- **{_cell(change.title)}**")
-                if change.status == "added":
-                    lines.append("  - " + ", ".join(f"{_cell(v.key)} {_code(v.new or '')}" for v in change.changes))
-                lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
-                          for rule, verdict_, message in change.verdict_findings]
-            lines += ["", "</details>"]
-    if diff.rollout:
-        lines += ["", "#### Rollout", "", "| Service | Backend | Pool | Weight | Matrix (working tree) |",
-                  "|---|---|---|---|---|"]
-        for service in diff.rollout:
-            lines += _rollout_rows(service)
-        explained = [(s, b) for s in diff.rollout for b in s.backends if b.verdict_findings]
-        stepless = [s for s in diff.rollout if s.problems]
-        for service in stepless:
-            lines += ["", *(f"❌ `AP-RO-004` service {_code(service.service)}: not one rollout step: {_cell(p)}"
-                            for p in service.problems)]
-        for service in (s for s in diff.rollout if s.parity):
-            lines += ["", *(f"⚠️ parity of service {_code(service.service)}: {_cell(reason)}"
-                            for reason in service.parity)]
-        if explained and details:
-            lines += ["", f"<details><summary>Matrix findings of the backends ({len(explained)})</summary>", ""]
-            for service, backend in explained:
-                lines.append(f"- **{_cell(service.service)} / {_cell(backend.name)}**")
-                lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
-                          for rule, verdict_, message in backend.verdict_findings]
-            lines += ["", "</details>"]
+    lines += _software_section(diff, details) + _rollout_section(diff, details)
     if diff.artifacts:
         symbols = {"add": "+", "remove": "-", "change": "~"}
         lines += ["", f"#### Artifacts ({_code(diff.lock_file or '')})", "", "| | Artifact | Change |", "|---|---|---|"]
@@ -130,6 +98,54 @@ def _render(diff: PlanDiff, level: int) -> str:
         lines += ["", f"_Some {left_out} are left out to fit a comment: run `accelplane diff --stack "
                   f"{diff.stack} --base {diff.base_ref}` to see them all._"]
     return "\n".join(lines) + "\n"
+
+
+def _software_section(diff: PlanDiff, details: bool) -> list[str]:
+    """The version sets that changed, and (full detail) each new set's matrix findings."""
+    lines: list[str] = []
+    if not diff.software:
+        return lines
+    lines += ["", "#### Software profiles", "", "| Target | Change | Matrix (new set) |", "|---|---|---|"]
+    lines += [_software_row(change) for change in diff.software]
+    explained = [c for c in diff.software if c.verdict_findings or c.status == "added"]
+    if explained and details:
+        lines += ["", f"<details><summary>Version sets and matrix findings ({len(explained)})</summary>", ""]
+        for change in explained:
+            lines.append(f"- **{_cell(change.title)}**")
+            if change.status == "added":
+                lines.append("  - " + ", ".join(f"{_cell(v.key)} {_code(v.new or '')}" for v in change.changes))
+            lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
+                      for rule, verdict_, message in change.verdict_findings]
+        lines += ["", "</details>"]
+    return lines
+
+
+def _rollout_section(diff: PlanDiff, details: bool) -> list[str]:
+    """Each service's backends before and after, the step and parity problems, and (full detail) the backends'
+    matrix findings."""
+    lines: list[str] = []
+    if not diff.rollout:
+        return lines
+    lines += ["", "#### Rollout", "", "| Service | Backend | Pool | Weight | Matrix (working tree) |",
+              "|---|---|---|---|---|"]
+    for service in diff.rollout:
+        lines += _rollout_rows(service)
+    explained = [(s, b) for s in diff.rollout for b in s.backends if b.verdict_findings]
+    stepless = [s for s in diff.rollout if s.problems]
+    for service in stepless:
+        lines += ["", *(f"❌ `AP-RO-004` service {_code(service.service)}: not one rollout step: {_cell(p)}"
+                        for p in service.problems)]
+    for service in (s for s in diff.rollout if s.parity):
+        lines += ["", *(f"⚠️ parity of service {_code(service.service)}: {_cell(reason)}"
+                        for reason in service.parity)]
+    if explained and details:
+        lines += ["", f"<details><summary>Matrix findings of the backends ({len(explained)})</summary>", ""]
+        for service, backend in explained:
+            lines.append(f"- **{_cell(service.service)} / {_cell(backend.name)}**")
+            lines += [f"  - {verdict_} `{rule}`: {_cell(message)}"
+                      for rule, verdict_, message in backend.verdict_findings]
+        lines += ["", "</details>"]
+    return lines
 
 
 def _software_row(change: SoftwareChange) -> str:
