@@ -98,6 +98,26 @@ class PlatformNetwork(pulumi.ComponentResource):
             log_config={"enable": True, "filter": "ERRORS_ONLY"},
             opts=child,
         )
+        self._firewall(name, network, args, child)
+        self.network_id = network.id
+        self.network_self_link = network.self_link
+        self.subnet_id = subnet.id
+        self.subnet_self_link = subnet.self_link
+        self.pods_range_name = PODS_RANGE_NAME
+        self.services_range_name = SERVICES_RANGE_NAME
+        self.router_name = router.name
+        self.register_outputs(
+            {
+                "networkId": network.id,
+                "subnetId": subnet.id,
+                "podsRangeName": PODS_RANGE_NAME,
+                "servicesRangeName": SERVICES_RANGE_NAME,
+            }
+        )
+
+    @staticmethod
+    def _firewall(name: str, network: compute.Network, args: NetworkArgs, child: pulumi.ResourceOptions) -> None:
+        """Google's load balancers and health checks in to the inference port; SSH and RDP from nowhere."""
         ports = [str(port) for port in sorted(set(args.load_balancer_target_ports))]
         if ports:
             compute.Firewall(
@@ -122,19 +142,4 @@ class PlatformNetwork(pulumi.ComponentResource):
             denies=[{"protocol": "tcp", "ports": list(SSH_RDP_PORTS)}],
             log_config={"metadata": "INCLUDE_ALL_METADATA"},
             opts=child,
-        )
-        self.network_id = network.id
-        self.network_self_link = network.self_link
-        self.subnet_id = subnet.id
-        self.subnet_self_link = subnet.self_link
-        self.pods_range_name = PODS_RANGE_NAME
-        self.services_range_name = SERVICES_RANGE_NAME
-        self.router_name = router.name
-        self.register_outputs(
-            {
-                "networkId": network.id,
-                "subnetId": subnet.id,
-                "podsRangeName": PODS_RANGE_NAME,
-                "servicesRangeName": SERVICES_RANGE_NAME,
-            }
         )
