@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator, Sequence
+
 from pydantic import Field
 
 from accelplane.declaration.base import (
@@ -13,7 +15,10 @@ from accelplane.declaration.base import (
 
 class LifecycleTransition(Model):
     days: int = Field(ge=0, description="Days after creation.")
-    storage_class: str = Field(description="S3 storage class, e.g. STANDARD_IA, GLACIER_IR, INTELLIGENT_TIERING.")
+    storage_class: str = Field(
+        description="Storage class of the stack's object store, e.g. STANDARD_IA or GLACIER_IR (S3), NEARLINE or "
+        "COLDLINE (Cloud Storage)."
+    )
 
 class LifecycleRule(Model):
     id: Name
@@ -28,3 +33,19 @@ class Bucket(Model):
     versioning: bool = Field(default=True, description="Keep object versions.")
     lifecycle: list[LifecycleRule] = Field(default_factory=list, description="Lifecycle rules.")
     force_destroy: bool = Field(default=False, description="Allow deleting a non-empty bucket (never in prod).")
+
+
+def unknown_storage_classes(
+    buckets: Sequence[Bucket], known: Collection[str], kind: str
+) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(field path, message) for each lifecycle transition to a class not in `known`; `kind` is what the
+    object store calls them ("S3 storage class", "Cloud Storage class")."""
+    for index, bucket in enumerate(buckets):
+        for rule_index, rule in enumerate(bucket.lifecycle):
+            for t_index, transition in enumerate(rule.transitions):
+                if transition.storage_class not in known:
+                    yield (
+                        ("buckets", index, "lifecycle", rule_index, "transitions", t_index, "storage_class"),
+                        f"unknown {kind} {transition.storage_class!r}; expected one of "
+                        + ", ".join(sorted(known)),
+                    )

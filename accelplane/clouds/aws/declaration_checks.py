@@ -18,6 +18,7 @@ from accelplane.clouds.aws import catalog as aws_catalog
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsPlatform
 from accelplane.clouds.aws.node_vendors import node_facts
 from accelplane.declaration import CapacityType, Purpose
+from accelplane.declaration.storage import unknown_storage_classes
 from accelplane.suggest import did_you_mean
 
 
@@ -175,15 +176,7 @@ def _pool_instance_facts(pool: AwsNodePool, base: tuple[str | int, ...]) -> Iter
 
 def _buckets(platform: AwsPlatform) -> Iterator[Issue]:
     classes = aws_catalog.s3_transition_storage_classes()
-    for index, bucket in enumerate(platform.buckets):
-        for rule_index, rule in enumerate(bucket.lifecycle):
-            for t_index, transition in enumerate(rule.transitions):
-                if transition.storage_class not in classes:
-                    yield (
-                        ("buckets", index, "lifecycle", rule_index, "transitions", t_index, "storage_class"),
-                        f"unknown S3 storage class {transition.storage_class!r}; expected one of "
-                        + ", ".join(sorted(classes)),
-                    )
+    yield from unknown_storage_classes(platform.buckets, classes, "S3 storage class")
 
 
 def _endpoint(platform: AwsPlatform) -> Iterator[Issue]:

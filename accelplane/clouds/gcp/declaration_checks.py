@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
+from accelplane.declaration.storage import unknown_storage_classes
 from accelplane.suggest import did_you_mean
 
 # Google Cloud labels (https://cloud.google.com/resource-manager/docs/labels-overview#requirements):
@@ -189,15 +190,7 @@ def _zones_offer(
 
 def _buckets(platform: GcpPlatform) -> Iterator[Issue]:
     classes = gcp_catalog.gcs_storage_classes() - _LEGACY_STORAGE_CLASSES
-    for index, bucket in enumerate(platform.buckets):
-        for rule_index, rule in enumerate(bucket.lifecycle):
-            for t_index, transition in enumerate(rule.transitions):
-                if transition.storage_class not in classes:
-                    yield (
-                        ("buckets", index, "lifecycle", rule_index, "transitions", t_index, "storage_class"),
-                        f"unknown Cloud Storage class {transition.storage_class!r}; expected one of "
-                        + ", ".join(sorted(classes)),
-                    )
+    yield from unknown_storage_classes(platform.buckets, classes, "Cloud Storage class")
 
 
 def _endpoint(platform: GcpPlatform) -> Iterator[Issue]:
