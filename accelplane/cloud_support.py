@@ -118,8 +118,6 @@ class CloudSupport(ABC):
     """One cloud, as the cloud-neutral code sees it."""
 
     name: ClassVar[str]  # the declaration's `cloud:` value
-    # The declaration model `cloud: <name>` selects: `Platform` extended with the keys only this cloud reads.
-    platform_model: ClassVar[type[Platform]]
     # Capability -> what to do instead (the message `require()` gives).
     not_yet: ClassVar[Mapping[Capability, str]] = {}
     # The `rollout.metrics` value that reads this cloud's own load-balancer metrics; None where the
@@ -128,6 +126,13 @@ class CloudSupport(ABC):
     # Extended resources of the network fabric its training pods request per node (AWS: EFA interfaces),
     # which Kueue must leave out of its accounting.
     fabric_resources: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    @abstractmethod
+    def platform_model(self) -> type[Platform]:
+        """The declaration model `cloud: <name>` selects: `Platform` extended with the keys only this cloud
+        reads. A property, so a stack of another cloud that asks this one for its `fabric_resources` does
+        not build these models."""
 
     def require(self, capability: Capability) -> None:
         """Raise `NotSupportedError` when this cloud does not offer `capability` yet."""

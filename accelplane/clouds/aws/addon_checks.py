@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
 from accelplane.clouds.aws.declaration import AwsPlatform
+from accelplane.clouds.aws.rollout import CLOUDWATCH
 from accelplane.config.kubernetes_section_checks import launcher_problems, sized_training_templates
 
 # Chart versions the cluster-wide add-ons need, read from `kubernetes.addons_profile`.
@@ -24,7 +25,6 @@ VENDOR_PLUGIN_FIELDS = {
 }
 # An ALB forward action spreads a rule's requests over at most five target groups
 # (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-listeners.html#forward-actions).
-CLOUDWATCH = "cloudwatch"  # AwsSupport.load_balancer_metrics: the rollout reads the ALB's metrics
 ALB_TARGET_GROUPS_PER_ACTION = 5
 
 
