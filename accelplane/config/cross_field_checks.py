@@ -14,6 +14,7 @@ from accelplane.cloud_support import Issue, cloud_support
 from accelplane.config.kubernetes_section_checks import kubernetes_problems
 from accelplane.declaration import Platform
 from accelplane.matrix import accelerators
+from accelplane.matrix.schema import Vendor
 from accelplane.suggest import did_you_mean
 
 
@@ -114,7 +115,7 @@ def _workloads_and_secrets(platform: Platform) -> Iterator[Issue]:
 
 
 # Vendors whose host groups may declare `efa` (the EFA installer: comms_stack, vendor_aws.yml).
-_EFA_VENDORS = ("nvidia", "aws")
+_EFA_VENDORS = ("nvidia", Vendor.NEURON)
 # Profile fields the bare-metal roles install, per accelerator vendor (roles/node_software).
 _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
     "nvidia": ("driver", "kernel_module", "cuda", "nccl", "container_toolkit", "containerd", "torch"),
@@ -124,7 +125,7 @@ _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
     "intel": ("gaudi_sw", "gaudi_build", "containerd", "torch"),
     # AWS Neuron on self-managed hosts (roles/aws_neuron): aws-neuronx-dkms is the matrix's driver of
     # neuron_sdk; the runtime, collectives, tools and compiler versions of the release are the profile's.
-    "aws": (
+    Vendor.NEURON: (
         "neuron_sdk", "neuron_runtime", "neuron_collectives", "neuron_tools", "neuronx_cc", "torch_neuronx", "torch",
         "containerd",
     ),
@@ -135,7 +136,7 @@ _BARE_METAL_VERSIONS: dict[str, tuple[str, ...]] = {
 
 
 _VENDOR_NAMES = {
-    "nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel Gaudi", "huawei": "Huawei Ascend", "aws": "AWS Neuron"
+    "nvidia": "NVIDIA", "amd": "AMD", "intel": "Intel Gaudi", "huawei": "Huawei Ascend", Vendor.NEURON: "AWS Neuron"
 }
 
 

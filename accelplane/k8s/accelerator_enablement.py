@@ -17,6 +17,7 @@ import pulumi
 from pulumi_kubernetes.core.v1 import TolerationArgsDict
 
 from accelplane.k8s.pinned_release import pinned_release
+from accelplane.matrix.schema import Vendor
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class AcceleratorEnablement(pulumi.ComponentResource):
                         child,
                     )
                 )
-            elif pools.vendor == "aws":
+            elif pools.vendor == Vendor.NEURON:
                 self.releases.append(
                     pinned_release(
                         f"{name}-neuron",

@@ -33,6 +33,7 @@ from accelplane.k8s.queues import AcceleratorQueues, AcceleratorQueuesArgs, Flav
 from accelplane.k8s.service_props import service_props
 from accelplane.k8s.training_template import TrainingJobTemplate, TrainingJobTemplateArgs
 from accelplane.k8s.workload_namespace import WorkloadNamespace, WorkloadNamespaceArgs
+from accelplane.matrix.schema import Vendor
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
         f"{ctx.name}-monitoring",
         AcceleratorMonitoringArgs(
             version=version,
-            neuron=any(v.vendor == "aws" for v in vendors),
+            neuron=any(v.vendor == Vendor.NEURON for v in vendors),
             tpu=tpu,
             device_exporter_alerts=ctx.facts.runs_device_exporters,
             inference_namespaces=sorted({workloads[s.workload].namespace for s in ctx.spec.inference_services}),
@@ -219,7 +220,7 @@ def _monitoring(ctx: _Layer, version: str, vendors: list[VendorPools]) -> None:
         opts=ctx.opts,
     )
     # The Neuron chart ships no exporter: neuron-monitor runs on the Neuron pools for the PodMonitor above.
-    neuron = next((v for v in vendors if v.vendor == "aws"), None)
+    neuron = next((v for v in vendors if v.vendor == Vendor.NEURON), None)
     if neuron is not None:
         NeuronMonitor(
             f"{ctx.name}-neuron-monitor",

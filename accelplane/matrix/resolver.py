@@ -17,7 +17,7 @@ from accelplane.matrix.checks.context import series
 from accelplane.matrix.findings import Verdict
 from accelplane.matrix.judge import check
 from accelplane.matrix.loader import MatrixData, accelerators, load
-from accelplane.matrix.schema import AcceleratorFacts, KernelModule
+from accelplane.matrix.schema import AcceleratorFacts, KernelModule, Vendor
 from accelplane.matrix.stack import OsName
 from accelplane.matrix.versions import VersionError, parse_version
 
@@ -25,7 +25,7 @@ _DEFAULT_FRAMEWORK = {"google": "jax"}
 _SUPPORTED = {
     "nvidia": ("torch",),
     "amd": ("torch",),
-    "aws": ("torch",),
+    Vendor.NEURON: ("torch",),
     "google": ("jax", "torch"),
     "intel": ("torch",),
     "huawei": ("torch",),
@@ -79,7 +79,7 @@ def resolve(
     generators = {
         "nvidia": _nvidia,
         "amd": _amd,
-        "aws": _neuron,
+        Vendor.NEURON: _neuron,
         "google": _tpu_jax if chosen == "jax" else _tpu_torch,
         "intel": _gaudi,
         "huawei": _ascend,

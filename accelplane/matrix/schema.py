@@ -58,7 +58,8 @@ class Fact(BaseModel):
 class Vendor(StrEnum):
     NVIDIA = "nvidia"
     AMD = "amd"
-    AWS = "aws"
+    # AWS as the maker of the Trainium and Inferentia accelerators (the Neuron SDK), not the cloud.
+    NEURON = "aws"
     GOOGLE = "google"
     INTEL = "intel"
     HUAWEI = "huawei"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from accelplane.matrix.checks.context import series
 from accelplane.matrix.checks.torch import runs_on
 from accelplane.matrix.loader import MatrixData, load
-from accelplane.matrix.schema import AcceleratorFacts
+from accelplane.matrix.schema import AcceleratorFacts, Vendor
 from accelplane.matrix.versions import parse_version
 
 
@@ -57,7 +57,7 @@ def tables(acc: AcceleratorFacts, as_of: dt.date | None = None) -> list[Table]:
     builders = {
         "nvidia": _nvidia,
         "amd": _amd,
-        "aws": _neuron,
+        Vendor.NEURON: _neuron,
         "google": _tpu,
         "intel": _gaudi,
         "huawei": _ascend,

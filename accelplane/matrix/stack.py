@@ -20,7 +20,7 @@ from typing import Any
 from accelplane.errors import InputError, Problem
 from accelplane.matrix.keys import MATRIX_KEYS, VERSION_KEYS
 from accelplane.matrix.loader import accelerators, load
-from accelplane.matrix.schema import AcceleratorFacts, KernelModule
+from accelplane.matrix.schema import AcceleratorFacts, KernelModule, Vendor
 from accelplane.matrix.versions import Version, VersionError, parse_version
 from accelplane.suggest import did_you_mean
 
@@ -32,7 +32,7 @@ VENDOR_KEYS: Mapping[str, frozenset[str]] = {
         {"driver", "kernel_module", "fabric_manager", "cuda", "compat_package", "cudnn", "nccl_package"}
     ),
     "amd": frozenset({"rocm", "rocm_userspace", "amdgpu_kmd", "gpu_target"}),
-    "aws": frozenset({"neuron_sdk", "torch_neuronx", "torch_neuron"}),
+    Vendor.NEURON: frozenset({"neuron_sdk", "torch_neuronx", "torch_neuron"}),
     "google": frozenset({"libtpu", "tpu_runtime"}),
     "intel": frozenset({"gaudi_sw"}),
     "huawei": frozenset({"cann", "torch_npu"}),

@@ -19,6 +19,7 @@ from accelplane.config.loader import StackConfig
 from accelplane.declaration.bare_metal import BareMetal, Connection, ConnectionKind, HostGroup, HostKeyChecking
 from accelplane.errors import InputError
 from accelplane.matrix import accelerators, check, load
+from accelplane.matrix.schema import Vendor
 from accelplane.nodes.air_gap import node_sources
 
 ROOT_GROUP = "accelerator_nodes"
@@ -113,7 +114,7 @@ def _group_vars(stack: StackConfig, bare_metal: BareMetal, group: HostGroup, ind
         "ansible_connection": _CONNECTIONS[connection.kind],
         "ansible_become": connection.become,
     }
-    if facts.vendor.value == "aws":
+    if facts.vendor is Vendor.NEURON:
         # aws-neuronx-dkms of every Neuron SDK release: the matrix's fact, not typed a second time. All
         # of them, not only the profile's: a rollback installs the node's last validated profile.
         variables["accelplane_neuron_drivers"] = neuron_drivers()

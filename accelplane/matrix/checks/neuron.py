@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from accelplane.matrix import facts as f
 from accelplane.matrix.checks.context import DATA, Context, listing, matches, series
+from accelplane.matrix.schema import Vendor
 from accelplane.matrix.versions import Version, parse_version
 
 
@@ -18,7 +19,7 @@ def _sdk(ctx: Context) -> f.NeuronRelease | None:
 def sdk(ctx: Context) -> None:
     rule = "neuron.sdk"
     version = ctx.stack.v("neuron_sdk")
-    if ctx.vendor != "aws" or version is None:
+    if ctx.vendor != Vendor.NEURON or version is None:
         return
     record = _sdk(ctx)
     releases = ctx.data.neuron.releases
@@ -77,7 +78,7 @@ def _package(ctx: Context, key: str, attribute: str, name: str) -> None:
     """`key` (torch_neuronx / torch_neuron) belongs to the SDK and supports the instance and Python."""
     rule = f"neuron.{name}"
     version = ctx.stack.v(key)
-    if ctx.vendor != "aws" or version is None:
+    if ctx.vendor != Vendor.NEURON or version is None:
         return
     platform = ctx.stack.accelerator.neuron_platform
     release, package = _find_package(ctx, attribute, version)
@@ -132,7 +133,7 @@ def _package(ctx: Context, key: str, attribute: str, name: str) -> None:
 def product_line(ctx: Context) -> None:
     """Inferentia1 (inf1) runs the torch-neuron 1.x line; every later Neuron device runs torch-neuronx."""
     rule = "neuron.product-line"
-    if ctx.vendor != "aws":
+    if ctx.vendor != Vendor.NEURON:
         return
     platform = ctx.stack.accelerator.neuron_platform
     model = ctx.stack.accelerator.model
@@ -171,7 +172,7 @@ def torch_neuron(ctx: Context) -> None:
 def torch_pairing(ctx: Context) -> None:
     rule = "neuron.torch"
     torch = ctx.stack.v("torch")
-    if ctx.vendor != "aws" or torch is None:
+    if ctx.vendor != Vendor.NEURON or torch is None:
         return
     source = ctx.data.neuron.releases[-1].source
     for key, name in (("torch_neuronx", "torch-neuronx"), ("torch_neuron", "torch-neuron")):
@@ -202,7 +203,7 @@ def torch_pairing(ctx: Context) -> None:
 def torch_xla(ctx: Context) -> None:
     rule = "neuron.torch-xla"
     version = ctx.stack.v("torch_xla")
-    if ctx.vendor != "aws" or version is None:
+    if ctx.vendor != Vendor.NEURON or version is None:
         return
     release, package = _find_package(ctx, "torch_xla", version)
     fields = ("torch_xla", "neuron_sdk")

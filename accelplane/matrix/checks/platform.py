@@ -7,14 +7,14 @@ import fnmatch
 
 from accelplane.matrix.checks.context import DATA, Context
 from accelplane.matrix.findings import Verdict
-from accelplane.matrix.schema import AcceleratorFacts
+from accelplane.matrix.schema import AcceleratorFacts, Vendor
 from accelplane.matrix.stack import VENDOR_KEYS
 from accelplane.matrix.versions import parse_version
 
 _VENDOR_NAMES = {
     "nvidia": "NVIDIA",
     "amd": "AMD",
-    "aws": "AWS Neuron",
+    Vendor.NEURON: "AWS Neuron",
     "google": "Google TPU",
     "intel": "Intel Gaudi",
     "huawei": "Huawei Ascend",
