@@ -43,7 +43,7 @@ _ACTIONS = {
 
 def _url(text: str) -> str:
     # Start-up time: only this command loads these (every parser is built at start).
-    from accelplane.rollout.prometheus import prometheus_url_problem
+    from accelplane.prometheus_api import prometheus_url_problem
 
     problem = prometheus_url_problem(text)
     if problem:

@@ -33,3 +33,12 @@ def accelerator_family(accelerator: str | None) -> str | None:
     if accelerator.startswith("google-tpu"):
         return "tpu"
     return None
+
+
+# Per accelerator family: the utilisation (percent) per node, one expression for both readers: the
+# monitoring stack's idle alerts (accelplane.k8s.monitoring) and `accelplane cost idle`'s report.
+IDLE_UTILISATION = {
+    "nvidia": 'avg by (node) (label_replace(DCGM_FI_DEV_GPU_UTIL, "node", "$1", "Hostname", "(.+)"))',
+    "neuron": "avg by (node) (neuroncore_utilization_ratio * 100)",
+    "tpu": 'avg by (node) (duty_cycle{make="cloud-tpu"})',
+}

@@ -40,6 +40,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
+from accelplane.cost.idle_policy import IDLE_UTILISATION
 from accelplane.k8s import neuron_monitor
 from accelplane.k8s.inference_service import BACKEND_LABEL, PART_OF, SERVICE_LABEL
 from accelplane.k8s.pinned_release import pinned_release
@@ -143,13 +144,6 @@ TPU_ALERTS = [
 # Which node a series is on and which pool that node is in: kube-state-metrics exports the node's
 # `accelplane.io/pool` label (allow-listed below) as `label_accelplane_io_pool`.
 POOL_NODE_LABEL = POOL_LABEL
-# Per accelerator family: the utilisation (percent) per node, as `accelplane cost idle` reads it
-# (accelplane/cost/idle/queries.py holds the same expressions for the report).
-IDLE_UTILISATION = {
-    "nvidia": 'avg by (node) (label_replace(DCGM_FI_DEV_GPU_UTIL, "node", "$1", "Hostname", "(.+)"))',
-    "neuron": "avg by (node) (neuroncore_utilization_ratio * 100)",
-    "tpu": 'avg by (node) (duty_cycle{make="cloud-tpu"})',
-}
 
 
 @dataclass(frozen=True)

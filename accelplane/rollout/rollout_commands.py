@@ -24,6 +24,7 @@ from accelplane.cloud_support import Capability, Connection, NotSupportedError, 
 from accelplane.config.loader import StackConfig
 from accelplane.declaration import PROMETHEUS_METRICS, InferenceService, duration_seconds
 from accelplane.errors import InputError
+from accelplane.prometheus_api import authorization_for
 from accelplane.rollout import prometheus, steps
 from accelplane.rollout.gates import GateJudgement, GateVerdict, judge
 from accelplane.rollout.route import LiveRoute, RouteError, RouteRequest, has_live_route, live_route
@@ -162,7 +163,7 @@ def _traffic(service: InferenceService, options: Options, found: Situation) -> T
     names = [backend.name for backend in service.serving_backends]
     if rollout.metrics == PROMETHEUS_METRICS:
         assert options.prometheus_url is not None  # checked in situation()
-        authorization = prometheus.authorization_for(found.stack.platform.cloud, options.prometheus_url,
+        authorization = authorization_for(found.stack.platform.cloud, options.prometheus_url,
                                                      options.connection)
         return prometheus.read_traffic(options.prometheus_url, service.name, names, rollout, options.now,
                                        options.timeout, authorization)

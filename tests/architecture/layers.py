@@ -31,18 +31,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("accelplane.matrix",),
     ("accelplane.declaration",),
     ("accelplane.cloud_support", "accelplane.cloud_connection", "accelplane.cloud_commands"),
-    ("accelplane.config", "accelplane.node_labels", "accelplane.cost"),
+    ("accelplane.config", "accelplane.node_labels", "accelplane.cost", "accelplane.prometheus_api"),
     ("accelplane.rules", "accelplane.report"),
     ("accelplane.engine", "accelplane.k8s", "accelplane.nodes"),
-    ("accelplane.bundle", "accelplane.verify", "accelplane.rollout", "accelplane.preflight", "accelplane.cost.idle"),
+    ("accelplane.bundle", "accelplane.verify", "accelplane.rollout", "accelplane.preflight"),
     ("accelplane.clouds", "accelplane.clouds.aws", "accelplane.clouds.gcp"),
     ("accelplane.program", "accelplane.diff"),
     ("accelplane.cli", "accelplane.__main__"),
 )
 CLOUDS = ("accelplane.clouds.aws", "accelplane.clouds.gcp")
-# Sub-packages that are a unit of their own, in a higher layer than the package that holds them: `cost idle`
-# belongs with cost, but reads Prometheus (rollout's client) and the monitoring layer's recording rules.
-SUB_UNITS = ("accelplane.cost.idle",)
 
 
 @dataclass(frozen=True)
@@ -121,9 +118,9 @@ def imports_of(path: Path, known: set[str]) -> list[Import]:
 
 def unit_of(module: str) -> str:
     """The unit a module belongs to: a cloud's folder, a top-level package, or a top-level module."""
-    for unit in (*CLOUDS, *SUB_UNITS):
-        if module == unit or module.startswith(unit + "."):
-            return unit
+    for cloud in CLOUDS:
+        if module == cloud or module.startswith(cloud + "."):
+            return cloud
     parts = module.split(".")
     return ".".join(parts[:2]) if len(parts) > 1 else module
 

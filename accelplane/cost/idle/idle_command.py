@@ -21,7 +21,7 @@ from accelplane.cost.idle_policy import accelerator_family as family
 from accelplane.cost.idle_policy import idle_policy
 from accelplane.declaration import CapacityType, NodePool, Platform
 from accelplane.errors import InputError
-from accelplane.rollout.prometheus import authorization_for, instant_samples, prometheus_url_problem
+from accelplane.prometheus_api import authorization_for, instant_samples, prometheus_url_problem
 
 COMMAND = "accelplane cost idle"
 

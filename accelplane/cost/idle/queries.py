@@ -1,7 +1,7 @@
 """The PromQL `accelplane cost idle` asks: each node's highest utilisation (percent) over a window,
 per accelerator family, and which pool each node belongs to.
 
-The per-node utilisation is the monitoring stack's own (`accelplane.k8s.monitoring.IDLE_UTILISATION`,
+The per-node utilisation is the monitoring stack's own (`accelplane.cost.idle_policy.IDLE_UTILISATION`,
 which the per-pool `AcceleratorIdle` alerts use too): NVIDIA `DCGM_FI_DEV_GPU_UTIL` averaged over the
 node's GPUs (dcgm-exporter names the node in `Hostname`), Neuron `neuroncore_utilization_ratio` x 100,
 TPU `duty_cycle` (the PodMonitor copies the node name into `node`).
@@ -15,7 +15,7 @@ Node -> pool: kube-state-metrics' `kube_node_labels` with the node's `accelplane
 
 from __future__ import annotations
 
-from accelplane.k8s.monitoring import IDLE_UTILISATION
+from accelplane.cost.idle_policy import IDLE_UTILISATION
 
 STEP = "5m"
 POOL_LABEL = "label_accelplane_io_pool"

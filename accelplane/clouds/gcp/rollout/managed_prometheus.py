@@ -25,7 +25,7 @@ from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.credentials import credentials_problem
 from accelplane.errors import InputError
-from accelplane.rollout.prometheus import CloudMetricsAuthorization
+from accelplane.prometheus_api import CloudMetricsAuthorization
 
 MONITORING_READ_SCOPE = "https://www.googleapis.com/auth/monitoring.read"
 QUERY_API_PATH = re.compile(r"^/v1/projects/[^/]+/location/[^/]+/prometheus/?$")
