@@ -118,3 +118,22 @@ def test_building_the_command_line_loads_no_command_s_work() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             cwd=layers.ROOT)
     assert result.stdout.strip() == "[]"
+
+
+def test_an_aws_stack_builds_without_the_other_cloud_s_models_or_provider() -> None:
+    """A stack loads its own cloud: building an AWS stack's plan asks every installed cloud for the fabric
+    resources Kueue leaves out, which loads Google Cloud's support object and light modules only, not its
+    declaration models, checks or pulumi-gcp (building the GKE models cost an AWS preview ~40 ms)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom accelplane.config.loader import load_stack\nfrom accelplane.program import offline_graph\n"
+        "offline_graph(load_stack('dev'))\n"
+        "light = {'accelplane.clouds.gcp' + m for m in ('', '.support', '.connection', '.price_lists')}\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('accelplane.clouds.gcp', 'pulumi_gcp')) "
+        "and m not in light))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            cwd=layers.ROOT)
+    assert result.stdout.strip() == "[]", result.stdout
