@@ -74,7 +74,8 @@ def software_changes(
     """Changes from the base declaration's targets to the working tree's; `platform` is the latter, validated."""
     old, new = targets(base), targets(head)
     # Versions listed in the order the stack's cloud's profile model declares them (a cloud adds its own pins).
-    profile_model = type(next(iter(platform.software_profiles.values()), SoftwareProfile()))
+    profiles = list(platform.software_profiles.values())
+    profile_model = type(profiles[0]) if profiles else SoftwareProfile
     order = {name: index for index, name in enumerate(profile_model.model_fields)}
     out = []
     for key in sorted(set(old) | set(new), key=lambda k: (_KIND_ORDER[k[0]], k[1])):

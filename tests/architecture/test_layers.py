@@ -99,14 +99,20 @@ def test_tests_decide_skip_or_fail_in_one_place() -> None:
     assert skipping == []
 
 
+def _printed_by(code: str) -> str:
+    """What `code` prints, run in a fresh interpreter at the repository root (what it imports is its own)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=layers.ROOT).stdout.strip()
+
+
 def test_building_the_command_line_loads_no_command_s_work() -> None:
     """Every command's parser is built at start: none may load the engine, a cloud, the rules, the
     matrix or the declaration model for another command (`check --state` in 0.2 s depends on it). Of
     each cloud only its connection options, price lists and matrix commands load (commands show them as
     options), and its package's `__init__` imports nothing."""
-    import subprocess
-    import sys
-
     code = (
         "import sys\nfrom accelplane.cli import build_parser\nbuild_parser()\n"
         "heavy = ('pulumi', 'boto3', 'accelplane.rules.registry', 'accelplane.matrix.judge', "
@@ -115,18 +121,13 @@ def test_building_the_command_line_loads_no_command_s_work() -> None:
         "'.price_lists', '.eks_ami', '.eks_ami.matrix_cli'))\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy) and m not in light))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            cwd=layers.ROOT)
-    assert result.stdout.strip() == "[]"
+    assert _printed_by(code) == "[]"
 
 
 def test_an_aws_stack_builds_without_the_other_cloud_s_models_or_provider() -> None:
     """A stack loads its own cloud: building an AWS stack's plan asks every installed cloud for the fabric
     resources Kueue leaves out, which loads Google Cloud's support object and light modules only, not its
     declaration models, checks or pulumi-gcp (building the GKE models cost an AWS preview ~40 ms)."""
-    import subprocess
-    import sys
-
     code = (
         "import sys\nfrom accelplane.config.loader import load_stack\nfrom accelplane.program import offline_graph\n"
         "offline_graph(load_stack('dev'))\n"
@@ -134,6 +135,5 @@ def test_an_aws_stack_builds_without_the_other_cloud_s_models_or_provider() -> N
         "print(sorted(m for m in sys.modules if m.startswith(('accelplane.clouds.gcp', 'pulumi_gcp')) "
         "and m not in light))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            cwd=layers.ROOT)
-    assert result.stdout.strip() == "[]", result.stdout
+    found = _printed_by(code)
+    assert found == "[]", found

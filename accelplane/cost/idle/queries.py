@@ -1,8 +1,8 @@
 """The PromQL `accelplane cost idle` asks: each node's highest utilisation (percent) over a window,
 per accelerator family, and which pool each node belongs to.
 
-The per-node utilisation is the monitoring stack's own (`accelplane.cost.idle_policy.IDLE_UTILISATION`,
-which the per-pool `AcceleratorIdle` alerts use too): NVIDIA `DCGM_FI_DEV_GPU_UTIL` averaged over the
+The per-node utilisation is the expression the monitoring stack's per-pool `AcceleratorIdle` alerts use
+too (`accelplane.cost.idle_policy.IDLE_UTILISATION`): NVIDIA `DCGM_FI_DEV_GPU_UTIL` averaged over the
 node's GPUs (dcgm-exporter names the node in `Hostname`), Neuron `neuroncore_utilization_ratio` x 100,
 TPU `duty_cycle` (the PodMonitor copies the node name into `node`).
 
