@@ -15,7 +15,8 @@ from accelplane.cloud_support import cloud_support
 from accelplane.config.loader import StackConfig
 from accelplane.declaration import Platform
 from accelplane.engine.graph import OfflineGraph
-from accelplane.engine.offline import run_offline
+from accelplane.engine.offline import run_offline, run_program
+from accelplane.migration.stack import MigrationStack
 
 
 def build(platform: Platform) -> dict[str, Any]:
@@ -26,3 +27,16 @@ def build(platform: Platform) -> dict[str, Any]:
 def offline_graph(stack: StackConfig) -> OfflineGraph:
     """The program run offline for the stack, with mocks that answer like its cloud."""
     return run_offline(stack, build, cloud_support(stack.platform.cloud).offline_mocks(stack.platform))
+
+
+def migration_offline_graph(stack: MigrationStack) -> OfflineGraph:
+    """A migration stack's program run offline: each end's StackReference answered with the outputs of
+    that end's own offline plan, the DNS service's resources with its cloud's mocks."""
+    # Start-up time: the migration's program loads only for a migration stack.
+    from accelplane.migration.facets import dns_services
+    from accelplane.migration.program import MigrationMocks, build_migration
+
+    ends = {end.stack: offline_graph(end).stack_outputs for end in (stack.source, stack.target)}
+    dns = dns_services()[stack.migration.dns.service]
+    return run_program(stack.stack, stack.project, stack.config, lambda: build_migration(stack),
+                       MigrationMocks(dns.offline_mocks(), ends))

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accelplane.cli.stack_args import add_stack_arguments, stack_from_args
+from accelplane.cli.stack_args import add_stack_arguments, migration_from_args, stack_from_args
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.option_types import iso_date
@@ -77,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
     if file_path is None and args.stack is None and args.stack_file is None:
         raise InputError.single("give --stack NAME, --stack-file PATH, --state FILE or --plan FILE",
                                 file="accelplane check")
+    if file_path is None:
+        migration = migration_from_args(args)
+        if migration is not None:
+            from accelplane.cli.migration_commands import check  # start-up time: as above
+
+            return check(args, migration)
     config = load_policy_config(args.policy_config) if args.policy_config else None
     stack = stack_from_args(args)
     if stack is not None:

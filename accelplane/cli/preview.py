@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.cli.stack_args import add_stack_arguments, migration_from_args, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 
 
@@ -41,6 +41,11 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.program import offline_graph
     from accelplane.report.output import to_stdout, write_file
 
+    migration = migration_from_args(args)
+    if migration is not None:
+        from accelplane.cli.migration_commands import preview  # start-up time: as above
+
+        return preview(args, migration)
     stack = require_stack(args)
     json_to_stdout = args.json_file is not None and to_stdout(args.json_file)
     # With the graph on standard output, everything a person reads goes to standard error.

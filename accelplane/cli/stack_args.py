@@ -18,6 +18,7 @@ from accelplane.errors import InputError
 if TYPE_CHECKING:
     # Start-up time: only this command loads these (every parser is built at start).
     from accelplane.config.loader import StackConfig
+    from accelplane.migration.stack import MigrationStack
 
 
 def add_stack_arguments(parser: argparse.ArgumentParser, *, required: bool = True, purpose: str = "") -> None:
@@ -36,6 +37,22 @@ def stack_from_args(args: argparse.Namespace) -> StackConfig | None:
     from accelplane.config.loader import load_stack, load_stack_file
 
     return load_stack_file(args.stack_file) if args.stack_file is not None else load_stack(args.stack)
+
+
+def migration_from_args(args: argparse.Namespace) -> MigrationStack | None:
+    """The validated migration stack the arguments name, or None when they name a platform stack (or none:
+    the platform loader then says what is wrong with the name)."""
+    if args.stack_file is None and args.stack is None:
+        return None
+    # Start-up time: the migration's loader loads only when a stack is named.
+    from accelplane.config.project import find_project
+    from accelplane.input_files import is_file
+    from accelplane.migration.loader import is_migration_file, load_migration
+
+    path = args.stack_file if args.stack_file is not None else find_project().stack_file(args.stack)
+    if not is_file(path) or not is_migration_file(path):
+        return None
+    return load_migration(path, stack=args.stack)
 
 
 def require_stack(args: argparse.Namespace) -> StackConfig:

@@ -13,9 +13,10 @@ import json
 from typing import Any, get_args
 
 from accelplane.cloud_support import DEFAULT_CLOUD, cloud_support, known_clouds
-from accelplane.config.keys import PLATFORM_KEY
+from accelplane.config.keys import MIGRATION_KEY, PLATFORM_KEY
 from accelplane.config.project import SOURCE_CHECKOUT
 from accelplane.declaration import PROMETHEUS_METRICS, Platform
+from accelplane.declaration.migration import Migration
 from accelplane.matrix import accelerators
 
 SCHEMA_PATH = SOURCE_CHECKOUT / "schema" / "stack.schema.json"
@@ -71,6 +72,10 @@ def _platform_definitions() -> dict[str, Any]:
         for name, definition in {**schema.pop("$defs", {}), model.__name__: schema}.items():
             if definitions.setdefault(name, definition) != definition:
                 raise ValueError(f"two clouds define the schema model {name!r} differently: rename one")
+    migration = Migration.model_json_schema(ref_template="#/$defs/{model}")
+    for name, definition in {**migration.pop("$defs", {}), "Migration": migration}.items():
+        if definitions.setdefault(name, definition) != definition:
+            raise ValueError(f"the migration and a cloud define the schema model {name!r} differently: rename one")
     clouds = list(known_clouds())
     definitions["Platform"] = {
         "title": "Platform",
@@ -94,9 +99,11 @@ def stack_file_schema() -> dict[str, Any]:
         "properties": {
             "config": {
                 "type": "object",
-                "description": "Pulumi stack configuration; accelplane reads the `accelplane:platform` key.",
-                "properties": {PLATFORM_KEY: {"$ref": "#/$defs/Platform"}},
-                "required": [PLATFORM_KEY],
+                "description": "Pulumi stack configuration; accelplane reads the `accelplane:platform` key (a "
+                               "platform stack) or the `accelplane:migration` key (a migration stack).",
+                "properties": {PLATFORM_KEY: {"$ref": "#/$defs/Platform"},
+                               MIGRATION_KEY: {"$ref": "#/$defs/Migration"}},
+                "oneOf": [{"required": [PLATFORM_KEY]}, {"required": [MIGRATION_KEY]}],
             },
             "secretsprovider": {"type": "string"},
             "encryptedkey": {"type": "string"},

@@ -2,3 +2,4 @@
 
 NAMESPACE = "accelplane"
 PLATFORM_KEY = f"{NAMESPACE}:platform"
+MIGRATION_KEY = f"{NAMESPACE}:migration"  # a migration stack's declaration (accelplane.migration)

@@ -18,7 +18,7 @@ from pydantic_core import ErrorDetails
 
 from accelplane.cloud_support import DEFAULT_CLOUD, cloud_images, cloud_support, known_clouds
 from accelplane.config.cross_field_checks import problems as cross_field_problems
-from accelplane.config.keys import PLATFORM_KEY
+from accelplane.config.keys import MIGRATION_KEY, PLATFORM_KEY
 from accelplane.config.project import (
     DEFAULT_PROJECT,
     Project,
@@ -88,6 +88,12 @@ def _from_document(document: YamlDocument, stack: str, path: Path, project: str)
             line=document.line_of([]),
         )
     config = data["config"]
+    if PLATFORM_KEY not in config and MIGRATION_KEY in config:
+        raise InputError.single(
+            f"stack {stack!r} is a migration stack (`{MIGRATION_KEY}`): `preview`, `check` and `migrate` read it; "
+            "this command reads a stack that declares a platform (`accelplane:platform`)",
+            file=document.path, line=document.line_of(["config", MIGRATION_KEY]), field=f"config.{MIGRATION_KEY}",
+        )
     if PLATFORM_KEY not in config:
         raise InputError.single(
             f"missing `{PLATFORM_KEY}` under `config:`",
@@ -122,7 +128,7 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
 
     def problem(parts: Sequence[PathPart], message: str) -> Problem:
         line = document.line_of([*prefix, *parts]) if document else None
-        return Problem(file=source, line=line, field=_dotted([PLATFORM_KEY, *parts]), message=message)
+        return Problem(file=source, line=line, field=dotted_path([PLATFORM_KEY, *parts]), message=message)
 
     model = _platform_model(raw)
     if model is None:
@@ -131,12 +137,12 @@ def validate_platform(raw: Any, document: YamlDocument | None, prefix: Sequence[
         platform = model.model_validate(raw)
     except ValidationError as error:
         errors = error.errors()
-        shape = [problem(_yaml_path(e["loc"]), _explain(e, model)) for e in errors]
+        shape = [problem(yaml_path(e["loc"]), _explain(e, model)) for e in errors]
         # Every independent mistake in one run: without the fields that failed (they fall back to
         # their defaults), the rest may validate, and its cross-field problems are reported too.
         repaired = _without_failed_fields(model, raw, errors)
         if repaired is not None:
-            failed = [_yaml_path(e["loc"]) for e in errors]
+            failed = [yaml_path(e["loc"]) for e in errors]
             # A problem only because a failed field is gone ("no inference_endpoint is declared") is a
             # consequence, not a second mistake: left out, as is one inside a failed field.
             dropped = {str(f[-1]) for f in failed if f and isinstance(f[-1], str)}
@@ -173,7 +179,7 @@ def _without_failed_fields(model: type[Platform], raw: Any, errors: Sequence[Err
         return None
     data = copy.deepcopy(raw)
     for error in errors:
-        path = _yaml_path(error["loc"])
+        path = yaml_path(error["loc"])
         parent: Any = data
         for part in path[:-1]:
             try:
@@ -189,12 +195,12 @@ def _without_failed_fields(model: type[Platform], raw: Any, errors: Sequence[Err
         return None
 
 
-def _yaml_path(loc: Sequence[Any]) -> list[PathPart]:
+def yaml_path(loc: Sequence[Any]) -> list[PathPart]:
     # pydantic adds "[key]" for dict-key errors and model names inside unions; neither is in the file.
     return [part for part in loc if part != "[key]" and not (isinstance(part, str) and part[:1].isupper())]
 
 
-def _dotted(parts: Sequence[PathPart]) -> str:
+def dotted_path(parts: Sequence[PathPart]) -> str:
     out = ""
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -202,14 +208,21 @@ def _dotted(parts: Sequence[PathPart]) -> str:
 
 
 def _explain(error: ErrorDetails, model: type[Platform]) -> str:
-    kind = error["type"]
-    if kind == "extra_forbidden":
+    if error["type"] == "extra_forbidden":
         key = str(error["loc"][-1]) if error["loc"] else ""
         owners = [cloud for cloud in known_clouds() if cloud_support(cloud).platform_model is not model
                   and key in _allowed_keys(cloud_support(cloud).platform_model, error["loc"])]
         if owners:
             hint = " or ".join(f"cloud: {cloud}" for cloud in owners)
             return f"{key} is for {hint} stacks; remove it (or set {hint})"
+    return explain_error(error, model)
+
+
+def explain_error(error: ErrorDetails, model: type[BaseModel]) -> str:
+    """One validation error of `model` in words: what was expected, and the nearest word for a typo."""
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        key = str(error["loc"][-1]) if error["loc"] else ""
         allowed = _allowed_keys(model, error["loc"])
         return f"unknown key{did_you_mean(key, allowed)} (expected one of: {', '.join(allowed)})"
     if kind == "missing":
@@ -229,9 +242,9 @@ def _explain(error: ErrorDetails, model: type[Platform]) -> str:
     return message
 
 
-def _allowed_keys(platform_model: type[Platform], loc: Sequence[Any]) -> list[str]:
+def _allowed_keys(root: type[BaseModel], loc: Sequence[Any]) -> list[str]:
     """Field names of the model that holds the unknown key, to help with typos."""
-    model: type[BaseModel] | None = platform_model
+    model: type[BaseModel] | None = root
     for part in loc[:-1]:
         field = model.model_fields.get(str(part)) if model else None
         if field is not None:

@@ -21,6 +21,12 @@ Version = Annotated[
     Field(description='An exact version string, written as a YAML string (quote it: "12.8").'),
 ]
 
+Hostname = Annotated[
+    str,
+    StringConstraints(pattern=r"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$", max_length=253),
+    Field(description="A fully qualified DNS name in lower case, without the trailing dot: llm.example.com."),
+]
+
 Cidr = Annotated[str, Field(description="An IPv4 or IPv6 network in CIDR notation, e.g. 10.0.0.0/16.")]
 
 ImageDigest = Annotated[

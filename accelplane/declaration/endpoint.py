@@ -9,6 +9,7 @@ from pydantic import Field, field_validator, model_validator
 
 from accelplane.declaration.base import (
     Cidr,
+    Hostname,
     Model,
     _check_cidr,
 )
@@ -32,6 +33,11 @@ class InferenceEndpoint(Model):
     target_port: int = Field(default=8000, ge=1, le=65535, description="Port the inference pods listen on.")
     health_check: HealthCheck = Field(default_factory=HealthCheck, description="Target group health check.")
     allowed_cidrs: list[Cidr] = Field(min_length=1, description="Client CIDRs allowed to reach the endpoint.")
+    hostnames: list[Hostname] = Field(
+        default_factory=list, max_length=20,
+        description="Public names clients call this endpoint by (its certificate covers them). A migration stack "
+        "points such a name's weighted records here, and refuses a name this list does not hold.",
+    )
 
     @field_validator("allowed_cidrs")
     @classmethod

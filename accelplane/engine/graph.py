@@ -57,6 +57,9 @@ class OfflineGraph:
     project: str = DEFAULT_PROJECT
     resources: list[RecordedResource] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
+    # The stack's outputs as plain values, as `pulumi stack output --json` gives them: what another stack
+    # reads through a StackReference (a migration reads its ends' endpoints).
+    stack_outputs: dict[str, Any] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         """`resources` (what check and diff count too: no stack, no providers), split into cloud

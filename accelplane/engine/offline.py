@@ -103,7 +103,14 @@ def _config_values(config: dict[str, Any]) -> dict[str, str]:
 
 def run_offline(stack: StackConfig, build: Program, mocks: pulumi.runtime.Mocks) -> OfflineGraph:
     """Execute `build(stack.platform)` under `mocks` and return the recorded graph."""
-    graph = OfflineGraph(stack=stack.stack, project=stack.project)
+    return run_program(stack.stack, stack.project, stack.config, lambda: build(stack.platform), mocks)
+
+
+def run_program(stack: str, project: str, config: dict[str, Any], build: Callable[[], Mapping[str, Any]],
+                mocks: pulumi.runtime.Mocks) -> OfflineGraph:
+    """Execute `build()` as stack `stack` of `project` under `mocks`; return the recorded graph, with the
+    outputs `build` returns exported as the stack's."""
+    graph = OfflineGraph(stack=stack, project=project)
     monitor = _RecordingMonitor(mocks, graph)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -115,13 +122,15 @@ def run_offline(stack: StackConfig, build: Program, mocks: pulumi.runtime.Mocks)
     gc.disable()
     try:
         pulumi.runtime.settings.reset_options()
-        pulumi.runtime.set_all_config(_config_values(stack.config))
-        pulumi.runtime.set_mocks(mocks, project=stack.project, stack=stack.stack, preview=True, monitor=monitor)
+        pulumi.runtime.set_all_config(_config_values(config))
+        pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=True, monitor=monitor)
 
         outputs: dict[str, Any] = {}
 
         def program() -> None:
-            outputs.update(build(stack.platform))
+            outputs.update(build())
+            # Resolved as `pulumi stack output --json` shows them (the mock engine registers no exports).
+            pulumi.Output.from_input(outputs).apply(lambda values: graph.stack_outputs.update(_plain(values)))
 
         loop.run_until_complete(run_pulumi_func(program))
         graph.outputs = outputs

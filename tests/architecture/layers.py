@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("accelplane.config", "accelplane.node_labels", "accelplane.cost", "accelplane.prometheus_api"),
     ("accelplane.rules", "accelplane.report"),
     ("accelplane.engine", "accelplane.k8s", "accelplane.nodes"),
-    ("accelplane.bundle", "accelplane.verify", "accelplane.rollout", "accelplane.preflight"),
+    ("accelplane.bundle", "accelplane.verify", "accelplane.rollout", "accelplane.preflight", "accelplane.migration"),
     ("accelplane.clouds", "accelplane.clouds.aws", "accelplane.clouds.gcp"),
     ("accelplane.program", "accelplane.diff"),
     ("accelplane.cli", "accelplane.__main__"),

@@ -203,7 +203,7 @@ def test_a_plan_from_preview_json_is_judged_like_the_stack(tmp_path: Path, capsy
     ("prod", "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health]}\n",
      "AP-LB-010", "acme-ml-inference-alb"),
     ("tpu-prod",
-     "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n",
+     "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n",
      "AP-GLB-010", "acme-tpu-svc-llm-server-h100-service"),
 ])
 def test_a_prod_endpoint_that_drops_its_rate_limit_fails_the_gate(
@@ -220,7 +220,7 @@ def test_a_missing_cloud_armor_rate_limit_points_at_the_service_that_declares_it
     """Issue 45 item 4, as a user saw it: `check --stack tpu-prod --format sarif` without the service's
     `rate_limit` put AP-GLB-010 on the endpoint's `certificate:` line; the fix is the service's rate_limit.
     The finding is each unprotected backend Service's, and both point at the service's first line."""
-    line = "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n"
+    line = "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n"
     path, _ = write_variant(tmp_path, line, "", stack="tpu-prod")
     service_line = path.read_text().splitlines().index("        - name: llm-server") + 1
     sarif = tmp_path / "check.sarif"
@@ -240,7 +240,7 @@ def test_a_missing_cloud_armor_rate_limit_points_at_the_service_that_declares_it
      "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health], "
      "mode: count}"),
     ("tpu-prod", "exempt_paths: [/healthz]}", "exempt_paths: [/healthz], mode: count}", "AP-GLB-011",
-     "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz], "
+     "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/healthz], "
      "mode: count}"),
 ])
 def test_a_services_rate_limit_finding_points_at_that_service(

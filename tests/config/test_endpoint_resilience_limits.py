@@ -12,7 +12,7 @@ from accelplane.errors import InputError
 from tests.support.stack_files import edit_problems, edited_stack
 
 AWS_LIMIT = "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/v1/health]}\n"
-GCP_LIMIT = "          rate_limit: {requests: 300, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n"
+GCP_LIMIT = "          rate_limit: {requests: 600, window_seconds: 60, key: source_ip, exempt_paths: [/healthz]}\n"
 # What the example stacks declare after the rate limit (replaced with it, so a test's lines are the only ones).
 AWS_AFTER = '          health_check: {path: /v1/health, matcher: "200"}\n'
 GCP_AFTER = ("          timeouts: {request_seconds: 120, backend_request_seconds: 90}\n"

@@ -53,10 +53,10 @@ def _problems(path: Path) -> list[str]:
          "GKE 1.33.5-gke.1162000 pins as default"),
         # Cloud Armor's threshold count: a throttle 1..1,000,000, a rate-based ban 1..10,000 (Google's rate
         # limiting overview); up to 2^31-1 was accepted.
-        ("rate_limit: {requests: 300,", "rate_limit: {requests: 1000001,",
+        ("rate_limit: {requests: 600,", "rate_limit: {requests: 1000001,",
          "kubernetes.inference_services[0].rate_limit.requests",
          "Cloud Armor counts at most 1,000,000 requests for a throttle's threshold, got 1,000,001"),
-        ("rate_limit: {requests: 300,", "rate_limit: {action: ban, ban_seconds: 600, requests: 10001,",
+        ("rate_limit: {requests: 600,", "rate_limit: {action: ban, ban_seconds: 600, requests: 10001,",
          "kubernetes.inference_services[0].rate_limit.requests",
          "Cloud Armor counts at most 10,000 requests for a rate-based ban's (action: ban) threshold, got 10,001"),
         # A typo of a machine type gets the nearest real names (it got none).
@@ -150,5 +150,5 @@ def test_the_cli_exits_2_naming_the_line(tmp_path: Path, capsys: pytest.CaptureF
 @pytest.mark.parametrize("limit", ["rate_limit: {requests: 1000000,",
                                    "rate_limit: {action: ban, ban_seconds: 600, requests: 10000,"])
 def test_cloud_armor_threshold_counts_at_their_maximum_are_accepted(tmp_path: Path, limit: str) -> None:
-    path, _ = write_variant(tmp_path, "rate_limit: {requests: 300,", limit, stack="tpu-prod")
+    path, _ = write_variant(tmp_path, "rate_limit: {requests: 600,", limit, stack="tpu-prod")
     assert load_stack_file(path).platform.kubernetes is not None

@@ -279,6 +279,7 @@ def _endpoint(
         ctx.opts,
     )
     outputs["inferenceEndpoint"] = endpoint.dns_name
+    outputs["inferenceEndpointZoneId"] = endpoint.zone_id  # a migration's Route 53 alias names it
     outputs["inferenceTargetGroupArns"] = {
         f"{service}/{backend}": arn for (service, backend), arn in endpoint.target_group_arns.items()
     }

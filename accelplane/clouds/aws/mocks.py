@@ -44,6 +44,10 @@ _ID_AND_ARN: dict[str, tuple[str, str, str]] = {
     "aws:wafv2/webAcl:WebAcl": ("", "wafv2", "regional/webacl/{name}/{id}"),
 }
 _GLOBAL_SERVICES = {"iam", "s3"}
+# An Application Load Balancer's canonical hosted zone per region (AWS General Reference, "Elastic Load
+# Balancing endpoints and quotas", Application Load Balancers column); another region gets a made-up id.
+_ALB_ZONE_IDS = {"us-east-1": "Z35SXDOTRQ7X7K", "us-east-2": "Z3AADJGX6KTTL2", "us-west-1": "Z368ELLRRE2KJ0",
+                 "us-west-2": "Z1H1FL5HABSF5"}
 
 
 def _digest(*parts: str, length: int = 17) -> str:
@@ -102,7 +106,8 @@ class AwsLikeMocks(pulumi.runtime.Mocks):
         if typ == "aws:s3/bucket:Bucket":
             return {"bucket": physical, "bucketRegionalDomainName": f"{physical}.s3.{self.region}.amazonaws.com"}
         if typ == "aws:lb/loadBalancer:LoadBalancer":
-            return {"dnsName": f"{name}-{resource_id[:9]}.{self.region}.elb.amazonaws.com", "name": physical[:32]}
+            return {"dnsName": f"{name}-{resource_id[:9]}.{self.region}.elb.amazonaws.com", "name": physical[:32],
+                    "zoneId": _ALB_ZONE_IDS.get(self.region, "Z" + _digest(self.region, length=13).upper())}
         if typ == "aws:ec2/launchTemplate:LaunchTemplate":
             return {"latestVersion": 1, "defaultVersion": 1}
         if typ == "aws:kms/key:Key":

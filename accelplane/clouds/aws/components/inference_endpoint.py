@@ -97,6 +97,7 @@ def rule_priorities(prefixes: Sequence[str]) -> dict[str, int]:
 
 class InferenceEndpoint(pulumi.ComponentResource):
     dns_name: pulumi.Output[str]
+    zone_id: pulumi.Output[str]  # the ALB's canonical hosted zone: what a Route 53 alias record names
     # (service, backend) -> target group ARN, for the TargetGroupBindings and the controller's role.
     target_group_arns: dict[tuple[str, str], pulumi.Output[str]]
 
@@ -220,6 +221,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
             )
             self.web_acl_arn = firewall.web_acl_arn
         self.dns_name = alb.dns_name
+        self.zone_id = alb.zone_id
         arns = {f"{service}/{backend}": arn for (service, backend), arn in self.target_group_arns.items()}
         self.register_outputs({"dnsName": alb.dns_name, "targetGroupArns": arns})
 

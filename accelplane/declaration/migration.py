@@ -1,0 +1,71 @@
+"""`accelplane:migration`: the declaration of a migration stack (docs/migration.md).
+
+It names no cloud: the ends are stacks (each with its own `cloud:`), and the DNS is a service one of
+the installed clouds offers (`route53`, `cloud-dns`), named by its own word.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from pydantic import Field, field_validator
+
+from accelplane.declaration.base import Duration, Hostname, Model, Name
+from accelplane.declaration.kubernetes import RolloutGates
+from accelplane.declaration.parity import Parity
+
+# Route 53's and Cloud DNS's ceiling alike is far above this; the bound is ours: a client that cached
+# an answer follows an abort only once its TTL ran out, so a prod migration keeps it at a minute.
+PROD_MAX_TTL_SECONDS = 60
+
+
+class MigrationEnd(Model):
+    stack: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$",
+                       description="The end's stack, a stack of this project (stacks/Pulumi.<stack>.yaml).")
+    service: Name = Field(description="The inference service of that stack (kubernetes.inference_services) that "
+                                      "serves the migrated API.")
+
+
+class MigrationDns(Model):
+    service: str = Field(min_length=1, description="The DNS service that hosts the name: route53 (a Route 53 "
+                                                   "hosted zone) or cloud-dns (a Cloud DNS managed zone).")
+    zone: str = Field(min_length=1, max_length=256,
+                      description="route53: the hosted zone id (Z...); cloud-dns: "
+                                  "projects/<project>/managedZones/<zone>.")
+
+
+class Migration(Model):
+    """Where the service is served today (source), where it moves (target), and how clients follow."""
+
+    source: MigrationEnd = Field(description="The end serving today: every client starts here.")
+    target: MigrationEnd = Field(description="The end the service moves to.")
+    hostname: Hostname = Field(description="The public name clients call (lower case, no trailing "
+                                                         "dot); both ends' inference_endpoint.hostnames list it.")
+    dns: MigrationDns = Field(description="Where the name's weighted records are kept.")
+    ttl_seconds: int = Field(default=PROD_MAX_TTL_SECONDS, ge=1, le=86400,
+                             description=f"TTL of the weighted records (prod: at most {PROD_MAX_TTL_SECONDS}); an "
+                                         "alias record has none of its own and is cached for its target's.")
+    health_checks: bool = Field(default=True, description="Take an end out of the answers while its health check "
+                                                          "fails (Route 53 health checks, Cloud DNS health-checked "
+                                                          "targets).")
+    steps: list[int] = Field(min_length=1, description="The target's weights, %, strictly increasing and ending at "
+                                                       "100, e.g. [1, 5, 25, 50, 100].")
+    weight: int = Field(default=0, description="The target's weight now, % (0 or one of the steps): what `pulumi up` "
+                                               "sets; `migrate advance` moves it to the next step.")
+    bake: Duration = Field(default="30m", description="Least time a step runs before the next one.")
+    gates: RolloutGates = Field(default_factory=RolloutGates,
+                                description="What must hold on the target, judged against the source, to advance.")
+    parity: Parity = Field(description="The golden set and thresholds the target must meet against the source "
+                                       "before it takes more than the first step.")
+
+    @field_validator("steps")
+    @classmethod
+    def _steps(cls, steps: list[int]) -> list[int]:
+        if any(not 1 <= step <= 100 for step in steps):
+            raise ValueError("expected weights between 1 and 100")
+        if any(later <= earlier for earlier, later in pairwise(steps)):
+            raise ValueError("expected strictly increasing weights")
+        if steps[-1] != 100:
+            raise ValueError(f"expected the last step to be 100 (got {steps[-1]}): a migration ends with every "
+                             "client on the target")
+        return steps
