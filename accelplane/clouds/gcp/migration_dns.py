@@ -23,6 +23,7 @@ from accelplane.migration.facets import DnsService, Front, FrontKind, WeightedNa
 
 if TYPE_CHECKING:
     import pulumi
+    from pulumi_gcp.dns import RecordSetRoutingPolicyArgsDict
 
 _ZONE = re.compile(r"projects/(?P<project>[a-z][a-z0-9-]{4,28}[a-z0-9])/managedZones/(?P<zone>[a-z][a-z0-9-]{0,62})")
 # The health check's three probing regions (Cloud DNS requires exactly three for external endpoints).
@@ -70,18 +71,21 @@ def _declare(name: WeightedName) -> Mapping[str, Any]:
     assert match is not None  # the declaration's checks refuse any other form
     project, zone = match["project"], match["zone"]
     addresses = all(end.front.kind is FrontKind.address for end in name.ends)
-    policy: dict[str, Any] = {}
+    policy: RecordSetRoutingPolicyArgsDict
     if name.health_checks:
         first = name.ends[0]
         check = gcp.compute.HealthCheck(
             f"{name.name}-dns", project=project, source_regions=list(_SOURCE_REGIONS), check_interval_sec=10,
             timeout_sec=5, unhealthy_threshold=3,
             https_health_check={"port": first.port, "request_path": first.health_path, "host": name.hostname})
-        policy["health_check"] = check.id
-        policy["wrrs"] = [{"weight": end.weight, "health_checked_targets": {"external_endpoints": [end.address]}}
-                          for end in name.ends]
+        policy = {"health_check": check.id, "wrrs": [
+            {"weight": end.weight, "health_checked_targets": {"external_endpoints": [end.address]}}
+            for end in name.ends]}
     else:
-        policy["wrrs"] = [{"weight": end.weight, "rrdatas": [end.address]} for end in name.ends]
+        # A CNAME's data is a name with its trailing dot.
+        policy = {"wrrs": [{"weight": end.weight, "rrdatas": [end.address if addresses
+                                                             else end.address.apply(lambda a: f"{a}.")]}
+                           for end in name.ends]}
     gcp.dns.RecordSet(name.name, project=project, managed_zone=zone, name=f"{name.hostname}.",
                       type="A" if addresses else "CNAME", ttl=name.ttl_seconds, routing_policy=policy)
     return {"dnsRecords": {end.label: end.weight for end in name.ends}}
