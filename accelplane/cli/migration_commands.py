@@ -7,7 +7,6 @@ fast clients follow an abort.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from datetime import UTC, datetime
@@ -29,10 +28,11 @@ def weights_line(stack: MigrationStack) -> str:
 
 def preview(args: argparse.Namespace, stack: MigrationStack) -> int:
     # Start-up time: the Pulumi engine and the DNS service's SDK load only for a preview.
+    from accelplane.cli.preview import write_graph
     from accelplane.engine.plan import render_plan
     from accelplane.migration.rollback import rollback_figure
     from accelplane.program import migration_offline_graph
-    from accelplane.report.output import to_stdout, write_file
+    from accelplane.report.output import to_stdout
 
     json_to_stdout = args.json_file is not None and to_stdout(args.json_file)
     words = sys.stderr if json_to_stdout else sys.stdout
@@ -41,13 +41,7 @@ def preview(args: argparse.Namespace, stack: MigrationStack) -> int:
     print(file=words)
     print(f"Migration {weights_line(stack)}", file=words)
     print(rollback_figure(stack).sentence(), file=words)
-    if args.json_file is not None:
-        text = json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n"
-        if json_to_stdout:
-            sys.stdout.write(text)
-        else:
-            write_file(text, args.json_file, "--json")
-            print(f"\nwrote {args.json_file}", file=sys.stderr)
+    write_graph(graph, args.json_file)
     return EXIT_OK
 
 

@@ -14,9 +14,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, migration_from_args, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
+
+if TYPE_CHECKING:
+    from accelplane.engine.graph import OfflineGraph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.k8s.manifests import render_manifest_report, validate_graph
     from accelplane.preflight.gate import offline_note
     from accelplane.program import offline_graph
-    from accelplane.report.output import to_stdout, write_file
+    from accelplane.report.output import to_stdout
 
     migration = migration_from_args(args)
     if migration is not None:
@@ -70,12 +74,20 @@ def run(args: argparse.Namespace) -> int:
     note = offline_note(stack.config)
     if note:
         print(f"\n{note}", file=words)
-    if args.json_file is not None:
-        text = json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n"
-        if json_to_stdout:
-            sys.stdout.write(text)
-        else:
-            write_file(text, args.json_file, "--json")
-            print(f"\nwrote {args.json_file}", file=sys.stderr)
+    write_graph(graph, args.json_file)
     blocking = any(c.blocking for c in pool_checks) or not manifests.ok
     return EXIT_FINDINGS if blocking else EXIT_OK
+
+
+def write_graph(graph: OfflineGraph, json_file: Path | None) -> None:
+    """`--json FILE`: the resource graph as JSON (`-`: standard output)."""
+    from accelplane.report.output import to_stdout, write_file  # start-up time: as in run()
+
+    if json_file is None:
+        return
+    text = json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n"
+    if to_stdout(json_file):
+        sys.stdout.write(text)
+    else:
+        write_file(text, json_file, "--json")
+        print(f"\nwrote {json_file}", file=sys.stderr)

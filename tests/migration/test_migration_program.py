@@ -8,6 +8,7 @@ code under test.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,11 @@ def test_the_commands_on_a_migration_stack() -> None:
     assert ("Migration llm.acme.example: prod (serve) 100% · tpu-prod (llm-server) 0% — before the first step"
             in preview.stdout)
     assert "clients follow within 120 s at worst" in preview.stdout
+    # `--json -`: the graph alone on standard output, the words on standard error.
+    graph = _cli("preview", "--stack", "llm-move", "--json", "-")
+    assert graph.returncode == 0 and "clients follow within" in graph.stderr
+    assert sorted(r["name"] for r in json.loads(graph.stdout)["resources"] if r["type"].startswith("aws:route53")) == [
+        "llm-move-source", "llm-move-target"]
     check = _cli("check", "--stack", "llm-move")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "stack llm-move (2 resources" in check.stdout
