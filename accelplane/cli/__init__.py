@@ -36,6 +36,7 @@ _COMMAND_MODULES = (
     "accelplane.cli.verify",
     "accelplane.cli.diff",
     "accelplane.cli.rollout",
+    "accelplane.cli.migrate",
     "accelplane.cli.bundle",
 )
 

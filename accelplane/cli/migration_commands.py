@@ -28,7 +28,7 @@ def weights_line(stack: MigrationStack) -> str:
 
 def preview(args: argparse.Namespace, stack: MigrationStack) -> int:
     # Start-up time: the Pulumi engine and the DNS service's SDK load only for a preview.
-    from accelplane.cli.preview import write_graph
+    from accelplane.cli.graph_json import write_graph
     from accelplane.engine.plan import render_plan
     from accelplane.migration.rollback import rollback_figure
     from accelplane.program import migration_offline_graph

@@ -11,16 +11,12 @@ invalid, 2 on bad input.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from accelplane.cli.graph_json import write_graph
 from accelplane.cli.stack_args import add_stack_arguments, migration_from_args, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
-
-if TYPE_CHECKING:
-    from accelplane.engine.graph import OfflineGraph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -78,16 +74,3 @@ def run(args: argparse.Namespace) -> int:
     blocking = any(c.blocking for c in pool_checks) or not manifests.ok
     return EXIT_FINDINGS if blocking else EXIT_OK
 
-
-def write_graph(graph: OfflineGraph, json_file: Path | None) -> None:
-    """`--json FILE`: the resource graph as JSON (`-`: standard output)."""
-    from accelplane.report.output import to_stdout, write_file  # start-up time: as in run()
-
-    if json_file is None:
-        return
-    text = json.dumps(graph.to_json(), indent=2, sort_keys=True) + "\n"
-    if to_stdout(json_file):
-        sys.stdout.write(text)
-    else:
-        write_file(text, json_file, "--json")
-        print(f"\nwrote {json_file}", file=sys.stderr)

@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from pydantic import Field, field_validator
 
-from accelplane.declaration.base import Duration, Hostname, Model, Name
+from accelplane.declaration.base import Duration, Hostname, Model, Name, Timestamp
 from accelplane.declaration.kubernetes import RolloutGates
 from accelplane.declaration.parity import Parity
 
@@ -52,6 +52,8 @@ class Migration(Model):
                                                        "100, e.g. [1, 5, 25, 50, 100].")
     weight: int = Field(default=0, description="The target's weight now, % (0 or one of the steps): what `pulumi up` "
                                                "sets; `migrate advance` moves it to the next step.")
+    since: Timestamp | None = Field(default=None, description="When the weight last changed (UTC): `migrate` writes "
+                                                               "it; the bake runs from here.")
     bake: Duration = Field(default="30m", description="Least time a step runs before the next one.")
     gates: RolloutGates = Field(default_factory=RolloutGates,
                                 description="What must hold on the target, judged against the source, to advance.")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cloud_support import cloud_facet, installed_facets
+from accelplane.cloud_support import Connection, cloud_facet, installed_facets
 from accelplane.declaration import Platform
 from accelplane.declaration.kubernetes import InferenceService
 from accelplane.declaration.resilience import effective_health_check
@@ -78,6 +78,20 @@ class WeightedName:
 
 
 @dataclass(frozen=True)
+class LiveRecords:
+    """The weighted records of a migration's name as the DNS service's API holds them."""
+
+    zone: str
+    hostname: str
+    labels: tuple[str, ...]  # the ends' set identifiers (their stack names), source first
+    connection: Connection  # how to reach the DNS service's cloud (its command-line options)
+
+
+class LiveDnsError(Exception):
+    """The DNS service's API could not be read or changed; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
 class DnsService:
     """A DNS service a cloud offers for a migration's weighted records (`accelplane.dns` entry point)."""
 
@@ -102,6 +116,10 @@ class DnsService:
     declare: Callable[[WeightedName], Mapping[str, Any]]
     # The offline engine's answers for its resources.
     offline_mocks: Callable[[], pulumi.runtime.Mocks]
+    # The live weights by set identifier, read from the service's API (None: not supported yet).
+    read_weights: Callable[[LiveRecords], dict[str, int]] | None = None
+    # Sets every weight in one change (an abort must never leave half the records moved); the change's id.
+    write_weights: Callable[[LiveRecords, Mapping[str, int]], str] | None = None
 
 
 def health_path(platform: Platform, service: InferenceService) -> str:

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 ALB_ALIAS_TTL_SECONDS = 60
 _ALIAS_TTL_SOURCE = "Route 53 FAQ on DNS failover: ELB alias records have a fixed 60 s TTL"
 _PROPAGATION_SOURCE = "ELB User Guide, Delete an Application Load Balancer"
-# Hosted zone ids: "Z" and upper-case letters and digits (the API's ResourceId is at most 32 characters).
-_ZONE_ID = re.compile(r"Z[A-Z0-9]{1,31}")
+# Hosted zone ids: upper-case letters and digits (AWS's start with Z; the API's ResourceId is at most 32
+# characters and the model gives no pattern, so no first letter is required).
+_ZONE_ID = re.compile(r"[A-Z0-9]{1,32}")
 # Route 53 health checks: every 10 s, out after 3 failures (about 30 s to take an end out of the answers).
 _CHECK_INTERVAL_SECONDS = 10
 _CHECK_FAILURES = 3
@@ -50,7 +51,7 @@ FRONT = Front(
 def _zone_problem(zone: str) -> str | None:
     if _ZONE_ID.fullmatch(zone):
         return None
-    return (f"{zone!r} is not a Route 53 hosted zone id (expected Z and capital letters or digits, e.g. "
+    return (f"{zone!r} is not a Route 53 hosted zone id (expected capital letters and digits, e.g. "
             "Z0123456789ABCDEFGHIJ: `aws route53 list-hosted-zones-by-name --dns-name <zone>`)")
 
 
@@ -97,6 +98,12 @@ def _mocks() -> pulumi.runtime.Mocks:
     return AwsLikeMocks("us-east-1")
 
 
+def _live() -> Any:
+    from accelplane.clouds.aws import migration_live  # start-up time: boto3 loads for a live command only
+
+    return migration_live
+
+
 ROUTE53 = DnsService(
     cloud="aws",
     name="route53",
@@ -110,4 +117,6 @@ ROUTE53 = DnsService(
     propagation_source=_PROPAGATION_SOURCE,
     declare=_declare,
     offline_mocks=_mocks,
+    read_weights=lambda records: _live().read_weights(records),
+    write_weights=lambda records, weights: _live().write_weights(records, weights),
 )
