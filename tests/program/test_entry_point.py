@@ -68,3 +68,34 @@ def test_entry_point_refuses_an_incompatible_profile() -> None:
     with pytest.raises(pulumi.RunError) as raised:
         _run_entry_point("prod", platform)
     assert "train-h100" in str(raised.value) and "incompatible" in str(raised.value)
+
+
+def test_entry_point_builds_a_migration_stacks_records_as_the_offline_engine_does() -> None:
+    """`pulumi up --stack llm-move`: the entry point finds the migration key and builds its records,
+    the ends' StackReferences answered by mocks with the ends' own plans' outputs."""
+    from accelplane.config.project import find_project
+    from accelplane.migration.facets import dns_services
+    from accelplane.migration.loader import load_migration
+    from accelplane.migration.program import MigrationMocks
+    from accelplane.program import migration_offline_graph, offline_graph
+
+    stack = load_migration(find_project().stack_file("llm-move"))
+    offline = migration_offline_graph(stack)
+    ends = {end.stack: offline_graph(end).stack_outputs for end in (stack.source, stack.target)}
+    mocks = MigrationMocks(dns_services()["route53"].offline_mocks(), ends)
+    graph = OfflineGraph(stack="llm-move")
+    raw = yaml.safe_load((STACKS_DIR / "Pulumi.llm-move.yaml").read_text())["config"]["accelplane:migration"]
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        pulumi.runtime.settings.reset_options()
+        pulumi.runtime.set_all_config({"accelplane:migration": json.dumps(raw)})
+        pulumi.runtime.set_mocks(mocks, project="accelplane", stack="llm-move", preview=True,
+                                 monitor=_RecordingMonitor(mocks, graph))
+        loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(ENTRY), run_name="__main__")))
+    finally:
+        loop.close()
+        asyncio.set_event_loop(None)
+    assert [(r.type, r.name, r.inputs) for r in graph.resources] == [
+        (r.type, r.name, r.inputs) for r in offline.resources]
+    assert {r.name for r in graph.by_type("aws:route53/record:Record")} == {"llm-move-source", "llm-move-target"}
