@@ -17,6 +17,7 @@ from datetime import datetime
 from accelplane.declaration import InferenceService, PrometheusMetrics
 from accelplane.errors import InputError
 from accelplane.prometheus_api import instant_samples
+from accelplane.rollout.prometheus import histogram_queries
 from accelplane.rollout.traffic import BackendTraffic, finite
 
 
@@ -36,18 +37,7 @@ def _histogram(service: InferenceService) -> PrometheusMetrics:
 
 
 def queries(service: InferenceService, window: str) -> dict[str, str]:
-    metrics = _histogram(service)
-    name = service.name.replace("\\", "\\\\").replace('"', '\\"')
-    selector = f'service="{name}"'
-    count = f"{metrics.histogram}_count"
-    buckets = f"sum by (le) (rate({metrics.histogram}_bucket{{{selector}}}[{window}]))"
-    return {
-        "requests": f"sum(increase({count}{{{selector}}}[{window}]))",
-        "errors": f'sum(increase({count}{{{selector},{metrics.status_label}=~"5.."}}[{window}]))',
-        "throttled": f'sum(increase({count}{{{selector},{metrics.status_label}="429"}}[{window}]))',
-        "p50": f"histogram_quantile(0.5, {buckets})",
-        "p99": f"histogram_quantile(0.99, {buckets})",
-    }
+    return histogram_queries(_histogram(service), service.name, window, by=None)
 
 
 def read_end(end: EndMetrics, window: str, now: datetime, timeout: float = 10.0) -> BackendTraffic:

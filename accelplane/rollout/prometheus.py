@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from accelplane.declaration import Rollout
+from accelplane.declaration import PrometheusMetrics, Rollout
 from accelplane.prometheus_api import instant_samples
 from accelplane.rollout.traffic import BackendTraffic, Traffic, finite
 
@@ -28,16 +28,22 @@ def _label_value(text: str) -> str:
 
 
 def queries(service: str, rollout: Rollout) -> dict[str, str]:
-    histogram = rollout.prometheus.histogram
-    window = rollout.gates.window  # "30s", "10m", "1h": Prometheus durations as written
+    return histogram_queries(rollout.prometheus, service, rollout.gates.window, by="backend")
+
+
+def histogram_queries(metrics: PrometheusMetrics, service: str, window: str, by: str | None) -> dict[str, str]:
+    """The request, 5xx, 429 counts and p50/p99 of a service's histogram over `window` (a Prometheus
+    duration as written: "30s", "10m"), per value of the `by` label, or for the whole service (None)."""
+    histogram = metrics.histogram
     selector = f'service="{_label_value(service)}"'
-    errors = f'{selector},{rollout.prometheus.status_label}=~"5.."'
-    throttled = f'{selector},{rollout.prometheus.status_label}="429"'
-    buckets = f"sum by (le, backend) (rate({histogram}_bucket{{{selector}}}[{window}]))"
+    errors = f'{selector},{metrics.status_label}=~"5.."'
+    throttled = f'{selector},{metrics.status_label}="429"'
+    total = f"sum by ({by}) " if by else "sum"
+    buckets = f"sum by (le{f', {by}' if by else ''}) (rate({histogram}_bucket{{{selector}}}[{window}]))"
     return {
-        "requests": f"sum by (backend) (increase({histogram}_count{{{selector}}}[{window}]))",
-        "errors": f"sum by (backend) (increase({histogram}_count{{{errors}}}[{window}]))",
-        "throttled": f"sum by (backend) (increase({histogram}_count{{{throttled}}}[{window}]))",
+        "requests": f"{total}(increase({histogram}_count{{{selector}}}[{window}]))",
+        "errors": f"{total}(increase({histogram}_count{{{errors}}}[{window}]))",
+        "throttled": f"{total}(increase({histogram}_count{{{throttled}}}[{window}]))",
         "p50": f"histogram_quantile(0.5, {buckets})",
         "p99": f"histogram_quantile(0.99, {buckets})",
     }
