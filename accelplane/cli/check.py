@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accelplane.cli.stack_args import add_stack_arguments, migration_from_args, stack_from_args
+from accelplane.cli.stack_args import add_stack_arguments, stack_from_args, stack_or_migration
 from accelplane.config.keys import PLATFORM_KEY
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError, Problem
 from accelplane.option_types import iso_date
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.engine.graph import from_offline_graph
     from accelplane.report import render
     from accelplane.report.findings import build_report
-    from accelplane.report.output import emit
+    from accelplane.report.output import artifact_path, emit
     from accelplane.rules.judgement import Policy, judge, load_policy_config
     from accelplane.rules.sources import load_file
 
@@ -77,14 +77,15 @@ def run(args: argparse.Namespace) -> int:
     if file_path is None and args.stack is None and args.stack_file is None:
         raise InputError.single("give --stack NAME, --stack-file PATH, --state FILE or --plan FILE",
                                 file="accelplane check")
-    if file_path is None:
-        migration = migration_from_args(args)
-        if migration is not None:
-            from accelplane.cli.migration_commands import check  # start-up time: as above
+    from accelplane.migration.stack import MigrationStack  # start-up time: as above
 
-            return check(args, migration)
+    # A state or plan is judged with a platform stack's declaration; the offline graph of either kind.
+    stack = stack_from_args(args) if file_path is not None else stack_or_migration(args)
+    if isinstance(stack, MigrationStack):
+        from accelplane.cli.migration_commands import check  # start-up time: as above
+
+        return check(args, stack)
     config = load_policy_config(args.policy_config) if args.policy_config else None
-    stack = stack_from_args(args)
     if stack is not None:
         _check_waiver_rules(stack)
     policy = Policy.of(config=config, config_source=str(args.policy_config or "<policy config>"),
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
     artifact = stack.path if stack is not None else file_path
     report = build_report(judgement, subject=subject, strict=args.strict,
-                          artifact=_relative(artifact) if artifact is not None else None)
+                          artifact=artifact_path(artifact) if artifact is not None else None)
     report.resources = deployed
     if groups:
         report.notes.append(f"{len(groups)} bare-metal host groups judged from the declaration "
@@ -175,10 +176,3 @@ def _check_waiver_rules(stack: StackConfig) -> None:
     ]
     if problems:
         raise InputError(problems)
-
-
-def _relative(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.instant_arg import instant
-from accelplane.cli.stack_args import add_stack_arguments
+from accelplane.cli.stack_args import add_stack_arguments, stack_or_migration
 from accelplane.errors import InputError
 
 if TYPE_CHECKING:  # annotations only: the migration modules load when the command runs
+    from accelplane.cloud_support import Connection
     from accelplane.migration.moves import Decision, Situation
 
 _ACTIONS = {
@@ -68,13 +69,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
-    from accelplane.cli.stack_args import migration_from_args
     from accelplane.migration.facets import dns_services
     from accelplane.migration.moves import MoveAction, Situation, decide_abort, read_live, weights_for
     from accelplane.migration.rollback import rollback_figure
+    from accelplane.migration.stack import MigrationStack
 
-    stack = migration_from_args(args)
-    if stack is None:
+    stack = stack_or_migration(args)
+    if not isinstance(stack, MigrationStack):
         raise InputError.single("expected a migration stack (`accelplane:migration`); for a service inside one "
                                 "stack, `accelplane rollout` moves traffic between its backends",
                                 file="accelplane migrate", field="--stack")
@@ -93,7 +94,7 @@ def _run(args: argparse.Namespace) -> int:
     return decision.exit_code if decision is not None and command != "status" else 0
 
 
-def _judge(args: argparse.Namespace, found: Situation, connection: Any) -> Decision | None:
+def _judge(args: argparse.Namespace, found: Situation, connection: Connection) -> Decision | None:
     """What advance decides (for status: would decide); None for a status that cannot say without metrics."""
     # Start-up time: as in _run.
     from accelplane.migration.moves import decide_advance, end_metrics, live_disagreement, read_traffic
@@ -119,7 +120,8 @@ def _judge(args: argparse.Namespace, found: Situation, connection: Any) -> Decis
     return decide_advance(found, parity)
 
 
-def _write(args: argparse.Namespace, found: Situation, decision: Decision, connection: Any) -> tuple[str, str | None]:
+def _write(args: argparse.Namespace, found: Situation, decision: Decision,
+           connection: Connection) -> tuple[str, str | None]:
     # Start-up time: as in _run.
     from accelplane.migration.facets import dns_services
     from accelplane.migration.moves import live_records, weights_for

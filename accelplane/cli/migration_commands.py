@@ -10,7 +10,6 @@ import argparse
 import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 from accelplane.migration.stack import MigrationStack
@@ -51,7 +50,7 @@ def check(args: argparse.Namespace, stack: MigrationStack) -> int:
     from accelplane.program import migration_offline_graph
     from accelplane.report import render
     from accelplane.report.findings import build_report
-    from accelplane.report.output import emit
+    from accelplane.report.output import artifact_path, emit
     from accelplane.rules.judgement import Policy, judge, load_policy_config
 
     started, clock = datetime.now(UTC), time.perf_counter()
@@ -60,16 +59,9 @@ def check(args: argparse.Namespace, stack: MigrationStack) -> int:
     resources = from_offline_graph(migration_offline_graph(stack))
     judgement = judge(resources, policy=policy, stack=stack.stack, environment=stack.environment.value)
     report = build_report(judgement, subject=f"stack {stack.stack}", strict=args.strict,
-                          artifact=_relative(stack.path))
+                          artifact=artifact_path(stack.path))
     report.resources = len(resources)
     report.notes.append(f"migration {weights_line(stack)}")
     report.started, report.seconds = started, time.perf_counter() - clock
     emit(render(report, args.format), args.output, report.verdict_line())
     return EXIT_OK if report.passed else EXIT_FINDINGS
-
-
-def _relative(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from accelplane.cli.graph_json import write_graph
-from accelplane.cli.stack_args import add_stack_arguments, migration_from_args, require_stack
+from accelplane.cli.stack_args import add_stack_arguments, stack_or_migration
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK
 
 
@@ -37,16 +37,17 @@ def run(args: argparse.Namespace) -> int:
     from accelplane.engine.plan import render_plan
     from accelplane.engine.profile_checks import check_pool_profiles, render_profile_checks
     from accelplane.k8s.manifests import render_manifest_report, validate_graph
+    from accelplane.migration.stack import MigrationStack
     from accelplane.preflight.gate import offline_note
     from accelplane.program import offline_graph
     from accelplane.report.output import to_stdout
 
-    migration = migration_from_args(args)
-    if migration is not None:
+    stack = stack_or_migration(args)
+    assert stack is not None  # argparse requires --stack or --stack-file
+    if isinstance(stack, MigrationStack):
         from accelplane.cli.migration_commands import preview  # start-up time: as above
 
-        return preview(args, migration)
-    stack = require_stack(args)
+        return preview(args, stack)
     json_to_stdout = args.json_file is not None and to_stdout(args.json_file)
     # With the graph on standard output, everything a person reads goes to standard error.
     words = sys.stderr if json_to_stdout else sys.stdout

@@ -39,20 +39,17 @@ def stack_from_args(args: argparse.Namespace) -> StackConfig | None:
     return load_stack_file(args.stack_file) if args.stack_file is not None else load_stack(args.stack)
 
 
-def migration_from_args(args: argparse.Namespace) -> MigrationStack | None:
-    """The validated migration stack the arguments name, or None when they name a platform stack (or none:
-    the platform loader then says what is wrong with the name)."""
-    if args.stack_file is None and args.stack is None:
-        return None
-    # Start-up time: the migration's loader loads only when a stack is named.
-    from accelplane.config.project import find_project
-    from accelplane.input_files import is_file
-    from accelplane.migration.loader import is_migration_file, load_migration
+def stack_or_migration(args: argparse.Namespace) -> StackConfig | MigrationStack | None:
+    """What the arguments name, for the commands that read both kinds of stack (`preview`, `check`,
+    `migrate`): a platform stack, or a migration stack loaded from the file the platform loader parsed."""
+    # Start-up time: the loaders load only when a stack is named.
+    from accelplane.config.loader import MigrationStackError
+    from accelplane.migration.loader import from_stack_file
 
-    path = args.stack_file if args.stack_file is not None else find_project().stack_file(args.stack)
-    if not is_file(path) or not is_migration_file(path):
-        return None
-    return load_migration(path, stack=args.stack)
+    try:
+        return stack_from_args(args)
+    except MigrationStackError as found:
+        return from_stack_file(found)
 
 
 def require_stack(args: argparse.Namespace) -> StackConfig:

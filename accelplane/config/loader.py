@@ -51,6 +51,16 @@ class StackConfig:
         return self.document.line_of(["config", PLATFORM_KEY, *parts]) if self.document else None
 
 
+@dataclass
+class MigrationStackError(InputError):
+    """The stack file declares a migration, not a platform: the commands that read one catch this and load
+    it from the already parsed `document` (`accelplane.migration.loader`); the others exit 2 with its words."""
+
+    document: YamlDocument | None = None
+    stack: str = ""
+    project: str = DEFAULT_PROJECT
+
+
 def load_stack(stack: str, project: Project | None = None) -> StackConfig:
     """`--stack NAME`: the stack file of the project around the current directory (`find_project`)."""
     project = project or find_project()
@@ -67,10 +77,11 @@ def load_stack_file(path: Path, stack: str | None = None, project: str | None = 
     project's from the `Pulumi.yaml` above it (default: accelplane)."""
     document = read_yaml(path, option="--stack-file")
     return _from_document(document, stack or stack_name_of_file(path), path,
-                          project or _project_name_around(path))
+                          project or project_name_around(path))
 
 
-def _project_name_around(path: Path) -> str:
+def project_name_around(path: Path) -> str:
+    """The project of the `Pulumi.yaml` above a stack file (default: accelplane)."""
     around = project_around(path.parent)
     return around.name if around is not None else DEFAULT_PROJECT
 
@@ -89,11 +100,11 @@ def _from_document(document: YamlDocument, stack: str, path: Path, project: str)
         )
     config = data["config"]
     if PLATFORM_KEY not in config and MIGRATION_KEY in config:
-        raise InputError.single(
-            f"stack {stack!r} is a migration stack (`{MIGRATION_KEY}`): `preview`, `check` and `migrate` read it; "
-            "this command reads a stack that declares a platform (`accelplane:platform`)",
-            file=document.path, line=document.line_of(["config", MIGRATION_KEY]), field=f"config.{MIGRATION_KEY}",
-        )
+        message = (f"stack {stack!r} is a migration stack (`{MIGRATION_KEY}`): `preview`, `check` and `migrate` "
+                   "read it; this command reads a stack that declares a platform (`accelplane:platform`)")
+        raise MigrationStackError([Problem(file=document.path, line=document.line_of(["config", MIGRATION_KEY]),
+                                          field=f"config.{MIGRATION_KEY}", message=message)],
+                                 document=document, stack=stack, project=project)
     if PLATFORM_KEY not in config:
         raise InputError.single(
             f"missing `{PLATFORM_KEY}` under `config:`",

@@ -1,7 +1,7 @@
 """`accelplane:migration`: the declaration of a migration stack (docs/migration.md).
 
 It names no cloud: the ends are stacks (each with its own `cloud:`), and the DNS is a service one of
-the installed clouds offers (`route53`, `cloud-dns`), named by its own word.
+the installed clouds offers, named by the word its cloud gives it (docs/migration.md lists them).
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ class MigrationEnd(Model):
 
 
 class MigrationDns(Model):
-    service: str = Field(min_length=1, description="The DNS service that hosts the name: route53 (a Route 53 "
-                                                   "hosted zone) or cloud-dns (a Cloud DNS managed zone).")
+    service: str = Field(min_length=1, description="The DNS service that hosts the name, by the word the cloud "
+                                                   "offering it gives it (docs/migration.md lists them).")
     zone: str = Field(min_length=1, max_length=256,
-                      description="route53: the hosted zone id (Z...); cloud-dns: "
-                                  "projects/<project>/managedZones/<zone>.")
+                      description="The zone that holds the name, in the DNS service's own form (a hosted zone "
+                                  "id, a managed zone's resource name); another form is refused naming it.")
 
 
 class Migration(Model):

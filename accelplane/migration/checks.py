@@ -35,8 +35,7 @@ def problems(stack: MigrationStack) -> Iterator[Issue]:
     services: dict[str, InferenceService] = {}
     fronts: dict[str, Front] = {}
     for role in ROLES:
-        found = list(_end_problems(stack, role, services, fronts))
-        yield from found
+        yield from _end_problems(stack, role, services, fronts)
     if len(services) == len(ROLES):
         yield from _same_api(migration, stack, services)
         yield from _same_clients(stack, services)

@@ -13,35 +13,39 @@ from typing import Any
 from pydantic import ValidationError
 
 from accelplane.config.keys import MIGRATION_KEY
-from accelplane.config.loader import StackConfig, dotted_path, explain_error, load_stack_file, yaml_path
-from accelplane.config.project import Project, find_project, project_around, short_stack_name, stack_name_of_file
-from accelplane.config.yaml_source import PathPart, YamlDocument, read_yaml
+from accelplane.config.loader import (
+    MigrationStackError,
+    StackConfig,
+    dotted_path,
+    explain_error,
+    load_stack_file,
+    yaml_path,
+)
+from accelplane.config.yaml_source import PathPart, YamlDocument
 from accelplane.declaration.migration import Migration
 from accelplane.errors import InputError, Problem
 from accelplane.input_files import is_file
 from accelplane.migration.stack import MigrationStack
 
 
-def is_migration_file(path: Path) -> bool:
-    """Whether the stack file declares a migration (and no platform)."""
-    data = read_yaml(path, option="--stack-file").data
-    config = data.get("config") if isinstance(data, dict) else None
-    return isinstance(config, dict) and MIGRATION_KEY in config and "accelplane:platform" not in config
-
-
-def stack_file_of(stack: str | None, stack_file: Path | None, project: Project | None = None) -> Path:
-    """The file `--stack NAME` or `--stack-file PATH` names."""
-    if stack_file is not None:
-        return stack_file
-    assert stack is not None
-    return (project or find_project()).stack_file(stack)
+def from_stack_file(found: MigrationStackError) -> MigrationStack:
+    """The migration the platform loader found instead of a platform, from the file it already parsed."""
+    assert found.document is not None
+    return _load(Path(found.document.path), found.document, found.stack, found.project)
 
 
 def load_migration(path: Path, stack: str | None = None) -> MigrationStack:
-    document = read_yaml(path, option="--stack-file")
-    name = short_stack_name(stack) if stack else stack_name_of_file(path)
-    around = project_around(path.parent)
-    project = around.name if around is not None else "accelplane"
+    """The migration stack file at `path` (a platform stack file is refused, exit 2, naming what it is)."""
+    try:
+        load_stack_file(path, stack=stack)
+    except MigrationStackError as found:
+        return from_stack_file(found)
+    raise InputError.single(f"expected a migration stack (`{MIGRATION_KEY}`): this one declares a platform; for a "
+                            "service inside one stack, `accelplane rollout` moves traffic between its backends",
+                            file=str(path), field=f"config.{MIGRATION_KEY}")
+
+
+def _load(path: Path, document: YamlDocument, name: str, project: str) -> MigrationStack:
     config = document.data["config"]
     migration = _validated(config[MIGRATION_KEY], document)
 

@@ -15,6 +15,14 @@ from accelplane.errors import InputError
 STDOUT_NAME = "-"
 
 
+def artifact_path(path: Path) -> str:
+    """A report's artifact as a reader finds it: relative to the current directory where it is inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def to_stdout(output: Path | None) -> bool:
     """True when `output` means standard output: no file given, or `-`."""
     return output is None or str(output) == STDOUT_NAME

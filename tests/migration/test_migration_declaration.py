@@ -152,3 +152,11 @@ def test_steps_end_at_100_and_the_weight_is_a_step(tmp_path: Path) -> None:
 def test_an_unknown_key_names_the_nearest(tmp_path: Path) -> None:
     [(field, _, message)] = problems(tmp_path, {MIGRATION: [("ttl_seconds: 60", "ttl_second: 60")]})
     assert field == "accelplane:migration.ttl_second" and "did you mean ttl_seconds?" in message
+
+
+def test_a_platform_stack_is_not_a_migration() -> None:
+    with pytest.raises(InputError) as caught:
+        load_migration(find_project().stack_file("prod"))
+    [problem] = caught.value.problems
+    assert problem.field == "config.accelplane:migration"
+    assert problem.message.startswith("expected a migration stack (`accelplane:migration`): this one declares")
