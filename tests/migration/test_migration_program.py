@@ -74,14 +74,15 @@ def test_a_step_with_health_checks_checks_the_address_end_on_its_health_path(tmp
     assert records["llm-move-target"]["weightedRoutingPolicies"] == [{"weight": 25}]
 
 
-def _cloud_dns_graph(health_checks: bool):
-    front = front_of("gcp")
+def _cloud_dns_graph(health_checks: bool, cloud: str = "gcp",
+                     addresses: tuple[str, str] = ("34.1.2.3", "34.4.5.6")):
+    front = front_of(cloud)
     assert front is not None
 
     def build():
         ends = [DnsEnd(label=label, role=role, weight=weight, front=front, address=pulumi.Output.from_input(ip),
                        alias_zone=None, health_path="/healthz", port=443)
-                for label, role, weight, ip in (("a", "source", 95, "34.1.2.3"), ("b", "target", 5, "34.4.5.6"))]
+                for label, role, weight, ip in (("a", "source", 95, addresses[0]), ("b", "target", 5, addresses[1]))]
         return CLOUD_DNS.declare(WeightedName(name="move", hostname="llm.acme.example",
                                               zone="projects/acme-dns/managedZones/acme-example", ttl_seconds=30,
                                               health_checks=health_checks, ends=ends))
@@ -109,6 +110,25 @@ def test_cloud_dns_without_health_checks_weighs_plain_addresses() -> None:
     assert record.inputs["routingPolicy"] == {"wrrs": [{"weight": 95, "rrdatas": ["34.1.2.3"]},
                                                        {"weight": 5, "rrdatas": ["34.4.5.6"]}]}
     assert not graph.by_type("gcp:compute/healthCheck:HealthCheck")
+
+
+def test_cloud_dns_weighs_two_load_balancer_names_as_cname_data_with_their_dots() -> None:
+    # Two ALB ends without health checks: one CNAME record set whose items are the names, each ending in ".".
+    graph = _cloud_dns_graph(health_checks=False, cloud="aws", addresses=("a.elb.amazonaws.com", "b.elb.amazonaws.com"))
+    [record] = graph.by_type("gcp:dns/recordSet:RecordSet")
+    assert record.inputs["type"] == "CNAME"
+    assert record.inputs["routingPolicy"] == {"wrrs": [{"weight": 95, "rrdatas": ["a.elb.amazonaws.com."]},
+                                                       {"weight": 5, "rrdatas": ["b.elb.amazonaws.com."]}]}
+
+
+def test_cloud_dns_refuses_two_health_paths_under_one_health_check() -> None:
+    gateway = front_of("gcp")
+    assert gateway is not None
+    refusal = CLOUD_DNS.refusal([gateway, gateway], True, ["/healthz", "/v1/health"])
+    assert refusal is not None and refusal.startswith("Cloud DNS checks every item of a record set with one health "
+                                                      "check, and the ends' health paths differ (/healthz, /v1/health)")
+    assert CLOUD_DNS.refusal([gateway, gateway], True, ["/healthz", "/healthz"]) is None
+    assert CLOUD_DNS.refusal([gateway, gateway], False, ["/healthz", "/v1/health"]) is None
 
 
 def test_the_rollback_figure_is_propagation_plus_what_clients_cached_of_the_target(tmp_path: Path) -> None:
