@@ -122,24 +122,33 @@ def _judge(args: argparse.Namespace, found: Situation, connection: Connection) -
 
 def _write(args: argparse.Namespace, found: Situation, decision: Decision,
            connection: Connection) -> tuple[str, str | None]:
+    """The new weight into the stack file and, with --apply, into the DNS: the file's new text is made
+    first (a file that cannot be edited stops everything), the DNS change goes next, and the file is
+    written only once the DNS took the change, so a refused change leaves both as they were."""
     # Start-up time: as in _run.
-    from accelplane.migration.facets import dns_services
+    from accelplane.migration.facets import LiveDnsError, dns_services
     from accelplane.migration.moves import live_records, weights_for
-    from accelplane.migration.stack_file import rewrite
+    from accelplane.migration.stack_file import replace, rewritten
 
     stack = found.stack
     since = found.now.strftime("%Y-%m-%dT%H:%M:%SZ")
-    rewrite(stack, decision.weight, since)
-    written = f"{stack.path}: weight {stack.migration.weight} -> {decision.weight}, since {since}"
+    text = rewritten(stack, decision.weight, since)
     applied = None
     if getattr(args, "apply", False):
         dns = dns_services()[stack.migration.dns.service]
         if dns.write_weights is None:
             raise InputError.single(f"{dns.title}'s live weights cannot be set yet: run `pulumi up --stack "
-                                    f"{stack.stack}` (the stack file is written)", file=str(stack.path),
+                                    f"{stack.stack}` after writing the weight without --apply", file=str(stack.path),
                                     field="--apply")
-        change = dns.write_weights(live_records(stack, connection), weights_for(stack, decision.weight))
+        try:
+            change = dns.write_weights(live_records(stack, connection), weights_for(stack, decision.weight))
+        except LiveDnsError as error:
+            raise InputError.single(f"the DNS ({dns.title}) did not take the change, and the stack file is left as "
+                                    f"it was: {error}", file=str(stack.path), line=stack.line_of("dns"),
+                                    field="accelplane:migration.dns") from None
         applied = f"{dns.title} change {change}"
+    replace(stack.path, text)
+    written = f"{stack.path}: weight {stack.migration.weight} -> {decision.weight}, since {since}"
     return written, applied
 
 

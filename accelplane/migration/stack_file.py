@@ -1,5 +1,7 @@
 """Write a migration's new `weight` (and `since`) into its stack file, changing only those values:
 comments, order and layout stay, and the file is replaced at once (a reader never sees half of it).
+`rewritten` makes the new text (refusing a file it cannot edit) before anything changes anywhere;
+`replace` writes it, once the DNS change (with `--apply`) has gone through.
 
 Both keys are block-style lines directly under `accelplane:migration:`; a key not written yet is added
 after `steps:` at the same indentation.
@@ -16,7 +18,7 @@ from accelplane.errors import InputError
 from accelplane.migration.stack import MigrationStack
 
 
-def rewrite(stack: MigrationStack, weight: int, since: str) -> None:
+def rewritten(stack: MigrationStack, weight: int, since: str) -> str:
     lines = stack.path.read_text().splitlines(keepends=True)
     steps_line = stack.line_of("steps")
     if steps_line is None or not re.match(r"^\s*steps:", lines[steps_line - 1]):
@@ -31,10 +33,10 @@ def rewrite(stack: MigrationStack, weight: int, since: str) -> None:
         else:
             comment = pattern.match(lines[at].rstrip("\n")).group(1) or ""  # type: ignore[union-attr]
             lines[at] = f"{indent}{key}: {value}{comment}\n"
-    _replace(stack.path, "".join(lines))
+    return "".join(lines)
 
 
-def _replace(path: Path, text: str) -> None:
+def replace(path: Path, text: str) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w") as out:

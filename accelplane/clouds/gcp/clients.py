@@ -69,6 +69,7 @@ API_VERSIONS = {
     "certificatemanager": "v1",
     "storage": "v1",
     "cloudquotas": "v1",
+    "dns": "v1",  # a migration's weighted records (`accelplane migrate`)
 }
 # The IAM permission each read needs (Google's "IAM permissions reference"): named in a denied
 # read's message where Google's answer does not, and the source of docs/gcp/verify-role.yaml.
@@ -120,6 +121,12 @@ PREFLIGHT_PERMISSIONS = {
     "compute.reservations.get": "compute.reservations.get",
     "container.projects.locations.getServerConfig": "container.clusters.list",
     "cloudquotas.projects.locations.services.quotaInfos.get": "cloudquotas.quotas.get",
+}
+# What `accelplane migrate` calls on the Cloud DNS zone holding a migration's records (Google's "IAM
+# permissions reference", Cloud DNS): a change that replaces a record set needs its create and delete.
+MIGRATION_PERMISSIONS = {
+    "dns.resourceRecordSets.list": "dns.resourceRecordSets.list",
+    "dns.changes.create": "dns.changes.create, dns.resourceRecordSets.create, dns.resourceRecordSets.delete",
 }
 # Services whose discovery document google-api-python-client does not ship: the project commits one
 # (accelplane/clouds/gcp/discovery/, each naming its source).
@@ -354,7 +361,8 @@ class GcpClients:
                 html = "html" in content_type.lower() or looks_like_html(error.content or b"")
                 retry = status in _RETRIED_STATUS and not html
                 if status == 403 and code != "SERVICE_DISABLED" and "missing permission" not in message:
-                    needed = PERMISSIONS.get(method_id) or PREFLIGHT_PERMISSIONS.get(method_id) or "a read permission"
+                    needed = (PERMISSIONS.get(method_id) or PREFLIGHT_PERMISSIONS.get(method_id)
+                              or MIGRATION_PERMISSIONS.get(method_id) or "a read permission")
                     message += f" (needs {needed} here)"
                 failure = GcpReadError(operation, code, message)
             except _CONNECTION_ERRORS as error:

@@ -34,7 +34,7 @@ def _api_endpoint(text: str) -> tuple[str, str]:
 API_ENDPOINT = ConnectionOption(
     "--api-endpoint", "send one Google Cloud service's calls here (a Private Service Connect endpoint, an "
     "emulator); repeat per service (compute, container, cloudkms, secretmanager, iam, certificatemanager, storage, "
-    "cloudresourcemanager, cloudquotas)", metavar="SERVICE=URL", parse=_api_endpoint, repeated=True)
+    "cloudresourcemanager, cloudquotas, dns)", metavar="SERVICE=URL", parse=_api_endpoint, repeated=True)
 IMPERSONATE = ConnectionOption(
     "--impersonate-service-account", "read Google Cloud as this service account with short-lived tokens (default: "
     "CLOUDSDK_AUTH_IMPERSONATE_SERVICE_ACCOUNT, else the credentials' own identity)", metavar="EMAIL")

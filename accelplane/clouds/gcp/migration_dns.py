@@ -19,13 +19,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from accelplane.migration.facets import DnsService, Front, FrontKind, WeightedName
+from accelplane.migration.facets import DnsService, Front, FrontKind, LiveRecords, WeightedName
 
 if TYPE_CHECKING:
     import pulumi
     from pulumi_gcp.dns import RecordSetRoutingPolicyArgsDict
 
-_ZONE = re.compile(r"projects/(?P<project>[a-z][a-z0-9-]{4,28}[a-z0-9])/managedZones/(?P<zone>[a-z][a-z0-9-]{0,62})")
+ZONE = re.compile(r"projects/(?P<project>[a-z][a-z0-9-]{4,28}[a-z0-9])/managedZones/(?P<zone>[a-z][a-z0-9-]{0,62})")
 # The health check's three probing regions (Cloud DNS requires exactly three for external endpoints).
 _SOURCE_REGIONS = ("us-central1", "us-east4", "us-west1")
 
@@ -41,7 +41,7 @@ FRONT = Front(
 
 
 def _zone_problem(zone: str) -> str | None:
-    if _ZONE.fullmatch(zone):
+    if ZONE.fullmatch(zone):
         return None
     return (f"{zone!r} is not a Cloud DNS managed zone (expected projects/<project>/managedZones/<zone>: "
             "`gcloud dns managed-zones list --project <project>`)")
@@ -67,7 +67,7 @@ def _declare(name: WeightedName) -> Mapping[str, Any]:
     # Start-up time: pulumi-gcp loads only when the program runs.
     import pulumi_gcp as gcp
 
-    match = _ZONE.fullmatch(name.zone)
+    match = ZONE.fullmatch(name.zone)
     assert match is not None  # the declaration's checks refuse any other form
     project, zone = match["project"], match["zone"]
     addresses = all(end.front.kind is FrontKind.address for end in name.ends)
@@ -91,6 +91,18 @@ def _declare(name: WeightedName) -> Mapping[str, Any]:
     return {"dnsRecords": {end.label: end.weight for end in name.ends}}
 
 
+def _read_weights(records: LiveRecords) -> dict[str, int]:
+    from accelplane.clouds.gcp import migration_live  # start-up time: Google's clients load for a live command
+
+    return migration_live.read_weights(records)
+
+
+def _write_weights(records: LiveRecords, weights: Mapping[str, int]) -> str:
+    from accelplane.clouds.gcp import migration_live  # start-up time: as _read_weights
+
+    return migration_live.write_weights(records, weights)
+
+
 def _mocks() -> pulumi.runtime.Mocks:
     from accelplane.clouds.gcp.mocks import GcpLikeMocks  # start-up time: the mocks load for an offline run only
 
@@ -111,4 +123,6 @@ CLOUD_DNS = DnsService(
     propagation_source="assumed, unconfirmed: the Cloud DNS pages read on 2026-12-07 give no bound",
     declare=_declare,
     offline_mocks=_mocks,
+    read_weights=_read_weights,
+    write_weights=_write_weights,
 )

@@ -270,11 +270,12 @@ def _set_iam_policy(state: State, api: Api, call: Call) -> dict:
     return copy.deepcopy(policy)
 
 
-_NOT_NEW_IDS = frozenset({"requestId", "projectId", "clusterId", "nodePoolId", "operationId"})
+_NOT_NEW_IDS = frozenset({"requestId", "projectId", "clusterId", "nodePoolId", "operationId", "clientOperationId"})
 
 
 def _id_parameter(method: Method) -> str | None:
-    # Compute's requestId (idempotence) and GKE's deprecated projectId/clusterId name no new resource.
+    # Compute's requestId and Cloud DNS's clientOperationId (idempotence), and GKE's deprecated
+    # projectId/clusterId, name no new resource.
     names = [name for name in method.query if name.endswith("Id") and name not in _NOT_NEW_IDS]
     return names[0] if len(names) == 1 else None
 
