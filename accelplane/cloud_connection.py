@@ -12,7 +12,7 @@ list of the others' options.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -80,3 +80,18 @@ def connection_for(cloud: str, given: Mapping[str, object], command: str) -> Con
     if own is None:
         return Connection()
     return own.settings({option.dest: given.get(option.dest) for option in own.options})
+
+
+def connections_for(clouds: Collection[str], given: Mapping[str, object], command: str) -> dict[str, Connection]:
+    """The `Connection` of each of `clouds` (a command that spans several: a migration's two ends and the
+    DNS between them); `InputError` (exit 2) naming the first option none of them reads."""
+    facets = {facet.cloud: facet for facet in installed_connections()}
+    flags = {option.flag for cloud in clouds if cloud in facets for option in facets[cloud].options}
+    for facet in facets.values():
+        for option in facet.options:
+            if option.flag not in flags and given.get(option.dest) not in (None, [], ()):
+                titles = " or ".join(sorted(facets[cloud].title if cloud in facets else cloud for cloud in clouds))
+                raise InputError.single(f"not used here ({facet.title} only; this command reaches {titles})",
+                                        field=option.flag, file=f"accelplane {command}")
+    return {cloud: facets[cloud].settings({option.dest: given.get(option.dest) for option in facets[cloud].options})
+            if cloud in facets else Connection() for cloud in clouds}

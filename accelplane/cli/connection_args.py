@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from accelplane.cloud_connection import connection_for, installed_connections
+from accelplane.cloud_connection import connection_for, connections_for, installed_connections
 from accelplane.cloud_support import Connection
 
 
@@ -28,3 +28,9 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
 def connection_of(args: argparse.Namespace, cloud: str, command: str) -> Connection:
     """The stack's cloud's connection settings from the parsed options (exit 2 on another cloud's option)."""
     return connection_for(cloud, vars(args), command)
+
+
+def connections_of(args: argparse.Namespace, clouds: set[str], command: str) -> dict[str, Connection]:
+    """Each of `clouds`' connection settings, for a command that reaches several (exit 2 on an option
+    none of them reads)."""
+    return connections_for(sorted(clouds), vars(args), command)

@@ -9,6 +9,8 @@ source end to its target end, step by step, behind the weighted DNS records.
   the reason, nothing written (exit 0); live weights that differ, or no passing parity: refused, nothing
   written (exit 1).
 - abort: weight 0, every client back on the source, in one DNS change with `--apply` (exit 0).
+- parity: the migration's golden set recorded on the source (`--record`) or replayed on the target's
+  serving backends, a report for each where advance reads it (`cli/migrate_parity.py`).
 `--apply` also sets the live weights at once (one change of both records); `pulumi up` then finds
 nothing to do. Exit 2 on bad input: a stack that is not a migration, a DNS or an end's Prometheus that
 cannot be read (naming which), with nothing written. See docs/migration.md.
@@ -21,7 +23,8 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cli.connection_args import add_connection_arguments, connection_of
+from accelplane.cli import migrate_parity
+from accelplane.cli.connection_args import add_connection_arguments, connections_of
 from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, stack_or_migration
 from accelplane.errors import InputError
@@ -29,6 +32,7 @@ from accelplane.errors import InputError
 if TYPE_CHECKING:  # annotations only: the migration modules load when the command runs
     from accelplane.cloud_support import Connection
     from accelplane.migration.moves import Decision, Situation
+    from accelplane.migration.stack import MigrationStack
 
 _ACTIONS = {
     "status": "show the declared and live weights, both ends' traffic, the gates and what advance would do",
@@ -58,13 +62,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument(f"--{role}-prometheus-url", type=_url, metavar="URL",
                              help=f"the {role} end's Prometheus (its cluster's), for the gates")
         add_connection_arguments(sub)
-        sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+        sub.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                         help="output format (default: text; markdown for a pull-request comment)")
         if action != "status":
             sub.add_argument("--apply", action="store_true",
                              help="also set the live weights now, both records in one DNS change")
         # For tests and reruns: judge the bake time and the gate window as of this instant.
         sub.add_argument("--now", type=instant, help=argparse.SUPPRESS)
         sub.set_defaults(handler=_run, migrate_command=action)
+    migrate_parity.register(actions)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -72,20 +78,16 @@ def _run(args: argparse.Namespace) -> int:
     from accelplane.migration.facets import dns_services
     from accelplane.migration.moves import MoveAction, Situation, decide_abort, read_live, weights_for
     from accelplane.migration.rollback import rollback_figure
-    from accelplane.migration.stack import MigrationStack
 
-    stack = stack_or_migration(args)
-    if not isinstance(stack, MigrationStack):
-        raise InputError.single("expected a migration stack (`accelplane:migration`); for a service inside one "
-                                "stack, `accelplane rollout` moves traffic between its backends",
-                                file="accelplane migrate", field="--stack")
+    stack = migration_of(args)
     dns = dns_services()[stack.migration.dns.service]
-    connection = connection_of(args, dns.cloud, "accelplane migrate")
+    connections = connections_of(args, clouds_of(stack), "migrate")
+    connection = connections[dns.cloud]
     found = Situation(stack=stack, now=args.now or datetime.now(UTC),
                       declared=weights_for(stack, stack.migration.weight))
     read_live(found, connection)  # before any metric: weights moved by hand stop an advance first
     command = args.migrate_command
-    decision = decide_abort(found) if command == "abort" else _judge(args, found, connection)
+    decision = decide_abort(found) if command == "abort" else _judge(args, found, connections)
     written = applied = None
     moves = (MoveAction.start, MoveAction.advance, MoveAction.rollback, MoveAction.abort)
     if command != "status" and decision is not None and decision.action in moves:
@@ -94,7 +96,27 @@ def _run(args: argparse.Namespace) -> int:
     return decision.exit_code if decision is not None and command != "status" else 0
 
 
-def _judge(args: argparse.Namespace, found: Situation, connection: Connection) -> Decision | None:
+def migration_of(args: argparse.Namespace) -> MigrationStack:
+    """The `--stack`'s migration (exit 2 for a platform stack, naming the command that fits it)."""
+    from accelplane.migration.stack import MigrationStack  # start-up time: as in _run
+
+    stack = stack_or_migration(args)
+    if not isinstance(stack, MigrationStack):
+        raise InputError.single("expected a migration stack (`accelplane:migration`); for a service inside one "
+                                "stack, `accelplane rollout` moves traffic between its backends",
+                                file="accelplane migrate", field="--stack")
+    return stack
+
+
+def clouds_of(stack: MigrationStack) -> set[str]:
+    """The clouds a migration's commands reach: both ends' and the DNS's."""
+    from accelplane.migration.facets import dns_services  # start-up time: as in _run
+
+    return {stack.source.platform.cloud, stack.target.platform.cloud,
+            dns_services()[stack.migration.dns.service].cloud}
+
+
+def _judge(args: argparse.Namespace, found: Situation, connections: dict[str, Connection]) -> Decision | None:
     """What advance decides (for status: would decide); None for a status that cannot say without metrics."""
     # Start-up time: as in _run.
     from accelplane.migration.moves import decide_advance, end_metrics, live_disagreement, read_traffic
@@ -104,7 +126,7 @@ def _judge(args: argparse.Namespace, found: Situation, connection: Connection) -
     if live_disagreement(found):
         return decide_advance(found, None)
     judging = 0 < found.weight < 100
-    parity = target_parity(stack, connection) if judging else None
+    parity = target_parity(stack, connections) if judging else None
     found.parity_note = parity[1] if parity else None
     if judging and (parity is None or parity[0]):
         urls = {role: getattr(args, f"{role}_prometheus_url") for role in ("source", "target")}
@@ -157,6 +179,8 @@ def _render(form: str, found: Situation, decision: Decision | None, written: str
     data = _data(found, decision, written, applied, rollback)
     if form == "json":
         return json.dumps(data, indent=2, sort_keys=True)
+    if form == "markdown":
+        return _markdown(found, data)
     lines = [f"migration {found.stack.stack}: {found.stack.migration.hostname}"]
     for label, weight in found.declared.items():
         live = found.live.get(label) if found.live is not None else None
@@ -176,6 +200,32 @@ def _render(form: str, found: Situation, decision: Decision | None, written: str
     lines += [f"wrote {written}"] if written else []
     lines += [f"applied {applied}"] if applied else []
     lines.append(rollback)
+    return "\n".join(lines)
+
+
+def _markdown(found: Situation, data: dict[str, Any]) -> str:
+    """A pull-request comment: the ends' weights and traffic in one table, the gates, the decision."""
+    lines = [f"### Migration `{data['stack']}`: {data['hostname']}", "",
+             "| end | stack | declared | live | requests | 5xx | p99 |", "|---|---|---:|---:|---:|---:|---:|"]
+    for role, label in zip(("source", "target"), found.declared, strict=True):
+        live = (data["live"] or {}).get(label)
+        traffic = data["traffic"].get(role)
+        shown = ["-", "-", "-"]
+        if traffic:
+            rate = f"{traffic['errors'] / traffic['requests']:.2%}" if traffic["requests"] else "-"
+            p99 = f"{traffic['p99_seconds']:.3f} s" if traffic["p99_seconds"] is not None else "-"
+            shown = [f"{traffic['requests']:.0f}", rate, p99]
+        lines.append(f"| {role} | {label} | {data['declared'][label]}% | {'-' if live is None else f'{live}%'} | "
+                     + " | ".join(shown) + " |")
+    lines.append("")
+    lines += [f"- gate `{gate['gate']}`: **{gate['state']}** ({gate['detail']})" for gate in data["gates"]]
+    if data["parity"]:
+        lines.append(f"- parity: {data['parity']}")
+    if data["decision"]:
+        lines += ["", f"**{data['decision']['action']}**: {data['decision']['reason']}"]
+    lines += [f"- wrote {data['written']}"] if data["written"] else []
+    lines += [f"- applied {data['applied']}"] if data["applied"] else []
+    lines += ["", f"_{data['rollback']}_"]
     return "\n".join(lines)
 
 

@@ -218,6 +218,13 @@ def test_migrate_reads_cloud_dns_and_abort_moves_both_items_in_one_change(tmp_pa
                       "--now", "2026-12-07T10:00:00Z")
     assert status.returncode == 0, status.stderr
     assert json.loads(status.stdout)["live"] == {"tpu-prod": 75, "tpu-west": 25}
+    comment = _migrate(fake, credentials, "status", "--stack-file", path, "--format", "markdown",
+                       "--now", "2026-12-07T10:00:00Z")
+    assert comment.returncode == 0, comment.stderr
+    assert comment.stdout.startswith("### Migration `gke-move`: llm.acme.example\n")
+    # No Prometheus given: the table shows the weights, and no traffic.
+    assert "| source | tpu-prod | 75% | 75% | - | - | - |" in comment.stdout
+    assert "| target | tpu-west | 25% | 25% | - | - | - |" in comment.stdout
 
     abort = _migrate(fake, credentials, "abort", "--stack-file", path, "--apply", "--now", "2026-12-07T10:00:00Z")
     assert abort.returncode == 0, abort.stdout + abort.stderr

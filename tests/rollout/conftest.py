@@ -4,19 +4,16 @@ CLI runner."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from accelplane.cli import main
-from tests.support.mirror.servers import _served, free_port
 from tests.support.models.bigram import build as build_bigram
 from tests.support.models.classifier import build
+from tests.support.models.running import model_servers
 from tests.support.prerequisites import missing
 from tests.support.prometheus.server import Prometheus, find_binary
 
@@ -97,29 +94,15 @@ def metrics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
         server.close()
 
 
-def _model_servers(work: Path, build_model: Any, variants: dict[str, str]) -> Iterator[dict[str, str]]:
-    """One model server process per variant (name -> base URL), stopped afterwards."""
-    urls: dict[str, str] = {}
-    with ExitStack() as running:
-        for name, variant in variants.items():
-            model = build_model(variant, work / f"{name}.onnx")
-            port = free_port()
-            argv = [sys.executable, "-m", "tests.support.models.server", str(model), str(port)]
-            running.enter_context(_served(argv, f"http://127.0.0.1:{port}/v2/health/ready", work / f"{name}.log",
-                                          cwd=ROOT))
-            urls[name] = f"http://127.0.0.1:{port}"
-        yield urls
-
-
 @pytest.fixture(scope="session")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The classifier (Open Inference Protocol) per variant: name -> base URL."""
-    yield from _model_servers(tmp_path_factory.mktemp("models"), build, {
+    yield from model_servers(tmp_path_factory.mktemp("models"), build, {
         "baseline": "fp32", "faithful": "fp16", "broken": "broken"})
 
 
 @pytest.fixture(scope="session")
 def text_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The next-word model (OpenAI completions, greedy) per variant: name -> base URL."""
-    yield from _model_servers(tmp_path_factory.mktemp("text-models"), build_bigram, {
+    yield from model_servers(tmp_path_factory.mktemp("text-models"), build_bigram, {
         "baseline": "fp32", "faithful": "fp16", "broken": "broken"})

@@ -42,10 +42,10 @@ def _clients(records: LiveRecords, scope: str) -> tuple[GcpClients, str, str]:
 
 
 def _call(what: str, run: Any) -> Any:
-    # Start-up time: google-auth's errors load with the clients, for a live command only.
+    # Start-up time: google-auth's errors and the credential messages load for a live command only.
     import google.auth.exceptions
 
-    from accelplane.clouds.gcp.credentials import credentials_problem
+    from accelplane.clouds.gcp.credentials import credentials_problem  # start-up time: as above
 
     try:
         return run()

@@ -55,13 +55,15 @@ def _backend(service: InferenceService, name: str | None) -> Backend:
     return next(b for b in service.serving_backends if b.name == name)
 
 
-def _accelerator(stack: StackConfig, backend: Backend) -> str:
+def accelerator_of(stack: StackConfig, backend: Backend) -> str:
     pool = next((p for p in stack.platform.node_pools if p.name == backend.node_pool), None)
     return str(pool.accelerator or "cpu") if pool is not None else "unknown"
 
 
-def _transport(stack: StackConfig, service: InferenceService, backend: Backend, url: str | None,
-               options: ParityOptions) -> protocol.Transport:
+def backend_transport(stack: StackConfig, service: InferenceService, backend: Backend, url: str | None,
+                      options: ParityOptions, option: str, command: str = HERE) -> protocol.Transport:
+    """How to reach one backend: at `url` when given, else its own Service through the stack's cluster
+    (`option` is what to give instead when the cluster cannot be reached)."""
     if url:
         return protocol.UrlTransport(url)
     context = options.kube_context
@@ -69,9 +71,8 @@ def _transport(stack: StackConfig, service: InferenceService, backend: Backend, 
         access = from_kubeconfig(context) if context else cluster_access(stack.platform, options.connection)
         api = KubernetesApi(access)
     except (ValueError, RouteError, NotImplementedError, KubernetesApiError) as error:
-        option = "--canary-url" if backend.name == service.canary else "--baseline-url"
         raise InputError.single(f"cannot reach backend {backend.name!r} through the cluster: {error}; give "
-                                f"{option} (e.g. after `kubectl port-forward`)", file=HERE, field=option) from None
+                                f"{option} (e.g. after `kubectl port-forward`)", file=command, field=option) from None
     workload = next(w for w in stack.platform.workloads if w.name == service.workload)
     return protocol.ServiceTransport(api, workload.namespace, service.object_name(backend), service.port)
 
@@ -91,8 +92,8 @@ def _write(stack: StackConfig, uri: str, data: bytes, connection: Connection) ->
                                 field="rollout.parity") from None
 
 
-def _ask_all(transport: protocol.Transport, parity: Parity, requests: list[golden.GoldenRequest],
-             timeout: float, option: str) -> tuple[list[Any], list[str]]:
+def ask_all(transport: protocol.Transport, parity: Parity, requests: list[golden.GoldenRequest],
+            timeout: float, option: str, command: str = HERE) -> tuple[list[Any], list[str]]:
     """Every request's output (None where it failed) and the failures. The first request failing
     means the backend is not there at all: bad input, naming the option to fix."""
     outputs, problems = [], []
@@ -101,7 +102,7 @@ def _ask_all(transport: protocol.Transport, parity: Parity, requests: list[golde
             outputs.append(protocol.ask(transport, parity, request.request, timeout)[0])
         except protocol.CallError as error:
             if index == 0:
-                raise InputError.single(f"the backend did not answer: {error}", file=HERE, field=option) from None
+                raise InputError.single(f"the backend did not answer: {error}", file=command, field=option) from None
             outputs.append(None)
             problems.append(f"{request.id}: no answer ({error})")
     return outputs, problems
@@ -120,8 +121,8 @@ def record(stack: StackConfig, service: InferenceService, options: ParityOptions
                                     field="--requests")
         requests = golden.parse_requests(existing, parity.golden.uri)
     baseline = _backend(service, service.rollout.baseline if service.rollout else None)
-    transport = _transport(stack, service, baseline, options.baseline_url, options)
-    outputs, problems = _ask_all(transport, parity, requests, options.timeout, "--baseline-url")
+    transport = backend_transport(stack, service, baseline, options.baseline_url, options, "--baseline-url")
+    outputs, problems = ask_all(transport, parity, requests, options.timeout, "--baseline-url")
     if problems:
         raise InputError.single(f"the baseline must answer every request to be recorded: {'; '.join(problems[:5])}",
                                 file=HERE, field="--baseline-url")
@@ -129,7 +130,7 @@ def record(stack: StackConfig, service: InferenceService, options: ParityOptions
     header = {"accelplane_golden": golden.FORMAT, "protocol": parity.protocol.value, "model": parity.model,
               "kind": parity.compare.kind.value, "performance": figures,
               "recorded": {"backend": baseline.name, "image": baseline.image,
-                           "accelerator": _accelerator(stack, baseline), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ")}}
+                           "accelerator": accelerator_of(stack, baseline), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ")}}
     data = golden.GoldenSet(header, [golden.GoldenRequest(r.id, r.request, out)
                                      for r, out in zip(requests, outputs, strict=True)]).to_bytes()
     digest = golden.sha256(data)
@@ -153,9 +154,9 @@ def check(stack: StackConfig, service: InferenceService, options: ParityOptions,
                                 field="rollout.parity.golden.uri")
     golden_set = golden.parse_golden(data, parity.golden.uri, expect_sha256=parity.golden.sha256)
     canary = _backend(service, service.canary)
-    transport = _transport(stack, service, canary, options.canary_url, options)
+    transport = backend_transport(stack, service, canary, options.canary_url, options, "--canary-url")
     requests = golden_set.requests
-    outputs, problems = _ask_all(transport, parity, requests, options.timeout, "--canary-url")
+    outputs, problems = ask_all(transport, parity, requests, options.timeout, "--canary-url")
     answered = [(r, out) for r, out in zip(requests, outputs, strict=True) if out is not None]
     comparison = compare(parity.compare, [r.id for r, _ in answered], [r.output for r, _ in answered],
                          [out for _, out in answered])
@@ -167,7 +168,7 @@ def check(stack: StackConfig, service: InferenceService, options: ParityOptions,
     uri = parity_report.report_uri(parity, service, canary, parity.golden.sha256)
     result = {
         "kind": parity_report.KIND, "service": service.name, "backend": canary.name, "image": canary.image,
-        "accelerator": _accelerator(stack, canary), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "accelerator": accelerator_of(stack, canary), "at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "golden": {"uri": parity.golden.uri, "sha256": parity.golden.sha256,
                    "recorded": golden_set.header.get("recorded") or {}},
         "requests": len(requests), "where": transport.where, "verdict": "pass" if passed else "fail",

@@ -78,6 +78,15 @@ class CloudObjectStore:
     open: Callable[[Platform, Connection], ObjectStore]
 
 
+def serves(uri: str, stack: StackConfig) -> bool:
+    """Whether `store_for` can reach `uri` for this stack: a path, or a scheme its cloud's store serves."""
+    scheme, sep, _ = uri.partition("://")
+    if not sep:
+        return True
+    facet = cloud_facet(OBJECT_STORE_GROUP, stack.platform.cloud, CloudObjectStore)
+    return facet is not None and scheme in facet.schemes
+
+
 def store_for(uri: str, stack: StackConfig, connection: Connection) -> ObjectStore:
     """The store holding `uri`; `InputError` for a scheme the stack's cloud does not serve."""
     scheme, sep, _ = uri.partition("://")
