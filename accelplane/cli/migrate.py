@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 from accelplane.cli import migrate_parity
 from accelplane.cli.connection_args import add_connection_arguments, connections_of
 from accelplane.cli.instant_arg import instant
-from accelplane.cli.stack_args import add_stack_arguments, stack_or_migration
+from accelplane.cli.migration_args import clouds_of, migration_of
+from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import InputError
 
 if TYPE_CHECKING:  # annotations only: the migration modules load when the command runs
     from accelplane.cloud_support import Connection
     from accelplane.migration.moves import Decision, Situation
-    from accelplane.migration.stack import MigrationStack
 
 _ACTIONS = {
     "status": "show the declared and live weights, both ends' traffic, the gates and what advance would do",
@@ -94,26 +94,6 @@ def _run(args: argparse.Namespace) -> int:
         written, applied = _write(args, found, decision, connection)
     print(_render(args.format, found, decision, written, applied, rollback_figure(stack).sentence()))
     return decision.exit_code if decision is not None and command != "status" else 0
-
-
-def migration_of(args: argparse.Namespace) -> MigrationStack:
-    """The `--stack`'s migration (exit 2 for a platform stack, naming the command that fits it)."""
-    from accelplane.migration.stack import MigrationStack  # start-up time: as in _run
-
-    stack = stack_or_migration(args)
-    if not isinstance(stack, MigrationStack):
-        raise InputError.single("expected a migration stack (`accelplane:migration`); for a service inside one "
-                                "stack, `accelplane rollout` moves traffic between its backends",
-                                file="accelplane migrate", field="--stack")
-    return stack
-
-
-def clouds_of(stack: MigrationStack) -> set[str]:
-    """The clouds a migration's commands reach: both ends' and the DNS's."""
-    from accelplane.migration.facets import dns_services  # start-up time: as in _run
-
-    return {stack.source.platform.cloud, stack.target.platform.cloud,
-            dns_services()[stack.migration.dns.service].cloud}
 
 
 def _judge(args: argparse.Namespace, found: Situation, connections: dict[str, Connection]) -> Decision | None:

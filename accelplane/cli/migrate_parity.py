@@ -12,6 +12,7 @@ from pathlib import Path
 
 from accelplane.cli.connection_args import add_connection_arguments, connections_of
 from accelplane.cli.instant_arg import instant
+from accelplane.cli.migration_args import clouds_of, migration_of
 from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.urls import url_problem
@@ -73,7 +74,6 @@ def _target_urls(pairs: list[tuple[str, str]], serving: list[str]) -> dict[str, 
 
 def _run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
-    from accelplane.cli.migrate import clouds_of, migration_of
     from accelplane.migration.checks import end_service
     from accelplane.migration.parity_command import MigrationParityOptions, check, record
     from accelplane.rollout.parity import parity_report

@@ -15,17 +15,16 @@ Facts (Cloud DNS docs, "DNS routing policies and health checks" and "Manage rout
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from accelplane.clouds.gcp.dns_zone import ZONE
 from accelplane.migration.facets import DnsService, Front, FrontKind, LiveRecords, WeightedName
 
 if TYPE_CHECKING:
     import pulumi
     from pulumi_gcp.dns import RecordSetRoutingPolicyArgsDict
 
-ZONE = re.compile(r"projects/(?P<project>[a-z][a-z0-9-]{4,28}[a-z0-9])/managedZones/(?P<zone>[a-z][a-z0-9-]{0,62})")
 # The health check's three probing regions (Cloud DNS requires exactly three for external endpoints).
 _SOURCE_REGIONS = ("us-central1", "us-east4", "us-west1")
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
-from accelplane.clouds.gcp.migration_dns import ZONE
+from accelplane.clouds.gcp.dns_zone import ZONE
 from accelplane.migration.facets import LiveDnsError, LiveRecords
 
 # Reading needs Cloud DNS's read-only scope; the change, its read-write scope (Google's OAuth 2.0 scopes
