@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.instant_arg import instant
-from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_from_args
+from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_or_migration
+from accelplane.config.loader import StackConfig
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
 from accelplane.option_types import iso_date
 
 if TYPE_CHECKING:
-    from accelplane.config.loader import StackConfig
     from accelplane.cost.estimate import Estimate
+    from accelplane.migration.stack import MigrationStack
 
 
 
@@ -92,9 +93,11 @@ def run(args: argparse.Namespace) -> int:
     if args.prices_dir is not None and not is_dir(args.prices_dir):
         raise InputError.single("no such directory", file=str(args.prices_dir), field="--prices-dir")
     # --stack is optional on `cost` itself (the `idle` action has its own): without one, say so.
-    stack = stack_from_args(args)
+    stack = stack_or_migration(args)
     if stack is None:
         raise InputError.single("name the stack to price: --stack NAME or --stack-file PATH", file="accelplane cost")
+    if not isinstance(stack, StackConfig):
+        return _migration(args, stack)
     estimate, document = stack_estimate(stack, args.prices_dir)
     budgets = budgets_in(document["resources"])
     verdict = judge(estimate, budgets[0]) if budgets else None
@@ -102,6 +105,20 @@ def run(args: argparse.Namespace) -> int:
     low, desired, high = estimate.totals()
     emit(render(estimate, stack.stack, args.format, today, verdict) + "\n", args.output,
          f"cost of {stack.stack}: ${low:,.2f} / ${desired:,.2f} / ${high:,.2f} a month (minimum / desired / maximum)")
+    return EXIT_OK
+
+
+def _migration(args: argparse.Namespace, stack: MigrationStack) -> int:
+    """Both ends priced, the overlap per step and the cost per million requests (migration/cost.py)."""
+    # Start-up time: only a migration's cost loads these.
+    from accelplane.migration.cost import migration_cost
+    from accelplane.migration.cost_output import FORMATS
+    from accelplane.report.output import emit
+
+    cost = migration_cost(stack, lambda end: stack_estimate(end, args.prices_dir)[0])
+    peak = max((step.overlap_monthly or 0.0 for step in cost.steps), default=0.0)
+    emit(FORMATS[args.format](cost) + "\n", args.output,
+         f"cost of migration {stack.stack}: both ends' service pools up to ${peak:,.2f} a month while they overlap")
     return EXIT_OK
 
 
