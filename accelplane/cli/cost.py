@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from accelplane.cli.connection_args import add_connection_arguments, connection_of
 from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, require_stack, stack_or_migration
-from accelplane.config.loader import StackConfig
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
 from accelplane.option_types import iso_date
 
 if TYPE_CHECKING:
+    from accelplane.config.loader import StackConfig
     from accelplane.cost.estimate import Estimate
     from accelplane.migration.stack import MigrationStack
 
@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these.
     from accelplane.cost.budget import budgets_in, judge
     from accelplane.cost.estimate_output import render
+    from accelplane.migration.stack import MigrationStack
     from accelplane.report.output import emit
 
     if args.prices_dir is not None and not is_dir(args.prices_dir):
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     stack = stack_or_migration(args)
     if stack is None:
         raise InputError.single("name the stack to price: --stack NAME or --stack-file PATH", file="accelplane cost")
-    if not isinstance(stack, StackConfig):
+    if isinstance(stack, MigrationStack):
         return _migration(args, stack)
     estimate, document = stack_estimate(stack, args.prices_dir)
     budgets = budgets_in(document["resources"])

@@ -21,12 +21,17 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_dir
 from accelplane.option_types import iso_date
 from accelplane.report.output import to_stdout, write_file
+
+if TYPE_CHECKING:  # annotations only: the loaders load when the command runs
+    from accelplane.config.project import Project
+    from accelplane.migration.stack import MigrationStack
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,10 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Start-up time: only this command loads these (every parser is built at start).
-    from accelplane.config.loader import load_stack, load_stack_file
+    from accelplane.config.loader import MigrationStackError, load_stack, load_stack_file
     from accelplane.config.project import find_project
     from accelplane.diff import diff_stack, render
     from accelplane.diff.plan_diff import plan_counts
+    from accelplane.migration.loader import from_stack_file
     from accelplane.report.document import counted
     from accelplane.rules.judgement import Policy, load_policy_config
 
@@ -67,8 +73,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError.single("not a directory", file=str(args.project_dir), field="--project-dir")
     start = args.project_dir or (args.stack_file.parent if args.stack_file else None)
     project = find_project(start, fallback=start is None)
-    stack = (load_stack_file(args.stack_file, project=project.name) if args.stack_file
-             else load_stack(args.stack, project))
+    try:
+        stack = (load_stack_file(args.stack_file, project=project.name) if args.stack_file
+                 else load_stack(args.stack, project))
+    except MigrationStackError as found:
+        return _migration(args, from_stack_file(found), project)
     if args.lock is not None and not args.lock.is_file():
         raise InputError.single("no such lock file (`accelplane bundle lock` writes it)", file=str(args.lock),
                                 field="--lock")
@@ -83,6 +92,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'PASSED' if diff.passed else 'FAILED'}: {plan_counts(summary)}, "
               f"{counted(summary['findings_introduced'], 'finding')} introduced "
               f"({summary['blocking']} blocking); wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK if diff.passed else EXIT_FINDINGS
+
+
+def _migration(args: argparse.Namespace, stack: MigrationStack, project: Project) -> int:
+    """A migration stack's diff: its records, the weights before → after (one step or none) and the cost
+    change (accelplane/diff/migration_diff.py)."""
+    # Start-up time: only a migration's diff loads these.
+    from accelplane.cli.cost import stack_estimate
+    from accelplane.diff.migration_diff import diff_migration
+    from accelplane.diff.migration_output import FORMATS
+
+    with _terminate_cleanly():
+        diff = diff_migration(stack, args.base, project=project, estimate_of=lambda end: stack_estimate(end)[0])
+    text = FORMATS[args.format](diff)
+    if not to_stdout(args.output):
+        write_file(text, args.output, "--output")
+        print(f"{'PASSED' if diff.passed else 'FAILED'}: migration {stack.stack}; wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK if diff.passed else EXIT_FINDINGS

@@ -19,7 +19,7 @@ def render_table(diff: PlanDiff) -> str:
     for component, members in diff.components():
         lines.append(f"  {component.label}")
         for resource in members:
-            lines.extend(_resource(resource))
+            lines.extend(resource_lines(resource))
 
     lines += ["", "Software profiles:"]
     if not diff.software:
@@ -59,7 +59,7 @@ def render_table(diff: PlanDiff) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _resource(resource: ResourceDiff) -> list[str]:
+def resource_lines(resource: ResourceDiff) -> list[str]:
     """A resource's line and what changes: a replacement names its cause and cost, a creation its
     key inputs, a multi-line text its changed lines."""
     title = f"    {resource.symbol} {resource.type}  {resource.name}"
