@@ -91,3 +91,6 @@ TAGGABLE = frozenset(
         "aws:dynamodb/table:Table", "aws:sqs/queue:Queue", "aws:sns/topic:Topic",
     }
 )
+
+# Route 53: a migration's weighted records
+ROUTE53_RECORD = "aws:route53/record:Record"

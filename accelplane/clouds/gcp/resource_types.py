@@ -106,3 +106,6 @@ GKE_HEALTH_CHECK_POLICY = "kubernetes:networking.gke.io/v1:HealthCheckPolicy"
 GCP_LABELLED = frozenset(
     {GCS_BUCKET, GCP_KMS_CRYPTO_KEY, GCP_SECRET, GKE_CLUSTER, GCP_SECURITY_POLICY, GCP_GLOBAL_ADDRESS, GCP_ADDRESS}
 )
+
+# Cloud DNS: a migration's weighted record sets
+GCP_DNS_RECORD_SET = "gcp:dns/recordSet:RecordSet"

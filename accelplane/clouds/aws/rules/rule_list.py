@@ -13,6 +13,7 @@ from accelplane.clouds.aws.rules.compute import (
     ec2_imdsv2_required,
     ec2_no_public_ip_on_accelerator_nodes,
 )
+from accelplane.clouds.aws.rules.dns import route53_weighted_record_health_checked, route53_weighted_record_ttl
 from accelplane.clouds.aws.rules.hygiene import log_group_retention, required_tags
 from accelplane.clouds.aws.rules.iam import (
     iam_known_actions,
@@ -119,6 +120,9 @@ RULES: tuple[Rule, ...] = (
     lb_inference_rate_limit.RULE,
     lb_rate_limit_enforced.RULE,
     lb_target_group_health_check.RULE,
+    # DNS: a migration's weighted records
+    route53_weighted_record_ttl.RULE,
+    route53_weighted_record_health_checked.RULE,
     # Version matrix
     matrix_pool_pinned.RULE,
     # Hygiene

@@ -23,6 +23,7 @@ from accelplane.clouds.gcp.rules.compute import (
     tpu_slice_node_count,
     tpu_topology_matches_machine_type,
 )
+from accelplane.clouds.gcp.rules.dns import cloud_dns_weighted_record_health_checked, cloud_dns_weighted_record_ttl
 from accelplane.clouds.gcp.rules.hygiene import gcp_required_labels
 from accelplane.clouds.gcp.rules.iam import (
     gcp_iam_no_primitive_roles,
@@ -111,6 +112,9 @@ RULES: tuple[Rule, ...] = (
     gke_gateway_cloud_armor.RULE,
     gcp_backend_service_cloud_armor.RULE,
     gke_gateway_ssl_policy.RULE,
+    # DNS: a migration's weighted record sets
+    cloud_dns_weighted_record_ttl.RULE,
+    cloud_dns_weighted_record_health_checked.RULE,
     # Hygiene
     gcp_required_labels.RULE,
 )

@@ -1,0 +1,1 @@
+"""Cloud DNS rules: the weighted record sets a migration moves clients with."""
