@@ -8,9 +8,12 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import accelplane.diff as diff_package
+from accelplane.diff.plan_diff import PlanDiff
 from tests.cost.conftest import HOURS
 from tests.diff.conftest import NEW_POOL
 from tests.diff.git_project import copy_project, edit, init_repository
@@ -40,12 +43,22 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reviewed]:
     edit(prod, '          - {role: logs, access: write, prefix: "pretrain/"}\n', "")
     edit(prod, "              weight: 95\n", "              weight: 75\n")
     edit(prod, "              weight: 5\n", "              weight: 25\n")
-    common = ["diff", "--stack", "prod", "--base", base, "--project-dir", str(repo), "--as-of", "2026-12-05"]
-    markdown = run_cli([*common, "--format", "markdown"])
-    data = run_cli([*common, "--format", "json"])
-    text = run_cli([*common, "--format", "table"])
-    assert markdown.code in (0, 1), markdown.err
-    yield Reviewed(markdown.out, json.loads(data.out), text.out)
+    # One diff run through the CLI (JSON); the other formats rendered from the same PlanDiff: each run
+    # previews both revisions, the formats only read what it found.
+    seen: list[PlanDiff] = []
+    with pytest.MonkeyPatch.context() as patch:
+        real = diff_package.diff_stack
+
+        def spy(*args: Any, **kwargs: Any) -> PlanDiff:
+            seen.append(real(*args, **kwargs))
+            return seen[-1]
+
+        patch.setattr(diff_package, "diff_stack", spy)
+        data = run_cli(["diff", "--stack", "prod", "--base", base, "--project-dir", str(repo), "--as-of", "2026-12-05",
+                        "--format", "json"])
+    assert data.code in (0, 1), data.err
+    [diff] = seen
+    yield Reviewed(diff_package.render(diff, "markdown"), json.loads(data.out), diff_package.render(diff, "table"))
 
 
 def test_the_pool_maximum_change_is_priced(reviewed: Reviewed) -> None:

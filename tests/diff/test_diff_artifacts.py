@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import accelplane.diff as diff_package
 from accelplane.bundle.lockfile import Artifact, Kind, Lock
 from accelplane.cli import main
+from accelplane.diff.plan_diff import PlanDiff
 from tests.diff.git_project import copy_project, init_repository
 
 SHA = {name: name[0] * 64 for name in ("a", "b", "c", "d", "e")}
@@ -43,8 +46,18 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_artifacts_section_in_every_format(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    base = ["diff", "--stack", "dev", "--base", "HEAD", "--project-dir", str(repo)]
-    assert main([*base, "--format", "json", "--output", str(tmp_path / "d.json")]) == 0
+    # One diff run (JSON, through the CLI); the table and Markdown rendered from the same PlanDiff.
+    seen: list[PlanDiff] = []
+    with pytest.MonkeyPatch.context() as patch:
+        real = diff_package.diff_stack
+
+        def spy(*args: Any, **kwargs: Any) -> PlanDiff:
+            seen.append(real(*args, **kwargs))
+            return seen[-1]
+
+        patch.setattr(diff_package, "diff_stack", spy)
+        assert main(["diff", "--stack", "dev", "--base", "HEAD", "--project-dir", str(repo), "--format", "json",
+                     "--output", str(tmp_path / "d.json")]) == 0
     document = json.loads((tmp_path / "d.json").read_text())
     changes = {(c["op"], c["name"]): c for c in document["artifacts"]["changes"]}
     assert document["artifacts"]["lock"] == "bundle.lock.json"
@@ -52,14 +65,12 @@ def test_artifacts_section_in_every_format(repo: Path, tmp_path: Path, capsys: p
     assert changes[("change", "libnccl2")]["old"]["version"] == changes[("change", "libnccl2")]["new"]["version"]
     assert document["summary"]["artifact_changes"] == 3
 
-    assert main([*base, "--output", str(tmp_path / "d.txt")]) == 0
-    table = (tmp_path / "d.txt").read_text()
+    table = diff_package.render(seen[0], "table")
     assert "Artifacts (bundle.lock.json):" in table
     assert "  + deb nvidia-fabricmanager-580" in table
     assert any(line.startswith("  ~ deb libnccl2") and "checksum" in line for line in table.splitlines())
 
-    assert main([*base, "--format", "markdown", "--output", str(tmp_path / "d.md")]) == 0
-    markdown = (tmp_path / "d.md").read_text()
+    markdown = diff_package.render(seen[0], "markdown")
     assert "#### Artifacts (`bundle.lock.json`)" in markdown and "artifacts: 3 changes" in markdown
     capsys.readouterr()
 
