@@ -110,7 +110,7 @@ def _judge(args: argparse.Namespace, found: Situation, connections: dict[str, Co
     found.parity_note = parity[1] if parity else None
     if judging and (parity is None or parity[0]):
         urls = {role: getattr(args, f"{role}_prometheus_url") for role in ("source", "target")}
-        ends = end_metrics(stack, urls)
+        ends = end_metrics(stack, urls, connections)
         if ends is not None:
             read_traffic(found, ends)
         elif advancing:

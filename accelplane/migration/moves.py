@@ -16,6 +16,7 @@ DNS service holds, each end's traffic and the parity report.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -27,6 +28,7 @@ from accelplane.migration.checks import end_service
 from accelplane.migration.facets import LiveDnsError, LiveRecords, dns_services
 from accelplane.migration.metrics import EndMetrics, read_end
 from accelplane.migration.stack import MigrationStack
+from accelplane.prometheus_api import authorization_for
 from accelplane.rollout.gates import GateJudgement, GateVerdict, judge
 from accelplane.rollout.traffic import BackendTraffic
 
@@ -103,8 +105,11 @@ def read_traffic(found: Situation, ends: dict[str, EndMetrics]) -> None:
     found.judgement = judge(found.traffic, SOURCE, TARGET, found.stack.migration.gates)
 
 
-def end_metrics(stack: MigrationStack, urls: dict[str, str | None]) -> dict[str, EndMetrics] | None:
-    """Both ends' Prometheus, or None when a URL is missing (the caller says which option to give)."""
+def end_metrics(stack: MigrationStack, urls: dict[str, str | None],
+                connections: Mapping[str, Connection]) -> dict[str, EndMetrics] | None:
+    """Both ends' Prometheus, or None when a URL is missing (the caller says which option to give). A cloud's
+    managed Prometheus (Managed Service for Prometheus on a GKE end) is queried with that cloud's
+    credentials and the end's connection options."""
     if not all(urls.values()):
         return None
     ends: dict[str, EndMetrics] = {}
@@ -112,8 +117,16 @@ def end_metrics(stack: MigrationStack, urls: dict[str, str | None]) -> dict[str,
         end = getattr(stack, role)
         service = end_service(end, getattr(stack.migration, role).service)
         assert service is not None  # the loader's checks
-        ends[role] = EndMetrics(role=role, stack=end.stack, service=service, url=str(urls[role]),
-                                option=f"--{role}-prometheus-url")
+        url, option = str(urls[role]), f"--{role}-prometheus-url"
+        try:
+            authorization = authorization_for(end.platform.cloud, url,
+                                              connections.get(end.platform.cloud, Connection()))
+        except InputError as error:
+            detail = "; ".join(problem.message for problem in error.problems)
+            raise InputError.single(f"the {role} end ({end.stack}): {detail}", file="accelplane migrate",
+                                    field=option) from None
+        ends[role] = EndMetrics(role=role, stack=end.stack, service=service, url=url, option=option,
+                                authorization=authorization)
     return ends
 
 

@@ -18,8 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 from googleapiclient.errors import HttpError
 
 from accelplane.clouds.gcp.connection import GcpConnection
@@ -27,6 +25,7 @@ from accelplane.clouds.gcp.migration_dns import CLOUD_DNS
 from accelplane.config.project import find_project
 from accelplane.migration.facets import LiveDnsError, LiveRecords
 from tests.support.google_api_fake import GoogleApiFake
+from tests.support.google_api_fake.key_file import key_file
 from tests.support.stack_files import stack_text
 
 PROJECT, ZONE_ID = "acme-dns", "acme-example"
@@ -71,17 +70,6 @@ def _live(fake: GoogleApiFake) -> dict:
     return fake.dns.resourceRecordSets().get(project=PROJECT, managedZone=ZONE_ID, name=NAME, type="A").execute()  # type: ignore[attr-defined]
 
 
-def _key_file(tmp_path: Path, fake_url: str) -> Path:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
-    path = tmp_path / "key.json"
-    path.write_text(json.dumps({"type": "service_account", "project_id": PROJECT, "private_key_id": "1",
-                                "private_key": pem, "client_email": f"migrate@{PROJECT}.iam.gserviceaccount.com",
-                                "client_id": "1", "token_uri": f"{fake_url}/token"}))
-    return path
-
-
 def _records(fake: GoogleApiFake) -> LiveRecords:
     return LiveRecords(zone=ZONE, hostname=HOSTNAME, labels=("tpu-prod", "tpu-west"),
                        connection=GcpConnection({"dns": fake.endpoint("dns", "v1")}))
@@ -89,7 +77,7 @@ def _records(fake: GoogleApiFake) -> LiveRecords:
 
 @pytest.fixture
 def credentials(tmp_path: Path, fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> Path:
-    key = _key_file(tmp_path, fake.url)
+    key = key_file(tmp_path, fake.url, PROJECT, "migrate")
     monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(key))
     return key
 

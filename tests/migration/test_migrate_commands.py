@@ -143,8 +143,8 @@ def _stacks(tmp_path: Path, moto_url: str, name: str, *, reports: bool = True) -
     return path, zone
 
 
-def _migrate(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
+def _migrate(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", **(env or {})}
     return subprocess.run([sys.executable, "-m", "accelplane", "migrate", *map(str, args)], capture_output=True,
                           text=True, timeout=120, cwd=find_project().root, env=env)
 
@@ -264,3 +264,30 @@ def test_without_credentials_the_dns_is_named(tmp_path) -> None:
                             capture_output=True, text=True, timeout=120, cwd=find_project().root, env=env)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "accelplane:migration.dns: the DNS (Route 53): Route 53 could not be reached" in result.stderr
+
+
+def test_a_gke_end_on_managed_prometheus_is_read_with_a_google_token(tmp_path, moto_url, prometheus) -> None:
+    """tpu-prod's gates read from Managed Service for Prometheus (the front checks Google's bearer token, from a
+    service account key exchanged at the Google API fake's OAuth endpoint); prod's from its own Prometheus."""
+    from tests.support.google_api_fake import GoogleApiFake
+    from tests.support.google_api_fake.key_file import key_file
+    from tests.support.prometheus.managed_front import TOKEN, managed_front
+
+    path, zone = _stacks(tmp_path, moto_url, "managed")
+    baked = f'    weight: 5\n    since: "{_at(NOW - timedelta(seconds=10))}"'
+    path.write_text(path.read_text().replace("    weight: 0", baked))
+    _route53_weights(moto_url, zone, path, 5)
+    with GoogleApiFake() as google, managed_front(prometheus["target"].url, "acme-ml-tpu-prod") as (url, seen):
+        key = key_file(tmp_path, google.url, "acme-ml-tpu-prod", "migrate")
+        common = ("advance", "--stack-file", path, "--endpoint-url", moto_url, "--source-prometheus-url",
+                  prometheus["source"].url, "--target-prometheus-url", url, "--now", _at(NOW))
+        result = _migrate(*common, "--apply", env={"GOOGLE_APPLICATION_CREDENTIALS": str(key)})
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "advance: every gate holds; the target takes 25%" in result.stdout
+        assert seen and set(seen) == {f"Bearer {TOKEN}"}
+
+        missing = _migrate(*common, env={"GOOGLE_APPLICATION_CREDENTIALS": str(tmp_path / "none.json")})
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert "--target-prometheus-url: the target end (tpu-prod): cannot query Managed Service for Prometheus" \
+        in missing.stderr
+    assert _weight(path)[0] == 25 and _live(moto_url, zone)["tpu-prod"] == 25  # the refused run changed nothing

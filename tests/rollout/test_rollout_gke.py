@@ -10,27 +10,24 @@ from __future__ import annotations
 import base64
 import json
 import shutil
-import threading
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from accelplane.program import offline_graph
 from tests.support.gcp_platform import deploy
+from tests.support.google_api_fake.key_file import key_file
 from tests.support.kubernetes_api_fake import kubernetes_api
 from tests.support.models.classifier import requests
+from tests.support.prometheus.managed_front import TOKEN, managed_front
 from tests.verify_gcp.conftest import fake, gcs, gcs_server  # noqa: F401  (the Google fakes, as fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUSTER = "projects/acme-ml-tpu-prod/locations/us-central1/clusters/acme-tpu"
 ROUTE = "/apis/gateway.networking.k8s.io/v1/namespaces/inference/httproutes/llm-server"
-TOKEN = "ya29.fake-token"  # what the fake's OAuth endpoint hands out
+
 
 
 def _condition(kind: str, status: str = "True", reason: str = "", message: str = "") -> dict:
@@ -62,24 +59,14 @@ def gke(fake, gcs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:  # n
                 if obj["kind"] == "Gateway":
                     obj["status"] = PROGRAMMED
                 api.put(obj)
-        monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(_key_file(tmp_path, fake.url)))
+        key = key_file(tmp_path, fake.url, "acme-ml-tpu-prod", "rollout")
+        monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(key))
         stack_dir = tmp_path / "stack"
         shutil.copytree(ROOT / "stacks", stack_dir / "stacks")
         shutil.copy(ROOT / "Pulumi.yaml", stack_dir / "Pulumi.yaml")
         api.stack_file = stack_dir / "stacks" / "Pulumi.tpu-prod.yaml"
         api.google = fake
         yield api
-
-
-def _key_file(tmp_path: Path, fake_url: str) -> Path:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
-    path = tmp_path / "key.json"
-    path.write_text(json.dumps({"type": "service_account", "project_id": "acme-ml-tpu-prod", "private_key_id": "1",
-                                "private_key": pem, "client_email": "rollout@acme-ml-tpu-prod.iam.gserviceaccount.com",
-                                "client_id": "1", "token_uri": f"{fake_url}/token"}))
-    return path
 
 
 def _args(gke: Any, *extra: str) -> list[str]:
@@ -200,45 +187,10 @@ def test_abort_as_json_names_the_route_it_applied(gke, rollout):
     assert result.code == 0 and said["applied_live"].startswith("HTTPRoute inference/llm-server")
 
 
-GMP_PATH = "/v1/projects/acme-ml-tpu-prod/location/global/prometheus"
-
-
 @pytest.fixture
 def managed_prometheus(metrics):
-    """Managed Service for Prometheus' query API as the rollout sees it: Prometheus' HTTP API under
-    /v1/projects/P/location/global/prometheus, behind Google authentication. No such service runs
-    here: this front checks the bearer token as Google's would and hands the query to the real
-    Prometheus of the `metrics` fixture."""
-    seen: list[str] = []
-
-    class Front(BaseHTTPRequestHandler):
-        disable_nagle_algorithm = True  # no ~40 ms delayed-ACK wait per answer on loopback
-
-        def do_GET(self) -> None:
-            seen.append(self.headers.get("Authorization", ""))
-            if self.headers.get("Authorization") != f"Bearer {TOKEN}" or not self.path.startswith(GMP_PATH):
-                self.send_response(401)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            with urllib.request.urlopen(metrics.url + self.path[len(GMP_PATH):], timeout=10) as answer:
-                body = answer.read()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *_: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Front)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{GMP_PATH}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
+    with managed_front(metrics.url, "acme-ml-tpu-prod") as front:
+        yield front
 
 
 def test_status_queries_managed_prometheus_with_a_google_token(gke, managed_prometheus, rollout):

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from accelplane.clouds.gcp.clients import API_VERSIONS, GcpReadError, ReadOnlyError
 from accelplane.errors import InputError
 from accelplane.verify.results import CheckId, Status
 from accelplane.verify.verify_output import to_report
+from tests.support.google_api_fake.key_file import key_file as write_key_file
 
 ROOT = Path(__file__).resolve().parents[2]
 FIREWALLS = "compute.firewalls.list"
@@ -159,24 +158,7 @@ def test_a_malformed_credentials_file_is_named_without_its_contents(tpu_prod, fa
 
 def test_cli_with_a_service_account_key_reads_through_the_token_endpoint(tpu_prod, fake, tmp_path):
     """The real google-auth path: a key file whose token_uri is the fake's OAuth endpoint."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    ).decode()
-    key_file = tmp_path / "key.json"
-    key_file.write_text(
-        json.dumps(
-            {
-                "type": "service_account",
-                "project_id": tpu_prod.project,
-                "private_key_id": "1",
-                "private_key": pem,
-                "client_email": f"verify@{tpu_prod.project}.iam.gserviceaccount.com",
-                "client_id": "1",
-                "token_uri": f"{fake.url}/token",
-            }
-        )
-    )
+    key_file = write_key_file(tmp_path, fake.url, tpu_prod.project, "verify")
     env = {**_clean_env(tmp_path), "GOOGLE_APPLICATION_CREDENTIALS": str(key_file)}
     fake.fault(FIREWALLS, "denied", permission="compute.firewalls.list")
     result = _cli(tpu_prod, fake, env, "--format", "json")
