@@ -33,10 +33,15 @@ def migration_offline_graph(stack: MigrationStack) -> OfflineGraph:
     """A migration stack's program run offline: each end's StackReference answered with the outputs of
     that end's own offline plan, the DNS service's resources with its cloud's mocks."""
     # Start-up time: the migration's program loads only for a migration stack.
-    from accelplane.migration.facets import dns_services
+    from accelplane.migration.facets import artifact_sinks, artifact_sources, dns_services
     from accelplane.migration.program import MigrationMocks, build_migration
 
     ends = {end.stack: offline_graph(end).stack_outputs for end in (stack.source, stack.target)}
     dns = dns_services()[stack.migration.dns.service]
+    mocks = {dns.cloud: dns.offline_mocks()}
+    if stack.migration.artifacts is not None:
+        source, target = stack.source.platform.cloud, stack.target.platform.cloud
+        mocks.setdefault(source, artifact_sources()[source].offline_mocks())
+        mocks.setdefault(target, artifact_sinks()[target].offline_mocks())
     return run_program(stack.stack, stack.project, stack.config, lambda: build_migration(stack),
-                       MigrationMocks(dns.offline_mocks(), ends))
+                       MigrationMocks(mocks, ends))

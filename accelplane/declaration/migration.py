@@ -6,6 +6,7 @@ the installed clouds offers, named by the word its cloud gives it (docs/migratio
 
 from __future__ import annotations
 
+from datetime import date
 from itertools import pairwise
 
 from pydantic import Field, field_validator
@@ -34,6 +35,23 @@ class MigrationDns(Model):
                                   "id, a managed zone's resource name); another form is refused naming it.")
 
 
+class MigrationArtifacts(Model):
+    """The model's weights and checkpoints, copied from the source end's bucket to the target end's before
+    the first step, and proven there by a restore drill (`accelplane migrate artifacts`)."""
+
+    bucket: str = Field(min_length=1, description="The bucket role both ends declare (storage.buckets[].role), e.g. "
+                                                  "model_artifacts: copied from the source end's to the target's.")
+    source_prefix: str = Field(default="", pattern=r"^([^/].*/)?$",
+                               description="What to copy: keys under this prefix of the source bucket (empty, or "
+                                           "ending in /).")
+    target_prefix: str = Field(default="", pattern=r"^([^/].*/)?$",
+                               description="Where it lands in the target bucket (empty, or ending in /).")
+    copy_on: date = Field(description="The day the copy runs, once (YYYY-MM-DD): a later date runs it again, "
+                                      "after `pulumi up`.")
+    sample: int = Field(default=16, ge=1, le=1000,
+                        description="How many objects the restore drill compares by content (spread over the keys).")
+
+
 class Migration(Model):
     """Where the service is served today (source), where it moves (target), and how clients follow."""
 
@@ -59,6 +77,9 @@ class Migration(Model):
                                 description="What must hold on the target, judged against the source, to advance.")
     parity: Parity = Field(description="The golden set and thresholds the target must meet against the source "
                                        "before it takes more than the first step.")
+    artifacts: MigrationArtifacts | None = Field(
+        default=None, description="Copy the model's files between the ends' buckets and prove the copy before the "
+                                  "first step (docs/migration.md).")
 
     @field_validator("steps")
     @classmethod

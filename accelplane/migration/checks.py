@@ -14,7 +14,15 @@ from accelplane.declaration.base import Environment
 from accelplane.declaration.kubernetes import InferenceService
 from accelplane.declaration.migration import PROD_MAX_TTL_SECONDS, Migration
 from accelplane.declaration.resilience import RateLimit
-from accelplane.migration.facets import Front, FrontKind, dns_services, front_of, health_path
+from accelplane.migration.facets import (
+    Front,
+    FrontKind,
+    artifact_sinks,
+    artifact_sources,
+    dns_services,
+    front_of,
+    health_path,
+)
 from accelplane.migration.stack import MigrationStack
 from accelplane.suggest import did_you_mean
 
@@ -42,6 +50,7 @@ def problems(stack: MigrationStack) -> Iterator[Issue]:
     paths = [health_path(getattr(stack, role).platform, service) for role, service in services.items()]
     yield from _dns(stack, fronts, paths)
     yield from _steps(stack)
+    yield from _artifacts(stack)
 
 
 def _end_problems(stack: MigrationStack, role: str, services: dict[str, InferenceService],
@@ -153,3 +162,27 @@ def _steps(stack: MigrationStack) -> Iterator[Issue]:
     if migration.weight != 0 and migration.weight not in migration.steps:
         steps = ", ".join(map(str, migration.steps))
         yield (("weight",), f"{migration.weight} is neither 0 nor one of the steps ({steps})")
+
+
+def _artifacts(stack: MigrationStack) -> Iterator[Issue]:
+    """Both ends keep a bucket of the declared role, and the target's cloud can copy from the source's."""
+    artifacts = stack.migration.artifacts
+    if artifacts is None:
+        return
+    for role in ROLES:
+        end = getattr(stack, role)
+        roles = [bucket.role.value for bucket in end.platform.buckets]
+        if artifacts.bucket not in roles:
+            yield (("artifacts", "bucket"), f"stack {end.stack!r} ({role}) has no bucket of role {artifacts.bucket!r}"
+                   f"{did_you_mean(artifacts.bucket, roles)} (its buckets: {', '.join(roles) or 'none'})")
+    source, target = stack.source.platform.cloud, stack.target.platform.cloud
+    sink = artifact_sinks().get(target)
+    if source not in artifact_sources() or sink is None or source not in sink.sources:
+        yield (("artifacts",), f"copying a model's files from {source} to {target} is not built yet (built: "
+               f"{_directions()}); copy them with the target cloud's own tool and leave artifacts out")
+
+
+def _directions() -> str:
+    sources = artifact_sources()
+    return "; ".join(f"{source} → {sink.cloud}, {sink.title}" for sink in artifact_sinks().values()
+                     for source in sink.sources if source in sources) or "none"

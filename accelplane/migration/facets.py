@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -135,3 +136,64 @@ def front_of(cloud: str) -> Front | None:
 def dns_services() -> dict[str, DnsService]:
     """Every installed DNS service, by its declaration word."""
     return {service.name: service for service in installed_facets(DNS_GROUP, DnsService)}
+
+
+SOURCES_GROUP = "accelplane.artifact_sources"
+SINKS_GROUP = "accelplane.artifact_sinks"
+
+
+@dataclass(frozen=True)
+class FederatedReader:
+    """Who reads the source bucket for a transfer: an identity of the sink's cloud, as the source's cloud
+    trusts it (an OpenID Connect issuer and subject)."""
+
+    issuer: str  # e.g. accounts.google.com
+    subject: pulumi.Output[str]  # the identity's subject (a Google service account's unique id)
+    what: str  # how a message names it
+
+
+@dataclass(frozen=True)
+class TransferEnds:
+    """The copy a migration declares, for its program: both ends' buckets (stack outputs) and prefixes."""
+
+    name: str  # the resources' logical-name prefix
+    source: Platform
+    source_bucket: pulumi.Output[str]
+    source_prefix: str
+    target: Platform
+    target_bucket: pulumi.Output[str]
+    target_prefix: str
+    copy_on: date  # the day the copy runs (once)
+
+
+@dataclass(frozen=True)
+class ArtifactSource:
+    """A cloud whose object store a transfer can read (`accelplane.artifact_sources` entry point)."""
+
+    cloud: str
+    scheme: str  # s3, gs
+    # Grants `reader` read-only access to the prefix; the credential reference the sink names (a role ARN).
+    grant: Callable[[TransferEnds, FederatedReader], pulumi.Output[str]]
+    offline_mocks: Callable[[], pulumi.runtime.Mocks]
+
+
+@dataclass(frozen=True)
+class ArtifactSink:
+    """A cloud's transfer service that copies into its object store (`accelplane.artifact_sinks` entry point)."""
+
+    cloud: str
+    title: str  # "Storage Transfer Service"
+    sources: tuple[str, ...]  # the clouds it reads from
+    # The identity that will read the source, for the source's cloud to trust.
+    reader: Callable[[TransferEnds], FederatedReader]
+    # Declares the copy (and the sink bucket's grant to the service); the stack outputs.
+    transfer: Callable[[TransferEnds, pulumi.Output[str]], Mapping[str, Any]]
+    offline_mocks: Callable[[], pulumi.runtime.Mocks]
+
+
+def artifact_sources() -> dict[str, ArtifactSource]:
+    return {facet.cloud: facet for facet in installed_facets(SOURCES_GROUP, ArtifactSource)}
+
+
+def artifact_sinks() -> dict[str, ArtifactSink]:
+    return {facet.cloud: facet for facet in installed_facets(SINKS_GROUP, ArtifactSink)}

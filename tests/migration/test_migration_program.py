@@ -50,10 +50,11 @@ def test_the_example_points_an_alias_at_prods_alb_and_an_a_record_at_tpu_prods_a
     assert target["weightedRoutingPolicies"] == [{"weight": 0}] and target["setIdentifier"] == "tpu-prod"
     assert "healthCheckId" not in target and not graph.by_type("aws:route53/healthCheck:HealthCheck")
     # Route 53's API is global and answers in us-east-1: the records go through a provider there.
-    [provider] = graph.by_type("pulumi:providers:aws")
+    [provider] = [p for p in graph.by_type("pulumi:providers:aws") if p.name == "llm-move-route53"]
     assert provider.inputs["region"] == "us-east-1"
     assert all(r.provider and r.provider.startswith(provider.urn) for r in graph.by_type("aws:route53/record:Record"))
-    assert graph.stack_outputs == {"dnsRecords": {"prod": 100, "tpu-prod": 0}, "hostname": "llm.acme.example"}
+    assert graph.stack_outputs == {"dnsRecords": {"prod": 100, "tpu-prod": 0}, "hostname": "llm.acme.example",
+                                   "artifactTransferJob": "llm-move-artifacts-e67e5b9"}
 
 
 def test_a_step_with_health_checks_checks_the_address_end_on_its_health_path(tmp_path: Path) -> None:
@@ -139,7 +140,9 @@ def test_the_rollback_figure_is_propagation_plus_what_clients_cached_of_the_targ
     path = write_stacks(tmp_path, {"llm-move": [
         ("source: {stack: prod, service: serve}", "source: {stack: tpu-prod, service: llm-server}"),
         ("target: {stack: tpu-prod, service: llm-server}", "target: {stack: prod, service: serve}"),
-        ("ttl_seconds: 60", "ttl_seconds: 30")]})
+        ("ttl_seconds: 60", "ttl_seconds: 30"),
+        # Copying files from a GKE end to an EKS end is not built: the reverse move leaves them out.
+        ("    artifacts: {bucket: model_artifacts", "    # artifacts: {bucket: model_artifacts")]})
     reverse = rollback_figure(load_migration(path))
     assert (reverse.seconds, reverse.cached_seconds) == (120, 60)
     assert "alias to the ALB is cached for its own TTL, 60 s" in reverse.sentence()
@@ -163,11 +166,13 @@ def test_the_commands_on_a_migration_stack() -> None:
         "llm-move-source", "llm-move-target"]
     check = _cli("check", "--stack", "llm-move")
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "stack llm-move (2 resources" in check.stdout
-    # Without health checks (the example's tpu-prod refuses Route 53's checkers), both records are advisory findings.
-    assert ("AP-DNS-002  llm-move-source  weighted alias record prod does not evaluate its target's health"
-            in check.stdout)
-    assert "PASSED: 0 blocking findings, 2 findings" in check.stdout
+    assert "stack llm-move (6 resources" in check.stdout
+    # Without health checks (the example's tpu-prod refuses Route 53's checkers), both records are advisory
+    # findings; so is the transfer service's whole-bucket grant on the target (what Storage Transfer requires).
+    findings = {tuple(line.split()[2:4]) for line in check.stdout.splitlines() if line.startswith("advisory")}
+    assert findings == {("AP-DNS-002", "llm-move-source"), ("AP-DNS-002", "llm-move-target"),
+                        ("AP-GCS-008", "llm-move-transfer-writer")}
+    assert "PASSED: 0 blocking findings, 3 findings" in check.stdout
     # A command that reads a platform says what the stack is instead (exit 2, no traceback).
     verify = _cli("verify", "--stack", "llm-move")
     assert verify.returncode == 2 and "Traceback" not in verify.stderr

@@ -74,7 +74,7 @@ def test_entry_point_builds_a_migration_stacks_records_as_the_offline_engine_doe
     """`pulumi up --stack llm-move`: the entry point finds the migration key and builds its records,
     the ends' StackReferences answered by mocks with the ends' own plans' outputs."""
     from accelplane.config.project import find_project
-    from accelplane.migration.facets import dns_services
+    from accelplane.migration.facets import artifact_sinks, dns_services
     from accelplane.migration.loader import load_migration
     from accelplane.migration.program import MigrationMocks
     from accelplane.program import migration_offline_graph, offline_graph
@@ -82,14 +82,16 @@ def test_entry_point_builds_a_migration_stacks_records_as_the_offline_engine_doe
     stack = load_migration(find_project().stack_file("llm-move"))
     offline = migration_offline_graph(stack)
     ends = {end.stack: offline_graph(end).stack_outputs for end in (stack.source, stack.target)}
-    mocks = MigrationMocks(dns_services()["route53"].offline_mocks(), ends)
+    mocks = MigrationMocks({"aws": dns_services()["route53"].offline_mocks(),
+                            "gcp": artifact_sinks()["gcp"].offline_mocks()}, ends)
     graph = OfflineGraph(stack="llm-move")
     raw = yaml.safe_load((STACKS_DIR / "Pulumi.llm-move.yaml").read_text())["config"]["accelplane:migration"]
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
         pulumi.runtime.settings.reset_options()
-        pulumi.runtime.set_all_config({"accelplane:migration": json.dumps(raw)})
+        # The Pulumi CLI hands structured config over as JSON, a YAML date as its text.
+        pulumi.runtime.set_all_config({"accelplane:migration": json.dumps(raw, default=str)})
         pulumi.runtime.set_mocks(mocks, project="accelplane", stack="llm-move", preview=True,
                                  monitor=_RecordingMonitor(mocks, graph))
         loop.run_until_complete(run_pulumi_func(lambda: runpy.run_path(str(ENTRY), run_name="__main__")))

@@ -107,6 +107,12 @@ class GcpLikeMocks(pulumi.runtime.Mocks):
         if token == "gcp:storage/getProjectServiceAccount:getProjectServiceAccount":
             email = self.agent_email("storage.googleapis.com")
             return {"id": email, "emailAddress": email, "member": f"serviceAccount:{email}", "project": project}
+        if token == "gcp:storage/getTransferProjectServiceAccount:getTransferProjectServiceAccount":
+            # Storage Transfer Service's service agent: project-NUMBER@storage-transfer-service.iam.gserviceaccount.com,
+            # and its OpenID Connect subject (a 21-digit unique id; this one is the mocks' own).
+            email = f"project-{self.project_number}@storage-transfer-service.iam.gserviceaccount.com"
+            return {"id": email, "email": email, "member": f"serviceAccount:{email}", "project": project,
+                    "subjectId": f"1{self.project_number:0>20}"}
         if token == "gcp:container/getEngineVersions:getEngineVersions":
             versions = ["1.33.5-gke.1080000", "1.32.9-gke.1072000"]
             return {
