@@ -23,7 +23,7 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from accelplane.cli import migrate_parity
+from accelplane.cli import migrate_artifacts, migrate_parity
 from accelplane.cli.connection_args import add_connection_arguments, connections_of
 from accelplane.cli.instant_arg import instant
 from accelplane.cli.migration_args import clouds_of, migration_of
@@ -71,6 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--now", type=instant, help=argparse.SUPPRESS)
         sub.set_defaults(handler=_run, migrate_command=action)
     migrate_parity.register(actions)
+    migrate_artifacts.register(actions)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -119,7 +120,21 @@ def _judge(args: argparse.Namespace, found: Situation, connections: dict[str, Co
                                     file="accelplane migrate", field=missing[0])
         else:
             return None
-    return decide_advance(found, parity)
+    return decide_advance(found, parity, _artifacts_proven(found, connections))
+
+
+def _artifacts_proven(found: Situation, connections: dict[str, Connection]) -> tuple[bool, str] | None:
+    """Before the first step, whether the restore drill proves the declared copy; None when not asked."""
+    # Start-up time: as in _run.
+    from accelplane.migration.artifacts_drill import report_uri, vouches
+    from accelplane.migration.parity_command import read_file
+
+    stack = found.stack
+    if stack.migration.artifacts is None or found.weight != 0:
+        return None
+    proven = vouches(stack, read_file(stack, report_uri(stack), connections))
+    found.parity_note = (found.parity_note + "; " if found.parity_note else "") + proven[1]
+    return proven
 
 
 def _write(args: argparse.Namespace, found: Situation, decision: Decision,

@@ -5,7 +5,8 @@ DNS service holds, each end's traffic and the parity report.
 1. live weights that differ from the declaration → refuse (exit 1, nothing written): someone moved
    them by hand, or `pulumi up` has not run; judging a step that is not serving would be wrong;
 2. the target at 100 % → complete, nothing to do;
-3. the target at 0 → start: the first step, no gates (the target has no traffic yet to judge);
+3. the target at 0 → start: the first step, no gates (the target has no traffic yet to judge), once a
+   passing restore drill proves the model's files at the target where the migration declares a copy;
 4. past the first step only with a passing parity report for each serving backend of the target at its
    image and the pinned golden set (the first step is where parity is checked on live hardware);
 5. the step still baking (`since` + `bake` after `--now`) → hold;
@@ -154,14 +155,19 @@ def baking(found: Situation) -> timedelta | None:
     return left if left > timedelta(0) else None
 
 
-def decide_advance(found: Situation, parity: tuple[bool, str] | None) -> Decision:
-    """`parity`: (passed, what to say) for the target's images, or None where it was not looked up."""
+def decide_advance(found: Situation, parity: tuple[bool, str] | None,
+                   artifacts: tuple[bool, str] | None = None) -> Decision:
+    """`parity`: (passed, what to say) for the target's images, or None where it was not looked up;
+    `artifacts`: the same for the restore drill of the model's files (None: none declared)."""
     weight = found.weight
     refusal = live_disagreement(found)
     if refusal:
         return Decision(MoveAction.refuse, weight, refusal)
     if weight == 100:
         return Decision(MoveAction.complete, 100, "every client is on the target: the migration is complete")
+    if weight == 0 and artifacts is not None and not artifacts[0]:
+        return Decision(MoveAction.refuse, 0, f"the target may not take its first step before the model's files are "
+                                              f"proven there: {artifacts[1]}")
     if weight == 0:
         first = next_step(found.stack)
         return Decision(MoveAction.start, first, f"start: the target takes {first}% (the gates judge it from there)")

@@ -71,7 +71,7 @@ def read_file(stack: MigrationStack, uri: str, connections: Mapping[str, Connect
                                 field="accelplane:migration.parity") from None
 
 
-def _write_file(stack: MigrationStack, uri: str, data: bytes, connections: Mapping[str, Connection]) -> None:
+def write_file(stack: MigrationStack, uri: str, data: bytes, connections: Mapping[str, Connection]) -> None:
     end = store_end(stack, uri)
     try:
         store_for(uri, end, connections.get(end.platform.cloud, Connection())).write(uri, data)
@@ -126,7 +126,7 @@ def record(stack: MigrationStack, options: MigrationParityOptions, now: datetime
                                      for r, out in zip(requests, outputs, strict=True)]).to_bytes()
     digest = golden.sha256(data)
     pinned = pin_migration_golden(stack.path, stack.config, digest)  # checked before anything is written
-    _write_file(stack, parity.golden.uri, data, options.connections)
+    write_file(stack, parity.golden.uri, data, options.connections)
     pinned.commit()
     return {"golden": parity.golden.uri, "sha256": digest, "requests": len(requests), "stack": stack.source.stack,
             "backend": backend.name, "where": transport.where, "stack_file": str(stack.path),
@@ -159,7 +159,7 @@ def check(stack: MigrationStack, options: MigrationParityOptions, now: datetime)
     results = [_check_backend(stack, service, backend, transports[backend.name], golden_set, options, now)
                for backend in backends]
     for result in results:
-        _write_file(stack, result["uri"], parity_report.render_json(result).encode(), options.connections)
+        write_file(stack, result["uri"], parity_report.render_json(result).encode(), options.connections)
     return results
 
 

@@ -117,7 +117,16 @@ def _live(moto_url: str, zone: str) -> dict[str, int]:
     return {r["SetIdentifier"]: r["Weight"] for r in records if r.get("SetIdentifier")}
 
 
-def _stacks(tmp_path: Path, moto_url: str, name: str, *, reports: bool = True) -> tuple[Path, str]:
+def _drill_report(tmp_path: Path) -> None:
+    """A passing restore drill of the example's copy, as `migrate artifacts` writes it."""
+    report = tmp_path / "parity" / "reports" / "artifacts" / "llm-move.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(json.dumps({"kind": "accelplane.migration.artifacts_drill/v1", "verdict": "pass",
+                                  "copy_on": "2026-12-07", "source_prefix": "released/", "target_prefix": "llm/"}))
+
+
+def _stacks(tmp_path: Path, moto_url: str, name: str, *, reports: bool = True,
+            drill: bool = True) -> tuple[Path, str]:
     """The example migration for this test's own zone and name, with a 2 s bake, a 30 s gate window, 20
     requests enough for a verdict and a pinned golden set; passing parity reports for the target."""
     zone = _zone(moto_url, name)
@@ -130,6 +139,8 @@ def _stacks(tmp_path: Path, moto_url: str, name: str, *, reports: bool = True) -
         "prod": [("hostnames: [llm.acme.example]", f"hostnames: [{hostname}]")],
         "tpu-prod": [("hostnames: [llm.acme.example]", f"hostnames: [{hostname}]")],
     })
+    if drill:
+        _drill_report(tmp_path)
     if reports:
         target = load_migration(path).target
         services = target.platform.kubernetes.inference_services  # type: ignore[union-attr]
@@ -291,3 +302,13 @@ def test_a_gke_end_on_managed_prometheus_is_read_with_a_google_token(tmp_path, m
     assert "--target-prometheus-url: the target end (tpu-prod): cannot query Managed Service for Prometheus" \
         in missing.stderr
     assert _weight(path)[0] == 25 and _live(moto_url, zone)["tpu-prod"] == 25  # the refused run changed nothing
+
+
+def test_the_first_step_waits_for_the_restore_drill_of_the_model_files(tmp_path, moto_url) -> None:
+    path, zone = _stacks(tmp_path, moto_url, "drill", drill=False)
+    before = path.read_text()
+    result = _migrate("advance", "--stack-file", path, "--endpoint-url", moto_url, "--now", _at(NOW))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert ("the target may not take its first step before the model's files are proven there: no restore drill "
+            "of the model's files yet (parity/reports/artifacts/llm-move.json)") in result.stdout
+    assert path.read_text() == before and _live(moto_url, zone)["tpu-prod"] == 0

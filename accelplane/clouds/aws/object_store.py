@@ -1,6 +1,15 @@
-"""`s3://bucket/key` objects for parity's golden sets and reports (GetObject, PutObject)."""
+"""`s3://bucket/key` objects for parity's golden sets and reports (GetObject, PutObject), and the listing
+and checksums a migration's restore drill compares (ListObjectsV2, HeadObject).
+
+S3 keeps a full-object CRC32C only for an object uploaded with that checksum (`ChecksumAlgorithm`); a
+multipart upload may keep a composite one (a checksum of the parts' checksums, `-N` after it), and an
+ETag is an MD5 of the bytes only for a single-part upload without KMS: neither is the object's CRC32C, so
+both read as none and the drill hashes the bytes (S3 User Guide, "Checking object integrity").
+"""
 
 from __future__ import annotations
+
+import base64
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -9,7 +18,7 @@ from accelplane.clouds.aws.clients import AwsClients
 from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
 from accelplane.declaration import Platform
-from accelplane.rollout.parity.storage import CloudObjectStore, ObjectStore, StoreError
+from accelplane.rollout.parity.storage import CloudObjectStore, ObjectEntry, ObjectStore, StoreError
 
 
 class S3Objects(ObjectStore):
@@ -37,6 +46,31 @@ class S3Objects(ObjectStore):
             raise StoreError(f"cannot read {uri}: {error.response.get('Error', {}).get('Code')}") from None
         except BotoCoreError as error:
             raise StoreError(f"cannot read {uri}: {error}") from None
+
+    def entries(self, uri: str) -> list[ObjectEntry]:
+        bucket, _, prefix = uri.removeprefix("s3://").partition("/")
+        found: list[ObjectEntry] = []
+        try:
+            pages = self.clients("s3").get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+            for page in pages:
+                found += [ObjectEntry(item["Key"][len(prefix):], int(item["Size"])) for item in page.get("Contents", [])
+                          if not item["Key"].endswith("/")]
+        except ClientError as error:
+            raise StoreError(f"cannot list {uri}: {error.response.get('Error', {}).get('Code')}") from None
+        except BotoCoreError as error:
+            raise StoreError(f"cannot list {uri}: {error}") from None
+        return sorted(found, key=lambda entry: entry.key)
+
+    def crc32c(self, uri: str) -> int | None:
+        bucket, key = self._split(uri)
+        try:
+            head = self.clients("s3").head_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
+        except (BotoCoreError, ClientError) as error:
+            raise StoreError(f"cannot read {uri}: {error}") from None
+        value = head.get("ChecksumCRC32C")
+        if not value or "-" in value or head.get("ChecksumType") == "COMPOSITE":
+            return None
+        return int.from_bytes(base64.b64decode(value), "big")
 
     def write(self, uri: str, data: bytes) -> None:
         bucket, key = self._split(uri)

@@ -1,10 +1,13 @@
 """`gs://bucket/key` objects for parity's golden sets and reports, through the Cloud Storage JSON API.
 
-Its own clients with the `devstorage.read_write` scope that may call `objects.get` and
-`objects.insert` only; `--api-endpoint storage=URL` and impersonation as everywhere else.
+Its own clients with the `devstorage.read_write` scope that may call `objects.get`, `objects.list` (a
+migration's restore drill) and `objects.insert` only; `--api-endpoint storage=URL` and impersonation as
+everywhere else.
 """
 
 from __future__ import annotations
+
+import base64
 
 from googleapiclient.http import MediaInMemoryUpload
 
@@ -13,7 +16,7 @@ from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 from accelplane.declaration import Platform
-from accelplane.rollout.parity.storage import CloudObjectStore, ObjectStore, StoreError
+from accelplane.rollout.parity.storage import CloudObjectStore, ObjectEntry, ObjectStore, StoreError
 
 WRITE_SCOPE = "https://www.googleapis.com/auth/devstorage.read_write"
 
@@ -37,6 +40,26 @@ class GcsObjects(ObjectStore):
             if error.code in ("HTTP 404", "notFound", "NOT_FOUND"):
                 return None
             raise StoreError(f"cannot read {uri}: {error.code}: {error.message}") from None
+
+    def entries(self, uri: str) -> list[ObjectEntry]:
+        bucket, _, prefix = uri.removeprefix("gs://").partition("/")
+        try:
+            items = self.clients.pages(self.clients.service("storage").objects(), "items", bucket=bucket,
+                                       prefix=prefix)
+        except GcpReadError as error:
+            raise StoreError(f"cannot list {uri}: {error.code}: {error.message}") from None
+        return sorted((ObjectEntry(str(item["name"])[len(prefix):], int(item.get("size", 0))) for item in items
+                       if not str(item["name"]).endswith("/")), key=lambda entry: entry.key)
+
+    def crc32c(self, uri: str) -> int | None:
+        # Cloud Storage keeps every object's CRC32C (base64, big-endian), composite objects included.
+        bucket, key = self._split(uri)
+        try:
+            found = self.clients.read(self.clients.service("storage").objects().get(bucket=bucket, object=key))
+        except GcpReadError as error:
+            raise StoreError(f"cannot read {uri}: {error.code}: {error.message}") from None
+        value = found.get("crc32c")
+        return int.from_bytes(base64.b64decode(value), "big") if value else None
 
     def write(self, uri: str, data: bytes) -> None:
         bucket, key = self._split(uri)

@@ -21,6 +21,14 @@ from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
 
+@dataclass(frozen=True)
+class ObjectEntry:
+    """One object under a listed prefix."""
+
+    key: str  # below the prefix
+    size: int
+
+
 class ObjectStore(ABC):
     @abstractmethod
     def read(self, uri: str) -> bytes | None:
@@ -28,6 +36,16 @@ class ObjectStore(ABC):
 
     @abstractmethod
     def write(self, uri: str, data: bytes) -> None: ...
+
+    def entries(self, uri: str) -> list[ObjectEntry]:
+        """Every object under the prefix `uri` (`scheme://bucket/prefix/`), by key below it, in key order
+        (a migration's restore drill compares two of them)."""
+        raise StoreError(f"{uri}: this store cannot list objects")
+
+    def crc32c(self, uri: str) -> int | None:
+        """The whole object's CRC32C as the store keeps it, or None where it keeps none (the caller then
+        hashes the bytes)."""
+        return None
 
 
 class StoreError(Exception):

@@ -1,0 +1,121 @@
+"""`accelplane migrate artifacts`: the target end's restore drill for the model's files, against real
+components — moto's S3 server holding prod's model_artifacts bucket (some objects uploaded with a
+full-object CRC32C, some without, so both the stored checksum and the re-hashed bytes are compared) and
+gcp-storage-emulator holding tpu-prod's, where Storage Transfer Service would have copied them (no
+Storage Transfer runs here: the copy is written by the test, as the service would leave it).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import boto3
+import google_crc32c
+import pytest
+
+from accelplane.config.project import find_project
+from tests.migration.test_migration_declaration import write_stacks
+from tests.support.google_api_fake import GoogleApiFake
+from tests.support.google_api_fake.key_file import key_file
+from tests.verify_gcp.conftest import gcs, gcs_server  # noqa: F401  (the Cloud Storage emulator, as fixtures)
+
+SOURCE_BUCKET, TARGET_BUCKET = "acme-ml-model-artifacts-bc3695bb", "acme-tpu-model-artifacts-bucket-08d1d4f"
+# What prod serves from released/ (a small model's files), and whether the upload kept a CRC32C.
+FILES = {
+    "llm/config.json": (b'{"architectures": ["LlamaForCausalLM"], "hidden_size": 4096}\n', True),
+    "llm/model-00001-of-00002.safetensors": (bytes(range(256)) * 64, False),
+    "llm/model-00002-of-00002.safetensors": (bytes(reversed(range(256))) * 48, True),
+    "llm/tokenizer.json": (b'{"version": "1.0", "model": {"type": "BPE"}}\n', False),
+}
+
+
+@pytest.fixture(scope="module")
+def moto_url() -> Iterator[str]:
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def source(moto_url: str) -> object:
+    s3 = boto3.client("s3", endpoint_url=moto_url, region_name="us-west-2", aws_access_key_id="testing",
+                      aws_secret_access_key="testing")
+    s3.create_bucket(Bucket=SOURCE_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    try:
+        for key, (data, checksum) in FILES.items():
+            # The checksum as an uploader sends it (botocore computes CRC32C only with awscrt installed).
+            kept = {"ChecksumAlgorithm": "CRC32C",
+                    "ChecksumCRC32C": base64.b64encode(google_crc32c.value(data).to_bytes(4, "big")).decode()}
+            s3.put_object(Bucket=SOURCE_BUCKET, Key=f"released/{key}", Body=data, **(kept if checksum else {}))
+        s3.put_object(Bucket=SOURCE_BUCKET, Key="drafts/llm/config.json", Body=b"{}")  # outside the prefix
+        yield s3
+    finally:
+        for item in s3.list_objects_v2(Bucket=SOURCE_BUCKET).get("Contents", []):
+            s3.delete_object(Bucket=SOURCE_BUCKET, Key=item["Key"])
+        s3.delete_bucket(Bucket=SOURCE_BUCKET)
+
+
+@pytest.fixture
+def google(tmp_path: Path) -> Iterator[Path]:
+    """A key file whose token comes from the Google API fake's OAuth endpoint (the emulator checks none)."""
+    with GoogleApiFake() as fake:
+        yield key_file(tmp_path, fake.url, "acme-ml-tpu-prod", "migrate")
+
+
+def _target(gcs, files: dict[str, bytes]) -> None:  # noqa: F811 (the fixture's value)
+    gcs.client().buckets().insert(project="acme-ml-tpu-prod", body={"name": TARGET_BUCKET}).execute()
+    for key, data in files.items():
+        gcs.upload(TARGET_BUCKET, f"llm/{key}", data)
+
+
+def _drill(tmp_path: Path, moto_url: str, gcs, key: Path) -> subprocess.CompletedProcess[str]:  # noqa: F811
+    path = write_stacks(tmp_path, {})
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+           "GOOGLE_APPLICATION_CREDENTIALS": str(key)}
+    return subprocess.run([sys.executable, "-m", "accelplane", "migrate", "artifacts", "--stack-file", str(path),
+                           "--source-bucket", SOURCE_BUCKET, "--target-bucket", TARGET_BUCKET, "--endpoint-url",
+                           moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json", "--now",
+                           "2026-12-07T10:00:00Z"], capture_output=True, text=True, timeout=120,
+                          cwd=find_project().root, env=env)
+
+
+def test_a_faithful_copy_is_proven_and_the_report_written_where_advance_reads_it(
+        tmp_path, moto_url, source, gcs, google) -> None:  # noqa: F811
+    _target(gcs, {key: data for key, (data, _) in FILES.items()})
+    result = _drill(tmp_path, moto_url, gcs, google)
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = json.loads(result.stdout)
+    assert (found["objects"], found["missing"], found["resized"], found["verdict"]) == (4, [], [], "pass")
+    # Every object compared (4 < the sample of 16): S3's stored CRC32C where the upload kept one, else the
+    # bytes; Cloud Storage's stored CRC32C always.
+    assert {item["key"]: (item["source"], item["target"], item["same"]) for item in found["compared"]} == {
+        key: ("stored crc32c" if checksum else "bytes re-hashed", "stored crc32c", True)
+        for key, (_, checksum) in FILES.items()}
+    written = json.loads((tmp_path / "parity" / "reports" / "artifacts" / "llm-move.json").read_text())
+    assert written["verdict"] == "pass" and written["copy_on"] == "2026-12-07"
+    assert (written["source"], written["target"]) == (f"s3://{SOURCE_BUCKET}/released/", f"gs://{TARGET_BUCKET}/llm/")
+
+
+def test_a_missing_object_and_one_of_the_same_size_with_other_bytes_fail(
+        tmp_path, moto_url, source, gcs, google) -> None:  # noqa: F811
+    copied = {key: data for key, (data, _) in FILES.items() if key != "llm/tokenizer.json"}
+    shard = "llm/model-00001-of-00002.safetensors"
+    copied[shard] = copied[shard][:100] + b"\x00" + copied[shard][101:]  # one byte flipped, same size
+    _target(gcs, copied)
+    result = _drill(tmp_path, moto_url, gcs, google)
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = json.loads(result.stdout)
+    assert found["missing"] == ["llm/tokenizer.json"] and found["verdict"] == "fail"
+    assert [item["key"] for item in found["compared"] if not item["same"]] == [shard]
