@@ -171,3 +171,16 @@ def aware(moment: Any) -> Any:
     if isinstance(moment, datetime) and moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment
+
+
+def time_left(end: datetime, now: datetime) -> str:
+    """How long until `end`, as a reader needs it: hours under two days (a reservation ending in 23 hours
+    has not "0 days left"), days beyond; what already ended says so."""
+    seconds = (end - now).total_seconds()
+    if seconds <= 0:
+        ago = -seconds
+        return f"ended {int(ago // 3600)} hours ago" if ago < 2 * 86400 else f"ended {int(ago // 86400)} days ago"
+    if seconds < 2 * 86400:
+        hours = int(seconds // 3600)
+        return f"{hours} hour{'s' if hours != 1 else ''} left" if hours else "under an hour left"
+    return f"{int(seconds // 86400)} days left"

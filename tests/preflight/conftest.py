@@ -30,14 +30,20 @@ PROD_RESERVATION = "cr-0a1b2c3d4e5f60718"
 
 
 def reservation(*, state: str = "active", count: int = 6, zone: str = "us-west-2a", instance_type: str = "p5.48xlarge",
-                ends: dt.datetime | None = NOW + dt.timedelta(days=90), kind: str = "default") -> dict[str, Any]:
+                ends: dt.datetime | None = NOW + dt.timedelta(days=90), kind: str = "default",
+                available: int | None = None, starts: dt.datetime | None = None) -> dict[str, Any]:
+    """DescribeCapacityReservations' item (botocore's ec2 model): `available` what no instance uses (all of
+    it by default), `starts` a capacity block's start."""
     item: dict[str, Any] = {
         "CapacityReservationId": PROD_RESERVATION, "InstanceType": instance_type, "InstancePlatform": "Linux/UNIX",
-        "AvailabilityZone": zone, "TotalInstanceCount": count, "AvailableInstanceCount": count, "State": state,
+        "AvailabilityZone": zone, "TotalInstanceCount": count,
+        "AvailableInstanceCount": count if available is None else available, "State": state,
         "ReservationType": kind, "EndDateType": "limited" if ends else "unlimited",
     }
     if ends:
         item["EndDate"] = ends
+    if starts:
+        item["StartDate"] = starts
     return item
 
 

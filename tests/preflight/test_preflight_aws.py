@@ -110,7 +110,8 @@ def test_an_expired_reservation(account: Account, fitting_prod: StackConfig) -> 
                                                         ends=NOW - dt.timedelta(days=1))
     check = only(account.preflight(fitting_prod), "reservation")
     assert check.status is Status.failed
-    assert "the capacity reservation is expired" in check.message and "ends 2026-12-04 (0 days left" in check.message
+    assert "the capacity reservation is expired" in check.message
+    assert "ends 2026-12-04 12:00 UTC (ended 24 hours ago" in check.message
 
 
 def test_an_undersized_reservation_in_the_wrong_zone(account: Account, prod: StackConfig) -> None:
@@ -137,6 +138,46 @@ def test_a_capacity_block_ending_within_min_days(account: Account, fitting_prod:
     assert only(account.preflight(fitting_prod, min_days=2), "reservation").status is Status.passed
 
 
+def test_a_reservation_ending_in_23_hours_says_hours_not_0_days(account: Account,
+                                                                 fitting_prod: StackConfig) -> None:
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b", ends=NOW + dt.timedelta(hours=23))
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.failed
+    assert "it ends 2026-12-06 11:00 UTC (23 hours left, at least 7 days wanted)" in check.message
+
+
+def test_a_capacity_block_that_starts_in_ten_days_is_no_for_a_pool_that_wants_nodes_now(
+        account: Account, fitting_prod: StackConfig) -> None:
+    # The EKS guide: a node group on a capacity block stays at 0 until the block is active.
+    account.reservations[PROD_RESERVATION] = reservation(
+        zone="us-west-2b", kind="capacity-block", state="scheduled", starts=NOW + dt.timedelta(days=10),
+        ends=NOW + dt.timedelta(days=24))
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.failed
+    assert "starts 2026-12-15 12:00 UTC" in check.has
+    assert "it starts 2026-12-15 12:00 UTC (10 days away), the pool wants 2 nodes before that" in check.message
+    assert "scaling.min 0 and desired 0 until the block is active" in check.fix
+
+
+def test_a_scheduled_capacity_block_holds_a_pool_that_waits_at_zero(account: Account, tmp_path: Path) -> None:
+    stack = variant(tmp_path, FITTING_ZONES, ("scaling: {min: 0, desired: 2, max: 4}\n        disk_gib: 1000",
+                                              "scaling: {min: 0, desired: 0, max: 4}\n        disk_gib: 1000"))
+    account.reservations[PROD_RESERVATION] = reservation(
+        zone="us-west-2b", kind="capacity-block", state="scheduled", starts=NOW + dt.timedelta(days=10),
+        ends=NOW + dt.timedelta(days=24))
+    check = only(account.preflight(stack), "reservation")
+    assert check.status is not Status.failed, check.message
+
+
+def test_a_reservation_another_cluster_uses_up_is_no(account: Account, fitting_prod: StackConfig) -> None:
+    # AvailableInstanceCount 0 of 6: the total is there, none of it free.
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b", available=0)
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.failed
+    assert "6 of its 6 instances are in use elsewhere: 0 free, the pool's maximum is 4" in check.message
+    assert check.headroom == "-4 instances" and "0 of 6xp5.48xlarge free" in check.has
+
+
 def test_a_reservation_that_does_not_exist(account: Account, fitting_prod: StackConfig) -> None:
     del account.reservations[PROD_RESERVATION]
     check = only(account.preflight(fitting_prod), "reservation")
@@ -149,6 +190,31 @@ def test_an_unsupported_eks_version(account: Account, fitting_prod: StackConfig)
     assert check.status is Status.failed and "no longer supports 1.33" in check.message
     account.versions = []
     assert "does not offer Kubernetes 1.33" in only(account.preflight(fitting_prod), "cluster.version").message
+
+
+def test_extended_support_ending_within_min_days_is_no_and_far_from_it_a_cost_warning(
+        account: Account, fitting_prod: StackConfig) -> None:
+    account.versions = [{"clusterVersion": "1.33", "clusterType": "eks", "versionStatus": "EXTENDED_SUPPORT",
+                         "status": "extended-support",
+                         "endOfStandardSupportDate": NOW - dt.timedelta(days=300),
+                         "endOfExtendedSupportDate": NOW + dt.timedelta(days=3)}]
+    check = only(account.preflight(fitting_prod), "cluster.version")
+    assert check.status is Status.failed
+    assert check.message.startswith("extended support for 1.33 ends 2026-12-08 (3 days left, at least 7 days wanted): "
+                                    "then EKS upgrades the control plane to the next version")
+    assert check.has == "extended support (extended support until 2026-12-08)"
+    account.versions[0]["endOfExtendedSupportDate"] = NOW + dt.timedelta(days=200)
+    far = only(account.preflight(fitting_prod), "cluster.version")
+    assert far.status is Status.warning and "costs more per hour" in far.message
+
+
+def test_standard_support_ending_within_min_days_is_no(account: Account, fitting_prod: StackConfig) -> None:
+    assert isinstance(account.versions, list)
+    account.versions[0]["endOfStandardSupportDate"] = NOW + dt.timedelta(days=5)
+    check = only(account.preflight(fitting_prod), "cluster.version")
+    assert check.status is Status.failed
+    assert check.message == ("standard support for 1.33 ends 2026-12-10 (5 days left, at least 7 days wanted): then "
+                             "the cluster moves to extended support, billed higher per hour")
 
 
 def test_an_ami_release_aws_does_not_publish(account: Account, fitting_prod: StackConfig) -> None:

@@ -68,7 +68,8 @@ def test_an_expiring_reservation_of_the_wrong_machine_type(project: Capacity) ->
     check = only(preflight(project), "reservation")
     assert check.status is Status.failed
     assert "it reserves ct5lp-hightpu-4t, the pool runs ct5p-hightpu-4t" in check.message
-    assert "deleted at 2026-12-07 (1 days left, at least 7 wanted)" in check.message
+    # From 2026-12-05 12:00 (the tests' now): 36 hours, not "1 days".
+    assert "it is deleted at 2026-12-07 00:00 UTC (36 hours left, at least 7 days wanted)" in check.message
 
 
 def test_a_missing_reservation(project: Capacity, fake) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from accelplane.clouds.aws.preflight.calls import AwsReads, InstanceType, UnreadableError
 from accelplane.clouds.aws.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions
-from accelplane.preflight.results import PreflightCheck, Status, aware, unknown
+from accelplane.preflight.results import PreflightCheck, Status, aware, time_left, unknown
 
 
 def offering_checks(demands: list[PoolDemand], reads: AwsReads) -> list[PreflightCheck]:
@@ -112,11 +112,15 @@ def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: 
     kind = "capacity block" if item.get("ReservationType") == "capacity-block" else "capacity reservation"
     subject = f"{reservation_id} (pool {demand.name})"
     total = int(item.get("TotalInstanceCount") or 0)
+    # What other instances (another cluster's, this stack's own already running) do not use: AWS's
+    # AvailableInstanceCount (the total stays the same however many run).
+    available = int(item.get("AvailableInstanceCount", total) or 0)
     state = str(item.get("State"))
     zone = str(item.get("AvailabilityZone"))
-    end = aware(item.get("EndDate"))
+    start, end = aware(item.get("StartDate")), aware(item.get("EndDate"))
     ends = f", ends {end:%Y-%m-%d %H:%M} UTC" if isinstance(end, datetime) else ", no end date"
-    has = f"{kind} {state}: {total}x{item.get('InstanceType')} in {zone}{ends}"
+    starts = f", starts {start:%Y-%m-%d %H:%M} UTC" if state == "scheduled" and isinstance(start, datetime) else ""
+    has = f"{kind} {state}: {available} of {total}x{item.get('InstanceType')} free in {zone}{starts}{ends}"
     needs = f"{demand.pool.scaling.max}x{demand.instance_type} in {', '.join(demand.zones)}"
     problems, fixes = [], []
     if state != "active" and not (state == "scheduled" and kind == "capacity block"):
@@ -134,16 +138,28 @@ def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: 
         fixes.append(f"raise the reservation to {demand.pool.scaling.max} instances "
                      f"(aws ec2 modify-capacity-reservation --instance-count {demand.pool.scaling.max}) or lower "
                      "scaling.max")
+    elif available < demand.pool.scaling.max:
+        problems.append(f"{total - available} of its {total} instances are in use elsewhere: {available} free, the "
+                        f"pool's maximum is {demand.pool.scaling.max}")
+        fixes.append("free them (the other cluster's nodes), raise the reservation, or lower scaling.max")
+    # A node group launches its desired size at once (min <= desired): with nodes wanted before the block is
+    # active, their launches fail.
+    if state == "scheduled" and isinstance(start, datetime) and start > now and demand.pool.scaling.desired > 0:
+        problems.append(f"it starts {start:%Y-%m-%d %H:%M} UTC ({time_left(start, now).replace(' left', '')} away), "
+                        f"the pool wants {demand.pool.scaling.desired} nodes before that")
+        fixes.append("keep the pool at scaling.min 0 and desired 0 until the block is active (the EKS guide on "
+                     "capacity blocks), then scale it up")
     if isinstance(end, datetime):
         left = end - now
         if left.total_seconds() <= 0 or left.days < min_days:
-            problems.append(f"it ends {end:%Y-%m-%d} ({max(0, left.days)} days left, at least {min_days} wanted)")
+            problems.append(f"it ends {end:%Y-%m-%d %H:%M} UTC ({time_left(end, now)}, at least {min_days} days "
+                            "wanted)")
             fixes.append("extend it (aws ec2 modify-capacity-reservation --end-date …) or buy the next capacity block")
-    headroom = f"{total - demand.pool.scaling.max} instances"
+    headroom = f"{available - demand.pool.scaling.max} instances"
     if problems:
         return PreflightCheck("reservation", subject, Status.failed, "; ".join(problems), needs=needs, has=has,
                               headroom=headroom, fix="; ".join(fixes), at=demand.at)
-    if total < demand.most_nodes:
+    if available < demand.most_nodes:
         return PreflightCheck(
             "reservation", subject, Status.warning,
             f"holds the pool's maximum, but not the {demand.surge} extra nodes a rolling update launches",

@@ -12,7 +12,7 @@ from accelplane.clouds.aws.declaration import AwsPlatform
 from accelplane.clouds.aws.node_images import ami_parameter
 from accelplane.clouds.aws.preflight.calls import AwsReads, UnreadableError
 from accelplane.preflight.options import PreflightOptions
-from accelplane.preflight.results import PreflightCheck, Status, aware, unknown
+from accelplane.preflight.results import PreflightCheck, Status, aware, time_left, unknown
 
 _AT_VERSION = ("kubernetes_version",)
 
@@ -34,21 +34,31 @@ def version_checks(platform: AwsPlatform, reads: AwsReads, options: PreflightOpt
     now = options.now or datetime.now(UTC)
     standard_end = aware(item.get("endOfStandardSupportDate"))
     extended_end = aware(item.get("endOfExtendedSupportDate"))
-    has = status.lower().replace("_", " ") + (f" (standard support until {standard_end:%Y-%m-%d})"
-                                             if isinstance(standard_end, datetime) else "")
+    # The row shows the date that matters: the end of the support the version is in now.
+    end = extended_end if status == "EXTENDED_SUPPORT" else standard_end
+    which = "extended" if status == "EXTENDED_SUPPORT" else "standard"
+    has = status.lower().replace("_", " ") + (f" ({which} support until {end:%Y-%m-%d})"
+                                             if isinstance(end, datetime) else "")
     if status == "UNSUPPORTED":
         return [PreflightCheck("cluster.version", subject, Status.failed, f"EKS no longer supports {version}",
                                needs=version, has=has, fix="declare a supported kubernetes_version", at=_AT_VERSION)]
+    if isinstance(end, datetime) and (end - now).days < options.min_days:
+        # At the end of extended support EKS upgrades the control plane itself; at the end of standard
+        # support the cluster moves to extended support, billed higher (EKS User Guide, "Understand the
+        # Kubernetes version lifecycle on EKS"): either way the declared version does not hold that long.
+        after = ("EKS upgrades the control plane to the next version" if which == "extended"
+                 else "the cluster moves to extended support, billed higher per hour")
+        return [PreflightCheck("cluster.version", subject, Status.failed,
+                               f"{which} support for {version} ends {end:%Y-%m-%d} ({time_left(end, now)}, at least "
+                               f"{options.min_days} days wanted): then {after}",
+                               needs=f"{version} for {options.min_days} days", has=has,
+                               fix="declare the next kubernetes_version and upgrade before then", at=_AT_VERSION)]
     if status == "EXTENDED_SUPPORT":
         ends = f" until {extended_end:%Y-%m-%d}" if isinstance(extended_end, datetime) else ""
         return [PreflightCheck("cluster.version", subject, Status.warning,
                                f"{version} is in extended support{ends}: the control plane costs more per hour",
                                needs=version, has=has, fix="plan the move to a version in standard support",
                                at=_AT_VERSION)]
-    if isinstance(standard_end, datetime) and (standard_end - now).days < options.min_days:
-        return [PreflightCheck("cluster.version", subject, Status.warning,
-                               f"standard support for {version} ends {standard_end:%Y-%m-%d}",
-                               needs=version, has=has, fix="plan the move to the next version", at=_AT_VERSION)]
     return [PreflightCheck("cluster.version", subject, Status.passed, f"EKS supports {version}", needs=version,
                            has=has, at=_AT_VERSION)]
 

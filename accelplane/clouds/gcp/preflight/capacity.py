@@ -12,7 +12,7 @@ from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.preflight.calls import get, why
 from accelplane.clouds.gcp.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions
-from accelplane.preflight.results import PreflightCheck, Status, unknown
+from accelplane.preflight.results import PreflightCheck, Status, time_left, unknown
 
 
 def offering_checks(demands: list[PoolDemand], clients: GcpClients) -> list[PreflightCheck]:
@@ -107,8 +107,8 @@ def _judge(demand: PoolDemand, zone: str, item: dict, *, now: datetime, min_days
         except ValueError:
             ends = None
         if ends is not None and (ends - now).days < min_days:
-            problems.append(f"it is deleted at {ends:%Y-%m-%d} ({max(0, (ends - now).days)} days left, at least "
-                            f"{min_days} wanted)")
+            problems.append(f"it is deleted at {ends:%Y-%m-%d %H:%M} UTC ({time_left(ends, now)}, at least "
+                            f"{min_days} days wanted)")
             fixes.append("move its deletion time out, or reserve the capacity again")
     if problems:
         return PreflightCheck("reservation", subject, Status.failed, "; ".join(problems), needs=needs, has=has,
