@@ -31,6 +31,7 @@ _COMMAND_MODULES = (
     "accelplane.cli.rules",
     "accelplane.cli.nodes",
     "accelplane.cli.preflight",
+    "accelplane.cli.capacity",
     "accelplane.cli.cost",
     "accelplane.cli.prices",
     "accelplane.cli.verify",

@@ -1,0 +1,103 @@
+"""`accelplane capacity offerings --stack NAME --pool POOL`: what scarce accelerator capacity the pool
+could get, from the cloud's own offers, read-only (accelplane/capacity/offerings.py): EC2 Capacity
+Blocks for ML on AWS (each with its offering id, dates and upfront fee), calendar-mode future
+reservations on Google Cloud (zone and dates; the advice names no price). Nothing is bought.
+
+Exit codes: 0 offers found, 1 none for the question asked, 2 bad input or no credentials.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import UTC, datetime, timedelta
+
+from accelplane.cli.connection_args import add_connection_arguments, connection_of
+from accelplane.cli.instant_arg import instant
+from accelplane.cli.stack_args import add_stack_arguments, require_stack
+from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+
+HERE = "accelplane capacity offerings"
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number (got {text!r})") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more (got {value})")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("capacity", help="what scarce accelerator capacity a pool could get (read-only)",
+                                   description=__doc__.split("\n\n")[0] if __doc__ else None)
+    actions = parser.add_subparsers(dest="capacity_action", required=True, parser_class=type(parser))
+    sub = actions.add_parser("offerings", help="the cloud's offers for a pool: machine type, count, dates, price",
+                             description="The cloud's offers for the pool's machine type: what a purchase or a "
+                             "future reservation would get, read-only.")
+    add_stack_arguments(sub)
+    sub.add_argument("--pool", required=True, metavar="NAME", help="the node pool (node_pools[].name)")
+    sub.add_argument("--count", type=_positive, metavar="N", help="machines (default: the pool's scaling.max)")
+    sub.add_argument("--days", type=_positive, default=1, metavar="D", help="how long, in days (default 1)")
+    sub.add_argument("--from", dest="earliest", type=instant, metavar="TIME",
+                     help="earliest start, UTC (e.g. 2026-12-10T00:00:00Z; default: now)")
+    sub.add_argument("--within", type=_positive, default=14, metavar="DAYS",
+                     help="latest start, in days after --from (default 14)")
+    add_connection_arguments(sub)
+    sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    sub.add_argument("--now", type=instant, help=argparse.SUPPRESS)  # for tests and reruns
+    sub.set_defaults(handler=_offerings)
+
+
+def _offerings(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
+    from accelplane.capacity.offerings import OfferingQuery, offerings_of
+    from accelplane.suggest import did_you_mean
+
+    stack = require_stack(args)
+    platform = stack.platform
+    pool = next((p for p in platform.node_pools if p.name == args.pool), None)
+    if pool is None:
+        names = [p.name for p in platform.node_pools]
+        raise InputError.single(f"no pool {args.pool!r}{did_you_mean(args.pool, names)} (pools: {', '.join(names)})",
+                                file=HERE, field="--pool")
+    facet = offerings_of(platform.cloud)
+    if facet is None:
+        raise InputError.single(f"the {platform.cloud} cloud offers no capacity offerings", file=str(stack.path),
+                                line=stack.line_of("cloud"), field="cloud")
+    earliest = args.earliest or args.now or datetime.now(UTC)
+    query = OfferingQuery(pool=pool, count=args.count or pool.scaling.max, hours=args.days * 24, earliest=earliest,
+                          latest=earliest + timedelta(days=args.within))
+    problem = facet.query_problem(query)
+    if problem:
+        raise InputError.single(f"{facet.title}: {problem}", file=HERE, field="--days")
+    offers, where = facet.find(platform, query, connection_of(args, platform.cloud, "capacity offerings"))
+    offers.sort(key=lambda offer: (not offer.in_pool_zones, offer.start, offer.upfront_usd or 0.0))
+    data = {"stack": stack.stack, "pool": pool.name, "where": where, "source": facet.title,
+            "asked": {"machine": pool.instance_type, "count": query.count, "hours": query.hours,
+                      "start_from": earliest.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                      "start_by": query.latest.strftime("%Y-%m-%dT%H:%M:%SZ")},
+            "offerings": [{"kind": o.kind, "id": o.offering_id, "zone": o.zone, "in_pool_zones": o.in_pool_zones,
+                           "start": o.start.strftime("%Y-%m-%dT%H:%M:%SZ"), "end": o.end.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                           "hours": round(o.hours, 2), "machine": o.machine, "count": o.count,
+                           "upfront_usd": o.upfront_usd, "per_machine_hour_usd": o.per_machine_hour_usd}
+                          for o in offers]}
+    print(json.dumps(data, indent=2, sort_keys=True) if args.format == "json" else _text(data))
+    return EXIT_OK if offers else EXIT_FINDINGS
+
+
+def _text(data: dict) -> str:
+    asked = data["asked"]
+    lines = [f"{data['source']} for pool {data['pool']} of {data['stack']} ({data['where']}): {asked['count']}x"
+             f"{asked['machine']} for {asked['hours']} h, starting {asked['start_from']} to {asked['start_by']}"]
+    if not data["offerings"]:
+        lines.append("  none offered for that: try other dates (--from, --within), fewer machines or another length")
+    for offer in data["offerings"]:
+        price = (f"${offer['upfront_usd']:,.2f} upfront (${offer['per_machine_hour_usd']:,.4f} per machine-hour)"
+                 if offer["upfront_usd"] is not None else "no price in the answer")
+        zone = offer["zone"] + ("" if offer["in_pool_zones"] else " (not a zone of the pool)")
+        lines.append(f"  {offer['start']} → {offer['end']} in {zone}: {offer['count']}x{offer['machine']}, {price}"
+                     + (f" [{offer['id']}]" if offer["id"] else ""))
+    return "\n".join(lines)
