@@ -70,6 +70,10 @@ def test_quota_codes_follow_the_longest_family_prefix() -> None:
     assert quota_for("inf2.xlarge", "on_demand").code == "L-1945791B"  # not Standard's "i"
     assert quota_for("trn1.32xlarge", "spot").code == "L-6B0D517C"  # not Standard's "t"
     assert quota_for("p6-b200.48xlarge", "spot") is None  # no sourced code: unknown, never fit
+    # Spot codes Service Quotas lists for ec2 beside the on-demand ones of the same families.
+    assert quota_for("dl1.24xlarge", "spot").code == "L-85EED4F7"
+    assert quota_for("f2.12xlarge", "spot").code == "L-88CF9481"
+    assert quota_for("x2iedn.32xlarge", "spot").code == "L-E3A00192"
 
 
 def test_a_quota_with_no_known_code_is_unknown_and_blocks(account: Account, tmp_path: Path) -> None:

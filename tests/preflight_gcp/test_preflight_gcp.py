@@ -76,7 +76,22 @@ def test_a_missing_reservation(project: Capacity, fake) -> None:
     key = next(k for k in fake.state.resources if k.endswith("/reservations/acme-v5p-2x2x4"))
     del fake.state.resources[key]
     check = only(preflight(project), "reservation")
-    assert check.status is Status.failed and "no reservation acme-v5p-2x2x4 in us-central1-a" in check.message
+    assert check.status is Status.failed
+    assert check.message == "no reservation acme-v5p-2x2x4 in any zone of project acme-ml-tpu-prod"
+
+
+def test_a_reservation_in_another_zone_says_where_it_is(project: Capacity, fake) -> None:
+    key = next(k for k in fake.state.resources if k.endswith("/reservations/acme-v5p-2x2x4"))
+    del fake.state.resources[key]
+    # The same name in another zone, and another reservation beside it (the filter keeps only the name).
+    project.reserve("us-central1-c", "acme-v5p-2x2x4", "ct5p-hightpu-4t", count=64)
+    project.reserve("us-central1-c", "acme-other", "ct5p-hightpu-4t", count=8)
+    check = only(preflight(project), "reservation")
+    assert check.status is Status.failed
+    assert check.message == ("reservation acme-v5p-2x2x4 is in us-central1-c, not in the pool's zones (us-central1-a):"
+                             " the pool's nodes cannot use it there")
+    assert check.fix == "run the pool in us-central1-c (its zones), or reserve in us-central1-a"
+    assert "compute.reservations.aggregatedList" in fake.calls
 
 
 def test_a_gke_version_the_location_no_longer_offers(project: Capacity) -> None:

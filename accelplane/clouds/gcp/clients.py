@@ -119,6 +119,8 @@ PREFLIGHT_PERMISSIONS = {
     "compute.machineTypes.get": "compute.machineTypes.get",
     "compute.acceleratorTypes.get": "compute.acceleratorTypes.get",
     "compute.reservations.get": "compute.reservations.get",
+    # Where a reservation the pool's zones lack is instead.
+    "compute.reservations.aggregatedList": "compute.reservations.list",
     "container.projects.locations.getServerConfig": "container.clusters.list",
     "cloudquotas.projects.locations.services.quotaInfos.get": "cloudquotas.quotas.get",
 }
@@ -396,6 +398,19 @@ class GcpClients:
         tried = f" after {attempt - 1} attempts" if attempt > 1 else ""
         return GcpReadError(operation, "deadline", f"not read{tried}: the run's {self.deadline:g} s read deadline "
                             "passed (a slow or failing API); the rest of the run is not verified")
+
+    def pages_aggregated(self, collection: Any, **params: Any) -> dict[str, list[dict]]:
+        """A Compute `aggregatedList`'s members by scope (`zones/<zone>`), every page followed; the list field
+        of each scope is the collection's own (`reservations`), found as the one list in the scope."""
+        found: dict[str, list[dict]] = {}
+        request = collection.aggregatedList(**params)
+        while request is not None:
+            answer = self.read(request)
+            for scope, value in (answer.get("items") or {}).items():
+                lists = [items for key, items in (value or {}).items() if isinstance(items, list) and key != "warning"]
+                found.setdefault(scope, []).extend(lists[0] if lists else [])
+            request = collection.aggregatedList_next(request, answer) if answer.get("nextPageToken") else None
+        return found
 
     def pages(self, collection: Any, field: str, **params: Any) -> list[dict]:
         """Every item of a list method, following nextPageToken."""

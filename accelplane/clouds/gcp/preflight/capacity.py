@@ -7,6 +7,7 @@ not deleted within --min-days)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.preflight.calls import get, why
@@ -69,14 +70,33 @@ def reservation_checks(demands: list[PoolDemand], clients: GcpClients,
             continue
         needs = f"{demand.max_nodes}x{demand.machine_type} in {', '.join(demand.zones)}"
         if found is None:
-            checks.append(PreflightCheck(
-                "reservation", subject, Status.failed,
-                f"no reservation {demand.reservation} in {', '.join(demand.zones)} of project {clients.project}",
-                needs=needs, has="none", fix="check the name and zone, or create the reservation (gcloud compute "
-                "reservations create) before the pool", at=demand.at))
+            checks.append(_elsewhere(demand, clients, compute, needs))
             continue
         checks.append(_judge(demand, *found, now=now, min_days=options.min_days))
     return checks
+
+
+def _elsewhere(demand: PoolDemand, clients: GcpClients, compute: Any, needs: str) -> PreflightCheck:
+    """A reservation the pool's zones do not hold: where it is instead (a reservation is zonal), if anywhere."""
+    subject = f"{demand.reservation} (pool {demand.name})"
+    try:
+        pages = clients.pages_aggregated(compute.reservations(), filter=f'name = "{demand.reservation}"',
+                                         project=clients.project)
+    except GcpReadError as error:
+        return unknown("reservation", subject, why(error), at=demand.at)
+    zones = sorted(zone.removeprefix("zones/") for zone, items in pages.items() if items)
+    if zones:
+        return PreflightCheck(
+            "reservation", subject, Status.failed,
+            f"reservation {demand.reservation} is in {', '.join(zones)}, not in the pool's zones "
+            f"({', '.join(demand.zones)}): the pool's nodes cannot use it there", needs=needs,
+            has=f"in {', '.join(zones)}", fix=f"run the pool in {zones[0]} (its zones), or reserve in "
+            f"{demand.zones[0]}", at=demand.at)
+    return PreflightCheck(
+        "reservation", subject, Status.failed,
+        f"no reservation {demand.reservation} in any zone of project {clients.project}", needs=needs, has="none",
+        fix="check the name, or create the reservation (gcloud compute reservations create) before the pool",
+        at=demand.at)
 
 
 def _judge(demand: PoolDemand, zone: str, item: dict, *, now: datetime, min_days: int) -> PreflightCheck:
