@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import boto3
+
 from accelplane.clouds.aws.preflight.quotas import quota_for
 from accelplane.config.loader import StackConfig
 from accelplane.preflight.results import Status
@@ -79,12 +81,13 @@ def test_quota_codes_follow_the_longest_family_prefix() -> None:
 def test_a_quota_with_no_known_code_is_unknown_and_blocks(account: Account, tmp_path: Path) -> None:
     account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b")
     system = "instance_type: m7i.2xlarge\n        scaling: {min: 3, desired: 3, max: 6}\n"
-    spot_x = ("instance_type: x2idn.16xlarge\n        capacity: {type: spot}\n"
+    # Spot High Memory (u-): Service Quotas lists no Spot code for the family (the instances are On-Demand only).
+    spot_u = ("instance_type: u-6tb1.56xlarge\n        capacity: {type: spot}\n"
               "        scaling: {min: 3, desired: 3, max: 6}\n")
-    stack = variant(tmp_path, FITTING_ZONES, (system, spot_x))
+    stack = variant(tmp_path, FITTING_ZONES, (system, spot_u))
     report = account.preflight(stack)
     check = only(report, "quota.vcpu", "pool system")
-    assert check.status is Status.unknown and "no known Service Quotas code for spot x2idn.16xlarge" in check.message
+    assert check.status is Status.unknown and "no known Service Quotas code for spot u-6tb1.56xlarge" in check.message
     assert report.failed and [c.subject for c in report.blocking] == ["pool system"]
     assert not account.preflight(stack, allow_unknown=True).failed
 
@@ -236,3 +239,32 @@ def test_preflight_makes_only_read_calls(account: Account, fitting_prod: StackCo
     account.preflight(fitting_prod)
     called = set(account.clients.calls.to_json()["by_operation"])
     assert all(op.split(".")[1].startswith(("Describe", "Get", "List")) for op in called), called
+
+
+def test_a_reservation_in_another_zone_of_an_existing_vpc_names_a_subnet_there(account: Account,
+                                                                              tmp_path: Path) -> None:
+    ec2 = boto3.client("ec2", region_name="us-west-2")  # moto's EC2, as the account's owner sets it up
+    vpc = ec2.create_vpc(CidrBlock="10.20.0.0/16")["Vpc"]["VpcId"]
+    private = ec2.create_subnet(VpcId=vpc, CidrBlock="10.20.0.0/18", AvailabilityZone="us-west-2a")["Subnet"]
+    spare = ec2.create_subnet(VpcId=vpc, CidrBlock="10.20.128.0/18", AvailabilityZone="us-west-2c")["Subnet"]
+    other_vpc = ec2.create_vpc(CidrBlock="10.30.0.0/16")["Vpc"]["VpcId"]
+    ec2.create_subnet(VpcId=other_vpc, CidrBlock="10.30.0.0/18", AvailabilityZone="us-west-2c")  # not this VPC's
+    stack = variant(tmp_path, ("""      new_vpc:
+        cidr: 10.20.0.0/16
+        availability_zones: [us-west-2a, us-west-2b, us-west-2c]
+        private_subnets: [10.20.0.0/18, 10.20.64.0/18, 10.20.128.0/18]
+        public_subnets: [10.20.192.0/24, 10.20.193.0/24, 10.20.194.0/24]
+        nat: per_az
+""", f"""      existing_vpc:
+        vpc_id: {vpc}
+        cidr: 10.20.0.0/16
+        private_subnet_ids: [{private['SubnetId']}]
+        public_subnet_ids: [{private['SubnetId']}]
+"""))
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2c")
+    check = only(account.preflight(stack), "reservation")
+    assert check.status is Status.failed
+    assert "it is in us-west-2c, the pool's nodes are in us-west-2a" in check.message
+    # train-h100 is in a placement group: the subnet goes first in the list.
+    assert (f"add {spare['SubnetId']} (a subnet of {vpc} in us-west-2c) first in "
+            "network.existing_vpc.private_subnet_ids") in check.fix

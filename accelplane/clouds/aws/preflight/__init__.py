@@ -49,7 +49,7 @@ def aws_preflight(platform: AwsPlatform, clients: AwsClients, options: Preflight
     checks += quota_checks(platform, demands, types, reads)
     checks += offering_checks(demands, reads)
     checks += efa_checks(demands, types)
-    checks += reservation_checks(demands, reads, options)
+    checks += reservation_checks(demands, reads, options, platform.network)
     checks += version_checks(platform, reads, options)
     checks += image_checks(platform, reads)
     return checks

@@ -6,8 +6,10 @@ type `capacity-block`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
+from accelplane.clouds.aws.declaration import AwsNetwork
 from accelplane.clouds.aws.preflight.calls import AwsReads, InstanceType, UnreadableError
 from accelplane.clouds.aws.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions
@@ -77,7 +79,8 @@ def efa_checks(demands: list[PoolDemand], types: dict[str, InstanceType] | Unrea
     return checks
 
 
-def reservation_checks(demands: list[PoolDemand], reads: AwsReads, options: PreflightOptions) -> list[PreflightCheck]:
+def reservation_checks(demands: list[PoolDemand], reads: AwsReads, options: PreflightOptions,
+                       network: AwsNetwork | None = None) -> list[PreflightCheck]:
     named = [demand for demand in demands if demand.reservation_id]
     if not named:
         return []
@@ -103,11 +106,38 @@ def reservation_checks(demands: list[PoolDemand], reads: AwsReads, options: Pref
                 fix="check the id and region, or reserve capacity (aws ec2 create-capacity-reservation) or buy a "
                     "capacity block (aws ec2 purchase-capacity-block)", at=demand.at))
             continue
-        checks.append(_judge_reservation(demand, found[0], now, options.min_days))
+        checks.append(_judge_reservation(demand, found[0], now, options.min_days, _zone_fix(network, reads)))
     return checks
 
 
-def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: int) -> PreflightCheck:
+def _zone_fix(network: AwsNetwork | None, reads: AwsReads) -> Callable[[PoolDemand, str], str]:
+    """What to change so the pool's nodes run in `zone`: on a new VPC, its zones; on an existing VPC, a private
+    subnet of that VPC in the zone, named (DescribeSubnets), or the fact that it has none there."""
+
+    def fix(demand: PoolDemand, zone: str) -> str:
+        existing = network.existing_vpc if network is not None else None
+        if existing is None:
+            return (f"put the pool's first private subnet in {zone}" if demand.pool.placement_group
+                    else f"add {zone} to the network's zones")
+        try:
+            subnets = reads.call("ec2", "DescribeSubnets", Filters=[
+                {"Name": "vpc-id", "Values": [existing.vpc_id]},
+                {"Name": "availability-zone", "Values": [zone]}]).get("Subnets", [])
+        except UnreadableError:
+            subnets = []
+        ids = sorted(str(subnet["SubnetId"]) for subnet in subnets if subnet["SubnetId"] not in
+                     existing.private_subnet_ids)
+        where = "first in network.existing_vpc.private_subnet_ids" if demand.pool.placement_group else \
+            "to network.existing_vpc.private_subnet_ids"
+        if ids:
+            return f"add {ids[0]} (a subnet of {existing.vpc_id} in {zone}) {where}"
+        return f"{existing.vpc_id} has no other subnet in {zone}: create a private subnet there and add it {where}"
+
+    return fix
+
+
+def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: int,
+                       zone_fix: Callable[[PoolDemand, str], str]) -> PreflightCheck:
     reservation_id = demand.reservation_id
     kind = "capacity block" if item.get("ReservationType") == "capacity-block" else "capacity reservation"
     subject = f"{reservation_id} (pool {demand.name})"
@@ -131,8 +161,7 @@ def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: 
         fixes.append(f"point the pool at a reservation for {demand.instance_type}")
     if demand.zones and zone not in demand.zones:
         problems.append(f"it is in {zone}, the pool's nodes are in {', '.join(demand.zones)}")
-        fixes.append(f"put the pool's first private subnet in {zone}" if demand.pool.placement_group
-                     else f"add {zone} to the network's zones")
+        fixes.append(zone_fix(demand, zone))
     if total < demand.pool.scaling.max:
         problems.append(f"it holds {total} instances, the pool's maximum is {demand.pool.scaling.max}")
         fixes.append(f"raise the reservation to {demand.pool.scaling.max} instances "
