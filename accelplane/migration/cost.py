@@ -11,7 +11,8 @@
 - **Cost per million requests**, where parity measured throughput on both ends (the golden set's figures,
   recorded on the source's main backend; each target backend's report): the hourly price of the backend's
   pool at its desired size over the requests an hour it sustained at the parity load's concurrency. It is
-  what that load costs, an upper bound: a pool pushed harder serves more for the same price.
+  what that load costs, an upper bound: a pool pushed harder serves more for the same price. For a
+  completions API whose server reports `usage.completion_tokens`, per million generated tokens too.
 
 A line the price table cannot price is named and never counted as 0. Nothing is read from a cloud:
 reports kept in an object store are not read here (the note says so).
@@ -93,6 +94,8 @@ class RequestCost:
     throughput_rps: float
     concurrency: int | None
     per_million: float | None  # USD per million requests; None: unpriced pool
+    tokens_per_second: float | None = None  # generated tokens (a completions server's usage), where counted
+    per_million_tokens: float | None = None  # USD per million generated tokens
 
 
 @dataclass
@@ -190,5 +193,9 @@ def _request_costs(stack: MigrationStack, found: MigrationCost) -> None:
 
 def _request_cost(end: EndCost, backend: str, pool: str, figures: dict[str, Any]) -> RequestCost:
     rps = float(figures["throughput_rps"])
+    hourly = _pool_hourly(end, pool)
+    tokens = figures.get("output_tokens_per_second")
+    tps = float(tokens) if isinstance(tokens, (int, float)) and not isinstance(tokens, bool) else None
     return RequestCost(role=end.role, backend=backend, pool=pool, throughput_rps=rps,
-                       concurrency=figures.get("concurrency"), per_million=_per_million(_pool_hourly(end, pool), rps))
+                       concurrency=figures.get("concurrency"), per_million=_per_million(hourly, rps),
+                       tokens_per_second=tps, per_million_tokens=_per_million(hourly, tps) if tps else None)

@@ -30,7 +30,8 @@ def to_json(cost: MigrationCost) -> dict[str, Any]:
                    "step_cost": s.step_cost(cost.source.hours_per_month)} for s in cost.steps],
         "per_million_requests": [{"end": r.role, "backend": r.backend, "pool": r.pool,
                                   "throughput_rps": r.throughput_rps, "concurrency": r.concurrency,
-                                  "usd": r.per_million} for r in cost.requests],
+                                  "usd": r.per_million, "output_tokens_per_second": r.tokens_per_second,
+                                  "usd_per_million_tokens": r.per_million_tokens} for r in cost.requests],
         "notes": cost.notes,
     }
 
@@ -57,8 +58,10 @@ def render_text(cost: MigrationCost) -> str:
                      f"{_usd(step.overlap_monthly)}" + (f"; {_usd(over)} over {step.bake_hours:g} h" if step.bake_hours
                                                         else ""))
     for request in cost.requests:
+        tokens = (f", {_usd(request.per_million_tokens)} per million tokens at {request.tokens_per_second:g} "
+                  "tokens/s" if request.tokens_per_second else "")
         lines.append(f"  {request.role} {request.backend} ({request.pool}): {_usd(request.per_million)} per million "
-                     f"requests at {request.throughput_rps:g} requests/s (parity load, concurrency "
+                     f"requests at {request.throughput_rps:g} requests/s{tokens} (parity load, concurrency "
                      f"{request.concurrency})")
     lines += [f"  note: {note}" for note in cost.notes]
     return "\n".join(lines)
@@ -73,8 +76,10 @@ def render_markdown(cost: MigrationCost) -> str:
         lines.append(f"| {step.weight}% | {_usd(step.source_monthly)} | {_usd(step.target_monthly)} | "
                      f"{_usd(step.overlap_monthly)} | {_usd(over) if step.bake_hours else '-'} |")
     if cost.requests:
-        lines += ["", "| end | backend | requests/s | per million requests |", "|---|---|---:|---:|"]
-        lines += [f"| {r.role} | {r.backend} | {r.throughput_rps:g} | {_usd(r.per_million)} |" for r in cost.requests]
+        lines += ["", "| end | backend | requests/s | per million requests | per million tokens |",
+                  "|---|---|---:|---:|---:|"]
+        lines += [f"| {r.role} | {r.backend} | {r.throughput_rps:g} | {_usd(r.per_million)} | "
+                  f"{_usd(r.per_million_tokens) if r.tokens_per_second else '-'} |" for r in cost.requests]
     lines += [""] + [f"_{note}_" for note in cost.notes] if cost.notes else []
     return "\n".join(lines)
 

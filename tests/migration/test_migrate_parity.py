@@ -85,6 +85,8 @@ def test_record_on_the_source_then_a_faithful_target_passes_and_vouches_for_adva
         written = json.loads((migration.parent / report["uri"]).read_text())
         assert written["verdict"] == "pass" and written["golden"]["sha256"] == _pinned(migration)
         assert written["golden"]["recorded"]["stack"] == "prod" and written["stack"] == "tpu-prod"
+        # The server reports usage.completion_tokens: the generated tokens a second are measured too.
+        assert written["performance"]["output_tokens_per_second"] > 0
     assert target_parity(load_migration(migration), {}) == (True, "parity passed for every serving backend of "
                                                                    "the target")
 

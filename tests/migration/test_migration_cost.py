@@ -62,10 +62,11 @@ def test_each_step_sizes_both_ends_service_pools_to_their_share() -> None:
 
 
 def _golden_and_reports(tmp_path: Path) -> str:
-    """A golden set recorded on prod's l40s at 20 requests/s, and reports for tpu-prod's h100 at 10/s and
-    v5e at 25/s (the figures `migrate parity` writes; concurrency 8)."""
+    """A golden set recorded on prod's l40s at 20 requests/s (640 generated tokens/s), and reports for
+    tpu-prod's h100 at 10/s (300 tokens/s) and v5e at 25/s (1,000 tokens/s): the figures `migrate parity`
+    writes (concurrency 8)."""
     header = {"accelplane_golden": 1, "protocol": "openai-completions", "model": "llm", "kind": "text",
-              "performance": {"batch": {}, "concurrency": 8, "throughput_rps": 20.0},
+              "performance": {"batch": {}, "concurrency": 8, "throughput_rps": 20.0, "output_tokens_per_second": 640.0},
               "recorded": {"stack": "prod", "service": "serve", "backend": "l40s"}}
     line = {"id": "p1", "request": {"prompt": "w01 w02", "max_tokens": 4}, "output": " w03 w04 w05 w06"}
     data = (json.dumps(header) + "\n" + json.dumps(line) + "\n").encode()
@@ -73,12 +74,13 @@ def _golden_and_reports(tmp_path: Path) -> str:
     (tmp_path / "parity" / "llm-server.golden.jsonl").write_bytes(data)
     sha = hashlib.sha256(data).hexdigest()
     tpu = (find_project().root / "stacks" / "Pulumi.tpu-prod.yaml").read_text()
-    for backend, rps in (("h100", 10.0), ("v5e", 25.0)):
+    for backend, rps, tokens in (("h100", 10.0, 300.0), ("v5e", 25.0, 1000.0)):
         image_line = tpu[tpu.index(f"- name: {backend}\n"):].split("image: ", 1)[1].split("\n", 1)[0]
         digest = image_line.rsplit("@sha256:", 1)[1]
         report = tmp_path / "parity" / "reports" / "llm-server" / backend / digest / f"{sha}.json"
         report.parent.mkdir(parents=True)
-        report.write_text(json.dumps({"verdict": "pass", "performance": {"concurrency": 8, "throughput_rps": rps}}))
+        report.write_text(json.dumps({"verdict": "pass", "performance": {"concurrency": 8, "throughput_rps": rps,
+                                                                         "output_tokens_per_second": tokens}}))
     return sha
 
 
@@ -96,6 +98,14 @@ def test_the_cost_per_million_requests_of_each_end_from_the_parity_throughputs(t
     assert found == {("source", "l40s"): pytest.approx(94.79, abs=0.01),
                      ("target", "h100"): pytest.approx(925.20, abs=0.01),
                      ("target", "v5e"): pytest.approx(213.94, abs=0.01)}
+
+    tokens = {(r["end"], r["backend"]): r["usd_per_million_tokens"]
+              for r in json.loads(result.stdout)["per_million_requests"]}
+    # The same hourly prices over the tokens an hour: l40s $6.82487 / 2,304,000 = $2.96 a million; h100
+    # $33.30704 / 1,080,000 = $30.84; v5e $19.25479 / 3,600,000 = $5.35.
+    assert tokens == {("source", "l40s"): pytest.approx(2.96, abs=0.01),
+                      ("target", "h100"): pytest.approx(30.84, abs=0.01),
+                      ("target", "v5e"): pytest.approx(5.35, abs=0.01)}
 
     text = _cost("--stack-file", path)
     assert "source l40s (infer-l40s): $94.79 per million requests at 20 requests/s" in text.stdout

@@ -52,19 +52,25 @@ def measure(transport: protocol.Transport, parity: Parity, requests: list[dict[s
 
 def _throughput(transport: protocol.Transport, parity: Parity, requests: list[dict[str, Any]],
                 settings: ParityPerformance, deadline: float, timeout: float, figures: dict[str, Any]) -> float:
+    """Requests a second at the declared concurrency; where every answer says how many tokens it generated
+    (a completions server's `usage`), the generated tokens a second too (`output_tokens_per_second`)."""
     path = protocol.path(parity)
+    tokens: list[int | None] = []
 
     def one(index: int) -> int:
         if clock() > deadline:
             figures["stopped_at_time_bound"] = True
             return 0
-        transport.post(path, protocol.body(parity, requests[index % len(requests)]), timeout)
+        answer = transport.post(path, protocol.body(parity, requests[index % len(requests)]), timeout)
+        tokens.append(protocol.output_tokens(parity, answer))
         return 1
 
     started = clock()
     with ThreadPoolExecutor(settings.concurrency) as pool:
         done = sum(pool.map(one, range(settings.requests)))
     wall = clock() - started
+    if wall > 0 and tokens and all(count is not None for count in tokens):
+        figures["output_tokens_per_second"] = round(sum(count or 0 for count in tokens) / wall, 3)
     return round(done / wall, 3) if wall > 0 and done else 0.0
 
 

@@ -97,6 +97,16 @@ def output(parity: Parity, answer: dict[str, Any]) -> Any:
         raise CallError(f"the answer has no {wanted}: {str(answer)[:120]}") from None
 
 
+def output_tokens(parity: Parity, answer: dict[str, Any]) -> int | None:
+    """The tokens the server says it generated for one answer (OpenAI's `usage.completion_tokens`, which
+    vLLM, TGI and others report too); None where the protocol or the server gives no count."""
+    if parity.protocol is not ParityProtocol.openai_completions:
+        return None
+    usage = answer.get("usage") if isinstance(answer, dict) else None
+    count = usage.get("completion_tokens") if isinstance(usage, dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None
+
+
 def batched(parity: Parity, requests: list[dict[str, Any]]) -> dict[str, Any]:
     """One request body for a batch of requests."""
     if parity.protocol is ParityProtocol.openai_completions:

@@ -51,7 +51,7 @@ def main() -> None:
             from tests.support.models.bigram import WORDS
 
             prompts = request["prompt"] if isinstance(request["prompt"], list) else [request["prompt"]]
-            choices = []
+            choices, generated = [], 0
             for index, prompt in enumerate(prompts):
                 words = str(prompt).split()
                 word = WORDS.index(words[-1]) if words and words[-1] in WORDS else 0
@@ -62,7 +62,12 @@ def main() -> None:
                     word = int(np.argmax(scores[0]))
                     out.append(WORDS[word])
                 choices.append({"index": index, "text": " " + " ".join(out), "finish_reason": "length"})
-            return {"object": "text_completion", "model": args.name, "choices": choices}
+                generated += len(out)
+            # Its tokens are the words: usage as OpenAI's API reports it.
+            prompt_tokens = sum(len(str(prompt).split()) for prompt in prompts)
+            return {"object": "text_completion", "model": args.name, "choices": choices,
+                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": generated,
+                              "total_tokens": prompt_tokens + generated}}
 
         def do_POST(self) -> None:
             if self.path == "/v1/completions":
