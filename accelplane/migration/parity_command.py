@@ -29,12 +29,17 @@ from accelplane.cloud_support import Connection
 from accelplane.config.loader import StackConfig
 from accelplane.declaration import Backend, InferenceService
 from accelplane.errors import InputError
-from accelplane.input_files import read_bytes
 from accelplane.migration.checks import end_service
 from accelplane.migration.stack import MigrationStack
 from accelplane.rollout.parity import golden, parity_report, performance
 from accelplane.rollout.parity.compare import compare
-from accelplane.rollout.parity.parity_command import ParityOptions, accelerator_of, ask_all, backend_transport
+from accelplane.rollout.parity.parity_command import (
+    ParityOptions,
+    accelerator_of,
+    ask_all,
+    backend_transport,
+    requests_to_record,
+)
 from accelplane.rollout.parity.pin import pin_migration_golden
 from accelplane.rollout.parity.storage import StoreError, serves, store_for
 
@@ -99,15 +104,8 @@ def source_backend(service: InferenceService) -> Backend:
 
 def record(stack: MigrationStack, options: MigrationParityOptions, now: datetime) -> dict[str, Any]:
     parity = stack.migration.parity
-    if options.requests_file is not None:
-        requests = golden.parse_requests(read_bytes(options.requests_file, option="--requests"),
-                                         str(options.requests_file))
-    else:
-        existing = read_file(stack, parity.golden.uri, options.connections)
-        if existing is None:
-            raise InputError.single(f"no golden set at {parity.golden.uri} to take the requests from: give --requests "
-                                    "FILE (JSONL, one {\"id\", \"request\"} per line)", file=HERE, field="--requests")
-        requests = golden.parse_requests(existing, parity.golden.uri)
+    requests = requests_to_record(options.requests_file, parity.golden.uri,
+                                  lambda: read_file(stack, parity.golden.uri, options.connections), HERE)
     service = _service(stack, "source")
     backend = source_backend(service)
     transport = backend_transport(stack.source, service, backend, options.source_url,

@@ -8,15 +8,14 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import accelplane.diff as diff_package
-from accelplane.diff.plan_diff import PlanDiff
 from tests.cost.conftest import HOURS
 from tests.diff.conftest import NEW_POOL
 from tests.diff.git_project import copy_project, edit, init_repository
+from tests.diff.kept_diff import keeping_diffs
 from tests.support.cli_contract import run_cli
 
 P5_HOUR, G6_2XL_HOUR, GP3 = 55.04, 0.9776, 0.08
@@ -45,15 +44,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reviewed]:
     edit(prod, "              weight: 5\n", "              weight: 25\n")
     # One diff run through the CLI (JSON); the other formats rendered from the same PlanDiff: each run
     # previews both revisions, the formats only read what it found.
-    seen: list[PlanDiff] = []
-    with pytest.MonkeyPatch.context() as patch:
-        real = diff_package.diff_stack
-
-        def spy(*args: Any, **kwargs: Any) -> PlanDiff:
-            seen.append(real(*args, **kwargs))
-            return seen[-1]
-
-        patch.setattr(diff_package, "diff_stack", spy)
+    with keeping_diffs() as seen:
         data = run_cli(["diff", "--stack", "prod", "--base", base, "--project-dir", str(repo), "--as-of", "2026-12-05",
                         "--format", "json"])
     assert data.code in (0, 1), data.err

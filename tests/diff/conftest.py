@@ -26,6 +26,7 @@ import pytest
 
 from accelplane.diff.plan_diff import PlanDiff
 from tests.diff.git_project import commit_all, copy_project, edit, git_state, init_repository, snapshot
+from tests.diff.kept_diff import keeping_diffs
 
 NEW_POOL = """      - name: infer-l4
         purpose: inference
@@ -84,18 +85,8 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
     temp_root = root / "tmp"
     temp_root.mkdir()
     output = root / "diff.json"
-    seen: list[PlanDiff] = []
     before, git_before = snapshot(repo), git_state(repo)
-    with pytest.MonkeyPatch.context() as patch:
-        import accelplane.diff as diff_package
-
-        real = diff_package.diff_stack
-
-        def spy(*args: Any, **kwargs: Any) -> PlanDiff:
-            seen.append(real(*args, **kwargs))
-            return seen[-1]
-
-        patch.setattr(diff_package, "diff_stack", spy)
+    with keeping_diffs() as seen, pytest.MonkeyPatch.context() as patch:
         patch.setattr(tempfile, "tempdir", str(temp_root))
         exit_code = main(["diff", "--stack", "prod", "--base", "HEAD~1", "--project-dir", str(repo),
                           "--format", "json", "--output", str(output), "--as-of", "2026-06-01"])

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import accelplane.diff as diff_package
 from accelplane.bundle.lockfile import Artifact, Kind, Lock
 from accelplane.cli import main
-from accelplane.diff.plan_diff import PlanDiff
 from tests.diff.git_project import copy_project, init_repository
+from tests.diff.kept_diff import keeping_diffs
 
 SHA = {name: name[0] * 64 for name in ("a", "b", "c", "d", "e")}
 
@@ -47,15 +46,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_artifacts_section_in_every_format(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # One diff run (JSON, through the CLI); the table and Markdown rendered from the same PlanDiff.
-    seen: list[PlanDiff] = []
-    with pytest.MonkeyPatch.context() as patch:
-        real = diff_package.diff_stack
-
-        def spy(*args: Any, **kwargs: Any) -> PlanDiff:
-            seen.append(real(*args, **kwargs))
-            return seen[-1]
-
-        patch.setattr(diff_package, "diff_stack", spy)
+    with keeping_diffs() as seen:
         assert main(["diff", "--stack", "dev", "--base", "HEAD", "--project-dir", str(repo), "--format", "json",
                      "--output", str(tmp_path / "d.json")]) == 0
     document = json.loads((tmp_path / "d.json").read_text())

@@ -23,6 +23,7 @@ from accelplane.config.project import find_project
 from tests.migration.test_migration_declaration import write_stacks
 from tests.support.google_api_fake import GoogleApiFake
 from tests.support.google_api_fake.key_file import key_file
+from tests.support.moto_server import moto_server
 from tests.verify_gcp.conftest import gcs, gcs_server  # noqa: F401  (the Cloud Storage emulator, as fixtures)
 
 SOURCE_BUCKET, TARGET_BUCKET = "acme-ml-model-artifacts-bc3695bb", "acme-tpu-model-artifacts-bucket-08d1d4f"
@@ -37,15 +38,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def moto_url() -> Iterator[str]:
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    try:
-        yield f"http://{host}:{port}"
-    finally:
-        server.stop()
+    with moto_server() as url:
+        yield url
 
 
 @pytest.fixture

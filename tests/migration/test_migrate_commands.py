@@ -26,6 +26,7 @@ import pytest
 from accelplane.config.project import find_project
 from accelplane.migration.loader import load_migration
 from tests.migration.test_migration_declaration import write_stacks
+from tests.support.moto_server import moto_server
 from tests.support.prometheus.server import Prometheus, backfilled, free_port
 
 HISTOGRAM = "http_request_duration_seconds"
@@ -79,15 +80,8 @@ def prometheus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, P
 
 @pytest.fixture(scope="module")
 def moto_url() -> Iterator[str]:
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    try:
-        yield f"http://{host}:{port}"
-    finally:
-        server.stop()
+    with moto_server() as url:
+        yield url
 
 
 def _route53(moto_url: str) -> object:

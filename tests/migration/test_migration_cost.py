@@ -22,7 +22,11 @@ from pathlib import Path
 
 import pytest
 
+from accelplane.cli.cost import stack_estimate
 from accelplane.config.project import find_project
+from accelplane.migration.cost import migration_cost
+from accelplane.migration.cost_output import FORMATS
+from accelplane.migration.loader import load_migration
 from tests.migration.test_migration_declaration import write_stacks
 
 L40S, INF2, H100, V5E = 1660.7184, 577.486, 8104.7125, 7028.0
@@ -107,7 +111,8 @@ def test_the_cost_per_million_requests_of_each_end_from_the_parity_throughputs(t
                       ("target", "h100"): pytest.approx(30.84, abs=0.01),
                       ("target", "v5e"): pytest.approx(5.35, abs=0.01)}
 
-    text = _cost("--stack-file", path)
-    assert "source l40s (infer-l40s): $94.79 per million requests at 20 requests/s" in text.stdout
-    markdown = _cost("--stack-file", path, "--format", "markdown")
-    assert "| 50% | $3,898.92 | $23,237.42 | $27,136.34 | $18.59 |" in markdown.stdout
+    # The other formats in this process, from the same figures (one pricing of the two ends).
+    cost = migration_cost(load_migration(path), lambda end: stack_estimate(end)[0])
+    assert "source l40s (infer-l40s): $94.79 per million requests at 20 requests/s, $2.96 per million tokens" \
+        in FORMATS["text"](cost)
+    assert "| 50% | $3,898.92 | $23,237.42 | $27,136.34 | $18.59 |" in FORMATS["markdown"](cost)

@@ -25,6 +25,7 @@ from accelplane.migration.loader import load_migration
 from accelplane.migration.rollback import rollback_figure
 from accelplane.program import migration_offline_graph, offline_graph
 from tests.migration.test_migration_declaration import write_stacks
+from tests.support.cli_contract import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -159,21 +160,22 @@ def test_the_commands_on_a_migration_stack() -> None:
     assert ("Migration llm.acme.example: prod (serve) 100% · tpu-prod (llm-server) 0% — before the first step"
             in preview.stdout)
     assert "clients follow within 120 s at worst" in preview.stdout
-    # `--json -`: the graph alone on standard output, the words on standard error.
-    graph = _cli("preview", "--stack", "llm-move", "--json", "-")
-    assert graph.returncode == 0 and "clients follow within" in graph.stderr
-    assert sorted(r["name"] for r in json.loads(graph.stdout)["resources"] if r["type"].startswith("aws:route53")) == [
+    # The rest in this process (the console script ran above): `--json -` gives the graph alone on standard
+    # output, the words on standard error.
+    graph = run_cli(["preview", "--stack", "llm-move", "--json", "-"])
+    assert graph.code == 0 and "clients follow within" in graph.err
+    assert sorted(r["name"] for r in json.loads(graph.out)["resources"] if r["type"].startswith("aws:route53")) == [
         "llm-move-source", "llm-move-target"]
-    check = _cli("check", "--stack", "llm-move")
-    assert check.returncode == 0, check.stdout + check.stderr
-    assert "stack llm-move (6 resources" in check.stdout
+    check = run_cli(["check", "--stack", "llm-move"])
+    assert check.code == 0, check.out + check.err
+    assert "stack llm-move (6 resources" in check.out
     # Without health checks (the example's tpu-prod refuses Route 53's checkers), both records are advisory
     # findings; so is the transfer service's whole-bucket grant on the target (what Storage Transfer requires).
-    findings = {tuple(line.split()[2:4]) for line in check.stdout.splitlines() if line.startswith("advisory")}
+    findings = {tuple(line.split()[2:4]) for line in check.out.splitlines() if line.startswith("advisory")}
     assert findings == {("AP-DNS-002", "llm-move-source"), ("AP-DNS-002", "llm-move-target"),
                         ("AP-GCS-008", "llm-move-transfer-writer")}
-    assert "PASSED: 0 blocking findings, 3 findings" in check.stdout
+    assert "PASSED: 0 blocking findings, 3 findings" in check.out
     # A command that reads a platform says what the stack is instead (exit 2, no traceback).
-    verify = _cli("verify", "--stack", "llm-move")
-    assert verify.returncode == 2 and "Traceback" not in verify.stderr
-    assert "is a migration stack (`accelplane:migration`)" in verify.stderr
+    verify = run_cli(["verify", "--stack", "llm-move"])
+    assert verify.code == 2 and "Traceback" not in verify.err
+    assert "is a migration stack (`accelplane:migration`)" in verify.err

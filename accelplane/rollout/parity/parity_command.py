@@ -13,6 +13,7 @@ in the stack file.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -108,18 +109,22 @@ def ask_all(transport: protocol.Transport, parity: Parity, requests: list[golden
     return outputs, problems
 
 
+def requests_to_record(requests_file: Path | None, golden_uri: str, existing: Callable[[], bytes | None],
+                       command: str) -> list[golden.GoldenRequest]:
+    """What a recording sends: `--requests FILE`, else the current golden set's own requests."""
+    if requests_file is not None:
+        return golden.parse_requests(read_bytes(requests_file, option="--requests"), str(requests_file))
+    data = existing()
+    if data is None:
+        raise InputError.single(f"no golden set at {golden_uri} to take the requests from: give --requests FILE "
+                                "(JSONL, one {\"id\", \"request\"} per line)", file=command, field="--requests")
+    return golden.parse_requests(data, golden_uri)
+
+
 def record(stack: StackConfig, service: InferenceService, options: ParityOptions, now: datetime) -> dict[str, Any]:
     parity = declared_parity(stack, service)
-    if options.requests_file is not None:
-        requests = golden.parse_requests(read_bytes(options.requests_file, option="--requests"),
-                                         str(options.requests_file))
-    else:
-        existing = _read(stack, parity.golden.uri, options.connection)
-        if existing is None:
-            raise InputError.single(f"no golden set at {parity.golden.uri} to take the requests from: give "
-                                    "--requests FILE (JSONL, one {\"id\", \"request\"} per line)", file=HERE,
-                                    field="--requests")
-        requests = golden.parse_requests(existing, parity.golden.uri)
+    requests = requests_to_record(options.requests_file, parity.golden.uri,
+                                  lambda: _read(stack, parity.golden.uri, options.connection), HERE)
     baseline = _backend(service, service.rollout.baseline if service.rollout else None)
     transport = backend_transport(stack, service, baseline, options.baseline_url, options, "--baseline-url")
     outputs, problems = ask_all(transport, parity, requests, options.timeout, "--baseline-url")
