@@ -129,3 +129,11 @@ def test_calendar_mode_is_one_to_ninety_days(google, capsys) -> None:
     code, _, err = _cli(google, capsys, "--days", "91")
     assert code == 2 and "calendar-mode future reservations: 2184 hours is not a calendar-mode duration" in err
     assert "compute.advice.calendarMode" not in google.calls
+
+
+def test_without_google_credentials_offerings_is_bad_input(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(tmp_path / "missing.json"))
+    capsys.readouterr()
+    code = main(["capacity", "offerings", "--stack", "tpu-prod", "--pool", "train-v5p"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and "missing.json, which does not exist" in err

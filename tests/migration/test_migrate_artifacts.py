@@ -113,3 +113,11 @@ def test_a_missing_object_and_one_of_the_same_size_with_other_bytes_fail(
     found = json.loads(result.stdout)
     assert found["missing"] == ["llm/tokenizer.json"] and found["verdict"] == "fail"
     assert [item["key"] for item in found["compared"] if not item["same"]] == [shard]
+
+
+def test_without_google_credentials_the_drill_is_bad_input_saying_what_to_do(
+        tmp_path, moto_url, source, gcs) -> None:  # noqa: F811
+    result = _drill(tmp_path, moto_url, gcs, tmp_path / "missing.json")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"GOOGLE_APPLICATION_CREDENTIALS names {tmp_path / 'missing.json'}, which does not exist" in result.stderr
+    assert not (tmp_path / "parity" / "reports").exists()

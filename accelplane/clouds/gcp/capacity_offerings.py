@@ -66,10 +66,9 @@ def _find(platform: Platform, query: OfferingQuery, connection: Connection) -> t
                               "minDuration": f"{query.hours * 3600}s", "maxDuration": f"{query.hours * 3600}s"}}
     if zones:
         spec["locationPolicy"] = {"locations": {f"zones/{zone}": {"preference": "ALLOW"} for zone in zones}}
-    request = clients.service("compute").advice().calendarMode(project=gcp.gcp.project, region=gcp.region,
-                                                               body={"futureResourcesSpecs": {SPEC: spec}})
     try:
-        answer = clients.execute(request)
+        answer = clients.execute(clients.service("compute").advice().calendarMode(
+            project=gcp.gcp.project, region=gcp.region, body={"futureResourcesSpecs": {SPEC: spec}}))
     except google.auth.exceptions.DefaultCredentialsError as error:
         raise InputError.single(credentials_problem(error), file=HERE, field="--stack") from None
     except GcpReadError as error:

@@ -8,12 +8,15 @@ everywhere else.
 from __future__ import annotations
 
 import base64
+from typing import Any
 
+import google.auth.exceptions
 from googleapiclient.http import MediaInMemoryUpload
 
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
+from accelplane.clouds.gcp.credentials import credentials_problem
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
 from accelplane.declaration import Platform
 from accelplane.rollout.parity.storage import CloudObjectStore, ObjectEntry, ObjectStore, StoreError
@@ -25,6 +28,13 @@ class GcsObjects(ObjectStore):
     def __init__(self, clients: GcpClients) -> None:
         self.clients = clients
 
+    def _storage(self, uri: str) -> Any:
+        """The storage service; credentials that cannot be had are a `StoreError` saying what to do."""
+        try:
+            return self.clients.service("storage")
+        except google.auth.exceptions.DefaultCredentialsError as error:
+            raise StoreError(f"cannot reach {uri}: {credentials_problem(error)}") from None
+
     @staticmethod
     def _split(uri: str) -> tuple[str, str]:
         bucket, _, key = uri.removeprefix("gs://").partition("/")
@@ -35,7 +45,7 @@ class GcsObjects(ObjectStore):
     def read(self, uri: str) -> bytes | None:
         bucket, key = self._split(uri)
         try:
-            return self.clients.media(self.clients.service("storage").objects().get_media(bucket=bucket, object=key))
+            return self.clients.media(self._storage(uri).objects().get_media(bucket=bucket, object=key))
         except GcpReadError as error:
             if error.code in ("HTTP 404", "notFound", "NOT_FOUND"):
                 return None
@@ -44,7 +54,7 @@ class GcsObjects(ObjectStore):
     def entries(self, uri: str) -> list[ObjectEntry]:
         bucket, _, prefix = uri.removeprefix("gs://").partition("/")
         try:
-            items = self.clients.pages(self.clients.service("storage").objects(), "items", bucket=bucket,
+            items = self.clients.pages(self._storage(uri).objects(), "items", bucket=bucket,
                                        prefix=prefix)
         except GcpReadError as error:
             raise StoreError(f"cannot list {uri}: {error.code}: {error.message}") from None
@@ -55,7 +65,7 @@ class GcsObjects(ObjectStore):
         # Cloud Storage keeps every object's CRC32C (base64, big-endian), composite objects included.
         bucket, key = self._split(uri)
         try:
-            found = self.clients.read(self.clients.service("storage").objects().get(bucket=bucket, object=key))
+            found = self.clients.read(self._storage(uri).objects().get(bucket=bucket, object=key))
         except GcpReadError as error:
             raise StoreError(f"cannot read {uri}: {error.code}: {error.message}") from None
         value = found.get("crc32c")
@@ -66,7 +76,7 @@ class GcsObjects(ObjectStore):
         # Golden sets are JSONL and reports JSON; stored as bytes, as the trainers' checkpoints are.
         upload = MediaInMemoryUpload(data, mimetype="application/octet-stream", resumable=False)
         try:
-            self.clients.execute(self.clients.service("storage").objects().insert(
+            self.clients.execute(self._storage(uri).objects().insert(
                 bucket=bucket, name=key, media_body=upload))
         except GcpReadError as error:
             raise StoreError(f"cannot write {uri}: {error.code}: {error.message}") from None
