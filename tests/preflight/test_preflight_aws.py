@@ -268,3 +268,12 @@ def test_a_reservation_in_another_zone_of_an_existing_vpc_names_a_subnet_there(a
     # train-h100 is in a placement group: the subnet goes first in the list.
     assert (f"add {spare['SubnetId']} (a subnet of {vpc} in us-west-2c) first in "
             "network.existing_vpc.private_subnet_ids") in check.fix
+
+
+def test_idle_committed_capacity_is_said(account: Account, fitting_prod: StackConfig) -> None:
+    # Active, 8 instances, 2 running (6 free): the pool fits, and the 6 idle ones bill all the same.
+    account.reservations[PROD_RESERVATION] = reservation(zone="us-west-2b", count=8, available=6)
+    check = only(account.preflight(fitting_prod), "reservation")
+    assert check.status is Status.passed
+    assert check.message == ("the capacity reservation holds the pool; 6 of its 8 instances stand idle now, billed "
+                             "whether used or not")

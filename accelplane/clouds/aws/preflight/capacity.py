@@ -195,5 +195,8 @@ def _judge_reservation(demand: PoolDemand, item: dict, now: datetime, min_days: 
             needs=needs, has=has, headroom=headroom,
             fix=f"raise it to {demand.most_nodes} instances before a node update, or update with the pool scaled down",
             at=demand.at)
-    return PreflightCheck("reservation", subject, Status.passed, f"the {kind} holds the pool", needs=needs, has=has,
-                          headroom=headroom, at=demand.at)
+    # Committed capacity bills whether instances run in it or not: what stands idle now is said.
+    idle = (f"; {available} of its {total} instances stand idle now, billed whether used or not"
+            if state == "active" and available else "")
+    return PreflightCheck("reservation", subject, Status.passed, f"the {kind} holds the pool{idle}", needs=needs,
+                          has=has, headroom=headroom, at=demand.at)
