@@ -33,6 +33,7 @@ from moto.server import ThreadedMotoServer  # noqa: E402
 
 import accelplane.clouds.aws.verify.reader as aws_reader  # noqa: E402
 from accelplane.clouds.aws.clients import AwsClients  # noqa: E402
+from accelplane.clouds.aws.connection import AwsConnection  # noqa: E402
 from accelplane.config.loader import load_stack  # noqa: E402
 from accelplane.preflight.options import PreflightOptions  # noqa: E402
 from accelplane.preflight.preflight_command import preflight  # noqa: E402
@@ -85,7 +86,7 @@ def main() -> None:
 
         def aws_run():
             aws_reader.aws_clients = lambda *_a, **_k: _aws_clients(endpoint)  # fresh clients: no warm cache
-            report = preflight(prod, PreflightOptions(endpoint_url=endpoint))
+            report = preflight(prod, PreflightOptions(connection=AwsConnection(endpoint_url=endpoint)))
             render_preflight(report, "table")
             return report
 
