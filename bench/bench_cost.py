@@ -41,7 +41,7 @@ def main() -> None:
     for name in ("prod", "tpu-prod"):
         stack = load_stack(name)
         platform = stack.platform
-        cloud = platform.cloud.value
+        cloud = platform.cloud
         desired = {pool.name: pool.scaling.desired for pool in platform.node_pools}
         document = offline_graph(stack).to_json()
         region = platform.region

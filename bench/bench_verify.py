@@ -48,6 +48,7 @@ os.environ.update(
 
 from moto.server import ThreadedMotoServer  # noqa: E402
 
+from accelplane.clouds.aws.connection import AwsConnection  # noqa: E402
 from accelplane.clouds.aws.verify.declared import aws_declared  # noqa: E402
 from accelplane.clouds.aws.verify.reader import AwsReader  # noqa: E402
 from accelplane.config.loader import StackConfig, load_stack  # noqa: E402
@@ -108,10 +109,11 @@ def main() -> None:
             f"moto {build_s:.1f} s"
         )
 
+        moto = AwsConnection(endpoint_url=url)
         # Warm-up: models, matrix data.
-        verify(stack, VerifyOptions(endpoint_url=url, probes=0), graph=graph, reader=AwsReader())
+        verify(stack, VerifyOptions(connection=moto, probes=0), graph=graph, reader=AwsReader())
         for concurrency in (8, 1):
-            report = verify(stack, VerifyOptions(endpoint_url=url, probes=0, concurrency=concurrency), graph=graph,
+            report = verify(stack, VerifyOptions(connection=moto, probes=0, concurrency=concurrency), graph=graph,
                             reader=AwsReader())
             calls = report.api_calls
             print(
