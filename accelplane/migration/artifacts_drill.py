@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import google_crc32c
-
 from accelplane.migration.stack import MigrationStack
 from accelplane.rollout.parity.storage import ObjectEntry, ObjectStore, StoreError
 
@@ -56,10 +54,8 @@ def _checksum(store: ObjectStore, uri: str) -> tuple[int | None, str]:
     kept = store.crc32c(uri)
     if kept is not None:
         return kept, "stored crc32c"
-    data = store.read(uri)
-    if data is None:
-        return None, "missing"
-    return int(google_crc32c.value(data)), "bytes re-hashed"
+    hashed = store.hashed_crc32c(uri)
+    return (None, "missing") if hashed is None else (hashed, "bytes re-hashed")
 
 
 def drill(source: ObjectStore, source_uri: str, target: ObjectStore, target_uri: str, sample: int) -> DrillResult:
