@@ -149,6 +149,7 @@ class FederatedReader:
 
     issuer: str  # e.g. accounts.google.com
     subject: pulumi.Output[str]  # the identity's subject (a Google service account's unique id)
+    principal: pulumi.Output[str]  # the identity as its own cloud grants to it (serviceAccount:…)
     what: str  # how a message names it
 
 

@@ -187,7 +187,7 @@ def _gke_move(tmp_path: Path, weight: int) -> Path:
                      ("dns: {service: route53, zone: Z0123456789ABCDEFGHIJ}",
                       f"dns: {{service: cloud-dns, zone: {ZONE}}}"),
                      ("    weight: 0", f"    weight: {weight}"),
-                     # Copying files between two GKE ends is not built (and not what these tests are about).
+                     # The model's files stay out: the copy is not what these tests are about.
                      (ARTIFACTS_LINE, "")):
         assert old in text
         text = text.replace(old, new)

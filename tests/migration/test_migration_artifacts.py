@@ -87,5 +87,41 @@ def test_copying_from_a_gke_end_to_an_eks_end_is_refused_as_not_built(tmp_path: 
         ("target: {stack: tpu-prod, service: llm-server}", "target: {stack: prod, service: serve}")]})
     said = [(field, message) for field, _, message in found]
     assert ("accelplane:migration.artifacts", "copying a model's files from gcp to aws is not built yet (built: aws → "
-            "gcp, Storage Transfer Service); copy them with the target cloud's own tool and leave artifacts out"
-            ) in said
+            "gcp, Storage Transfer Service; gcp → gcp, Storage Transfer Service); copy them with the target cloud's "
+            "own tool and leave artifacts out") in said
+
+
+def test_between_two_gke_ends_the_transfer_reads_cloud_storage_with_the_agents_own_grants(tmp_path: Path) -> None:
+    # tpu-prod's llm-server moving to the same service in another project, the files copied between their
+    # model_artifacts buckets (Cloud DNS holds the name: two addresses).
+    from tests.migration.test_migrate_cloud_dns import ZONE
+    from tests.support.stack_files import stack_text
+
+    (tmp_path / "Pulumi.tpu-prod.yaml").write_text(stack_text("tpu-prod"))
+    (tmp_path / "Pulumi.tpu-west.yaml").write_text(stack_text("tpu-prod").replace("acme-ml-tpu-prod",
+                                                                                  "acme-ml-tpu-west"))
+    text = stack_text("llm-move")
+    for old, new in (("source: {stack: prod, service: serve}", "source: {stack: tpu-prod, service: llm-server}"),
+                     ("target: {stack: tpu-prod, service: llm-server}",
+                      "target: {stack: tpu-west, service: llm-server}"),
+                     ("dns: {service: route53, zone: Z0123456789ABCDEFGHIJ}",
+                      f"dns: {{service: cloud-dns, zone: {ZONE}}}"),
+                     ("source_prefix: released/", "source_prefix: llm/")):
+        text = text.replace(old, new)
+    (tmp_path / "Pulumi.gke-move.yaml").write_text(text)
+    stack = load_migration(tmp_path / "Pulumi.gke-move.yaml")
+    graph = migration_offline_graph(stack)
+    source_bucket = offline_graph(stack.source).stack_outputs["buckets"]["model_artifacts"]
+    # Cloud Storage source ("Configure access to a source: Cloud Storage"): buckets.get, objects.get and
+    # objects.list for the agent, on the source bucket; no AWS role.
+    grants = {(g.inputs["bucket"], g.inputs["role"], g.inputs["member"])
+              for g in graph.by_type("gcp:storage/bucketIAMMember:BucketIAMMember")}
+    assert {(source_bucket, "roles/storage.legacyBucketReader", f"serviceAccount:{AGENT}"),
+            (source_bucket, "roles/storage.objectViewer", f"serviceAccount:{AGENT}")} <= grants
+    assert not graph.by_type("aws:iam/role:Role")
+    [job] = graph.by_type("gcp:storage/transferJob:TransferJob")
+    assert job.inputs["transferSpec"]["gcsDataSource"] == {"bucketName": source_bucket, "path": "llm/"}
+    assert "awsS3DataSource" not in job.inputs["transferSpec"]
+    body = {key: value for key, value in job.inputs.items() if key != "project"} | {"projectId": job.inputs["project"]}
+    assert schema.errors(google_discovery.load("storagetransfer", "v1").schemas, "TransferJob", body) == []
+    assert job.inputs["project"] == "acme-ml-tpu-west"

@@ -22,13 +22,20 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from accelplane.clouds.gcp.declaration import gcp_platform
-from accelplane.migration.facets import ArtifactSink, FederatedReader, TransferEnds
+from accelplane.migration.facets import ArtifactSink, ArtifactSource, FederatedReader, TransferEnds
 
 if TYPE_CHECKING:
     import pulumi
-    from pulumi_gcp.storage import TransferJobScheduleArgsDict, TransferJobScheduleScheduleStartDateArgsDict
+    from pulumi_gcp.storage import (
+        TransferJobScheduleArgsDict,
+        TransferJobScheduleScheduleStartDateArgsDict,
+        TransferJobTransferSpecArgsDict,
+    )
 
 SINK_ROLE = "roles/storage.legacyBucketWriter"
+# A Cloud Storage source: storage.buckets.get, storage.objects.get and storage.objects.list ("Configure
+# access to a source: Cloud Storage"): Legacy Bucket Reader and Object Viewer hold them.
+SOURCE_BUCKET_ROLE, SOURCE_OBJECT_ROLE = "roles/storage.legacyBucketReader", "roles/storage.objectViewer"
 GOOGLE_ISSUER = "accounts.google.com"
 
 
@@ -45,11 +52,30 @@ def _agent(ends: TransferEnds) -> Any:
 
 
 def _reader(ends: TransferEnds) -> FederatedReader:
-    return FederatedReader(issuer=GOOGLE_ISSUER, subject=_agent(ends).subject_id,
+    agent = _agent(ends)
+    return FederatedReader(issuer=GOOGLE_ISSUER, subject=agent.subject_id,
+                           principal=agent.email.apply(lambda email: f"serviceAccount:{email}"),
                            what="Storage Transfer Service's service agent")
 
 
-def _transfer(ends: TransferEnds, role_arn: pulumi.Output[str]) -> Mapping[str, Any]:
+def _grant_gcs(ends: TransferEnds, reader: FederatedReader) -> pulumi.Output[str]:
+    """A Cloud Storage source: the transfer agent may read the source bucket (no credential to name)."""
+    # Start-up time: as _agent.
+    import pulumi
+    import pulumi_gcp as gcp
+
+    assert reader.issuer == GOOGLE_ISSUER  # only Google's own transfer service reads a Cloud Storage source here
+    source = gcp_platform(ends.source)
+    assert source.gcp is not None
+    opts = pulumi.ResourceOptions(provider=gcp.Provider(f"{ends.name}-source", project=source.gcp.project))
+    grants = [gcp.storage.BucketIAMMember(f"{ends.name}-transfer-{suffix}", bucket=ends.source_bucket, role=role,
+                                          member=reader.principal, opts=opts)
+              for suffix, role in (("bucket-reader", SOURCE_BUCKET_ROLE), ("object-reader", SOURCE_OBJECT_ROLE))]
+    # The job waits for the grants: an empty credential that resolves once they exist.
+    return pulumi.Output.all(*(grant.etag for grant in grants)).apply(lambda _etags: "")
+
+
+def _transfer(ends: TransferEnds, credential: pulumi.Output[str]) -> Mapping[str, Any]:
     # Start-up time: as _agent.
     import pulumi
     import pulumi_gcp as gcp
@@ -63,16 +89,22 @@ def _transfer(ends: TransferEnds, role_arn: pulumi.Output[str]) -> Mapping[str, 
     schedule: TransferJobScheduleArgsDict = {"schedule_start_date": once,
                                              "schedule_end_date": {"year": day.year, "month": day.month,
                                                                    "day": day.day}}
+    # Objects already at the sink with the same content are skipped; nothing at the sink is deleted.
+    spec: TransferJobTransferSpecArgsDict = {
+        "gcs_data_sink": {"bucket_name": ends.target_bucket, "path": ends.target_prefix},
+        "transfer_options": {"overwrite_objects_already_existing_in_sink": False,
+                             "delete_objects_unique_in_sink": False}}
+    if ends.source.cloud == "gcp":
+        # The source grants resolve `credential` (empty): the job waits for them.
+        spec["gcs_data_source"] = {"bucket_name": pulumi.Output.all(ends.source_bucket, credential).apply(
+            lambda pair: pair[0]), "path": ends.source_prefix}
+    else:
+        spec["aws_s3_data_source"] = {"bucket_name": ends.source_bucket, "path": ends.source_prefix,
+                                      "role_arn": credential}
     job = gcp.storage.TransferJob(
         f"{ends.name}-artifacts", project=_project(ends),
         description=f"accelplane migration {ends.name}: the model's files to the target end",
-        transfer_spec={
-            "aws_s3_data_source": {"bucket_name": ends.source_bucket, "path": ends.source_prefix, "role_arn": role_arn},
-            "gcs_data_sink": {"bucket_name": ends.target_bucket, "path": ends.target_prefix},
-            # Objects already at the sink with the same content are skipped; nothing at the sink is deleted.
-            "transfer_options": {"overwrite_objects_already_existing_in_sink": False,
-                                 "delete_objects_unique_in_sink": False},
-        },
+        transfer_spec=spec,
         schedule=schedule,
         opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[writer])))
     return {"artifactTransferJob": job.name}
@@ -84,5 +116,6 @@ def _mocks() -> pulumi.runtime.Mocks:
     return GcpLikeMocks("acme-transfer", "us-central1")
 
 
-STORAGE_TRANSFER = ArtifactSink(cloud="gcp", title="Storage Transfer Service", sources=("aws",), reader=_reader,
-                                transfer=_transfer, offline_mocks=_mocks)
+STORAGE_TRANSFER = ArtifactSink(cloud="gcp", title="Storage Transfer Service", sources=("aws", "gcp"),
+                                reader=_reader, transfer=_transfer, offline_mocks=_mocks)
+GCS_SOURCE = ArtifactSource(cloud="gcp", scheme="gs", grant=_grant_gcs, offline_mocks=_mocks)
