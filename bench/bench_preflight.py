@@ -13,7 +13,6 @@ count by ~50 ms for an estimate against AWS or Google (the calls are made one af
 from __future__ import annotations
 
 import logging
-import os
 import statistics
 import sys
 import time
@@ -23,11 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 RUNS = 5
 
-for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL"):
-    os.environ.pop(variable, None)
-os.environ.update(AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-west-2",
-                  AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull,
-                  AWS_EC2_METADATA_DISABLED="true", MOTO_EC2_LOAD_DEFAULT_AMIS="false")
+from bench.local_aws import use_local_aws  # noqa: E402
+
+use_local_aws()
 
 from moto.server import ThreadedMotoServer  # noqa: E402
 

@@ -2,10 +2,10 @@
 (`accelplane.capacity_offerings`) and the neutral shape of an offer.
 
 An offer is what the cloud would sell or schedule now for the question asked (machine type, count, how
-long, between which dates): AWS's Capacity Blocks for ML offerings (each with an id, its dates and its
-upfront fee), Google Cloud's calendar-mode advice for future reservations (a zone and dates; the advice
-names no price). Nothing is bought or reserved here: a purchase belongs in the declaration and happens
-only in `pulumi up`.
+long, between which dates): a block of capacity with its id, dates and upfront price, or advice on
+where and when a future reservation could start (a price where the cloud's answer gives one). Each
+cloud's folder says what its offers are (docs/capacity.md lists them). Nothing is bought or reserved
+here: a purchase belongs in the declaration and happens only in `pulumi up`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class OfferingQuery:
 @dataclass(frozen=True)
 class Offering:
     kind: str  # "capacity block", "future reservation (calendar mode)"
-    offering_id: str | None  # what a purchase names (AWS), or the advice's recommendation id
+    offering_id: str | None  # what a purchase would name, or the advice's recommendation id
     zone: str
     start: datetime
     end: datetime
@@ -59,7 +59,7 @@ class CapacityOfferings:
     """A cloud's offers for a pool (`accelplane.capacity_offerings` entry point)."""
 
     cloud: str
-    title: str  # "EC2 Capacity Blocks for ML"
+    title: str  # how messages name the cloud's offers
     # The query's bounds the cloud takes, as a problem with the query or None (durations, counts).
     query_problem: Callable[[OfferingQuery], str | None]
     # Read-only: the offers for the query, with the zones the pool's nodes use; where it looked.

@@ -1,7 +1,6 @@
 """`accelplane capacity offerings --stack NAME --pool POOL`: what scarce accelerator capacity the pool
-could get, from the cloud's own offers, read-only (accelplane/capacity/offerings.py): EC2 Capacity
-Blocks for ML on AWS (each with its offering id, dates and upfront fee), calendar-mode future
-reservations on Google Cloud (zone and dates; the advice names no price). Nothing is bought.
+could get, from its cloud's own offers, read-only (accelplane/capacity/offerings.py; each cloud's offers
+in docs/capacity.md): where, when, how many and, where the cloud names one, the price. Nothing is bought.
 
 Exit codes: 0 offers found, 1 none for the question asked, 2 bad input or no credentials.
 """

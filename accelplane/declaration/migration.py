@@ -15,7 +15,7 @@ from accelplane.declaration.base import Duration, Hostname, Model, Name, Timesta
 from accelplane.declaration.kubernetes import RolloutGates
 from accelplane.declaration.parity import Parity
 
-# Route 53's and Cloud DNS's ceiling alike is far above this; the bound is ours: a client that cached
+# Every DNS service's ceiling is far above this; the bound is ours: a client that cached
 # an answer follows an abort only once its TTL ran out, so a prod migration keeps it at a minute.
 PROD_MAX_TTL_SECONDS = 60
 
@@ -64,8 +64,7 @@ class Migration(Model):
                              description=f"TTL of the weighted records (prod: at most {PROD_MAX_TTL_SECONDS}); an "
                                          "alias record has none of its own and is cached for its target's.")
     health_checks: bool = Field(default=True, description="Take an end out of the answers while its health check "
-                                                          "fails (Route 53 health checks, Cloud DNS health-checked "
-                                                          "targets).")
+                                                          "fails (the DNS service's own health checks).")
     steps: list[int] = Field(min_length=1, description="The target's weights, %, strictly increasing and ending at "
                                                        "100, e.g. [1, 5, 25, 50, 100].")
     weight: int = Field(default=0, description="The target's weight now, % (0 or one of the steps): what `pulumi up` "

@@ -13,8 +13,8 @@ migration's golden set — across two clusters, often two clouds.
   rollout's layout). Every backend passing: exit 0; otherwise 1.
 
 The golden set and the reports live in a path of the project (one tree for both ends) or in an object
-store of one end's cloud (`s3://` on an AWS end, `gs://` on a GKE end), read and written with that end's
-connection options.
+store of one end's cloud (the URI scheme its `accelplane.object_stores` facet serves), read and written
+with that end's connection options.
 """
 
 from __future__ import annotations

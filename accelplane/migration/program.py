@@ -82,7 +82,7 @@ class MigrationMocks(pulumi.runtime.Mocks):
 
     def __init__(self, cloud_mocks: Mapping[str, pulumi.runtime.Mocks],
                  end_outputs: Mapping[str, Mapping[str, Any]]) -> None:
-        self.cloud_mocks = cloud_mocks  # by the type tokens' package: aws, gcp
+        self.cloud_mocks = cloud_mocks  # by the type tokens' package (a cloud's provider)
         self.end_outputs = end_outputs  # end stack name -> its outputs
 
     def _of(self, token: str) -> pulumi.runtime.Mocks:

@@ -10,6 +10,7 @@ both read as none and the drill hashes the bytes (S3 User Guide, "Checking objec
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -32,20 +33,28 @@ class S3Objects(ObjectStore):
             raise StoreError(f"{uri}: expected s3://bucket/key")
         return bucket, key
 
-    def read(self, uri: str) -> bytes | None:
+    def _stream(self, uri: str, take: Callable[[bytes], object]) -> bool:
+        """Hand the object's bytes to `take` as they arrive, 8 MiB at a time (a model shard may be many GiB:
+        never held whole unless the caller keeps it); False when there is no such object."""
         bucket, key = self._split(uri)
         try:
             body = self.clients("s3").get_object(Bucket=bucket, Key=key)["Body"]
             try:
-                return body.read()
+                for chunk in body.iter_chunks(8 * 1024 * 1024):
+                    take(chunk)
             finally:
                 body.close()
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
-                return None
+                return False
             raise StoreError(f"cannot read {uri}: {error.response.get('Error', {}).get('Code')}") from None
         except BotoCoreError as error:
             raise StoreError(f"cannot read {uri}: {error}") from None
+        return True
+
+    def read(self, uri: str) -> bytes | None:
+        parts: list[bytes] = []
+        return b"".join(parts) if self._stream(uri, parts.append) else None
 
     def entries(self, uri: str) -> list[ObjectEntry]:
         bucket, _, prefix = uri.removeprefix("s3://").partition("/")
@@ -73,25 +82,10 @@ class S3Objects(ObjectStore):
         return int.from_bytes(base64.b64decode(value), "big")
 
     def hashed_crc32c(self, uri: str) -> int | None:
-        # A model shard may be many GiB: hashed as it streams, 8 MiB at a time, never held whole.
         import google_crc32c  # start-up time: only a restore drill hashes objects
 
-        bucket, key = self._split(uri)
         checksum = google_crc32c.Checksum()
-        try:
-            body = self.clients("s3").get_object(Bucket=bucket, Key=key)["Body"]
-            try:
-                for chunk in body.iter_chunks(8 * 1024 * 1024):
-                    checksum.update(chunk)
-            finally:
-                body.close()
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
-                return None
-            raise StoreError(f"cannot read {uri}: {error.response.get('Error', {}).get('Code')}") from None
-        except BotoCoreError as error:
-            raise StoreError(f"cannot read {uri}: {error}") from None
-        return int.from_bytes(checksum.digest(), "big")
+        return int.from_bytes(checksum.digest(), "big") if self._stream(uri, checksum.update) else None
 
     def write(self, uri: str, data: bytes) -> None:
         bucket, key = self._split(uri)
