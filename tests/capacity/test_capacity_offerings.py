@@ -1,8 +1,9 @@
 """`accelplane capacity offerings`: what scarce capacity a pool could get, read-only.
 
 AWS: moto for the subnets (the pool's zones), and botocore's Stubber for DescribeCapacityBlockOfferings
-(moto has none), every answer validated against the ec2 model. Google Cloud: the Google API fake serving
-compute v1's `advice.calendarMode`, request and answer checked against the discovery document's schemas.
+(moto has none), every answer validated against the ec2 model. Google Cloud: no Compute Engine emulator
+exists to run here, so the Google API fake serves compute v1's `advice.calendarMode` (tests/support/
+google_api_fake/advice.py), request and answer checked against the discovery document's schemas.
 The offers below are written as the APIs document them; the per-machine-hour price is worked out by hand.
 """
 
