@@ -1,6 +1,7 @@
 """Nothing left behind: installed packages of a managed family that no pinned set declares (the
 old branch's packages after a move, the new set's after a rollback, one installed by hand) are
-drift for validate, and apply and rollback remove them (roles/package_families).
+drift for validate, and apply and rollback remove them (roles/package_families; the rollback's
+prune is tested by the failed upgrade in test_nodes_upgrade.py).
 
 The lab's cuda-compat-13-0 is such a package: NVIDIA's forward-compatibility libcuda, which no
 lab profile declares (tests/support/ansible/catalog.py CUDA_COMPAT).
@@ -86,33 +87,6 @@ def test_validate_reports_an_undeclared_family_package_and_apply_removes_it(appl
     assert compat not in packages or packages[compat][1][1] != "i", packages.get(compat)
     assert packages["nvidia-driver-cuda"] == ("570.172.08-1", "hi")
     assert json.loads((result.report_dir / "h100-01.json").read_text())["ok"] is True
-
-
-def test_rollback_removes_what_the_failed_upgrade_added(applied, make_node, tmp_path):
-    """The failed profile also switches the kernel module flavour: its nvidia-kernel-dkms replaces
-    nothing the rollback installs, so only the rollback's prune takes it away."""
-    node = make_node("h100-01", snapshot=applied.h100)
-    broken = dict(lab.platform_of(lab.lab_document())["software_profiles"]["h100-r580"])
-    broken.update(driver="580.105.08", fabric_manager="580.105.08", kernel_module="proprietary")
-    stack = lab.write_stack(
-        tmp_path,
-        {"h100-train": [("h100-01", node.root)]},
-        extra_profiles={"h100-r580-broken": broken},
-        profiles={"h100-train": "h100-r580-broken"},
-    )
-    result = lab.run("upgrade.yml", stack, tmp_path)
-    assert result.rc != 0
-    assert result.view.hosts["h100-01"].outcomes.get("upgrade") == "rolled_back", lab.failure(result)
-    packages = {name: state for name, state in node.installed().items() if state[1][1:2] == "i"}
-    assert "nvidia-kernel-dkms" not in packages, packages.get("nvidia-kernel-dkms")
-    assert "nvidia-fabricmanager-580" not in packages and "libnvidia-nscq-580" not in packages
-    assert packages["nvidia-kernel-open-dkms"] == ("570.172.08-1", "hi")
-    assert packages["nvidia-driver-cuda"] == ("570.172.08-1", "hi")
-    assert node.run("dkms", "status").stdout.splitlines() == [
-        line for line in node.run("dkms", "status").stdout.splitlines() if line.startswith("nvidia/570.172.08,")
-    ]
-    rollback = json.loads((result.report_dir / "h100-01.rollback.json").read_text())
-    assert rollback["ok"] is True, rollback["mismatches"]
 
 
 def test_a_versioned_provides_meets_a_versioned_dependency_and_an_unversioned_one_does_not():

@@ -1,10 +1,14 @@
 """upgrade.yml on lab nodes: canary first, then batches; upgrade to the next profile; a failed
-validation rolls the host back to its last validated profile and stops the rollout.
+validation rolls the host back to its last validated profile, removing what the failed upgrade
+added (roles/package_families), and stops the rollout.
 
 The broken profile pins driver 580.105.08, whose stand-in nvidia-smi fails like a driver that
-did not load (tests/support/ansible/catalog.py BROKEN_DRIVERS). Drain and uncordon hooks log to a
-file on the controller. The failed rollout runs through `accelplane nodes upgrade`, as a user
-would: its summary and the run directory it keeps are part of what is tested.
+did not load (tests/support/ansible/catalog.py BROKEN_DRIVERS), and switches the kernel module
+flavour: its nvidia-kernel-dkms replaces nothing the rollback installs, so only the rollback's
+prune takes it away (one failed upgrade serves both: a lab run is the suite's costliest step).
+Drain and uncordon hooks log to a file on the controller. The failed rollout runs through
+`accelplane nodes upgrade`, as a user would: its summary and the run directory it keeps are part
+of what is tested.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ def test_failed_validation_rolls_the_canary_back_and_stops_the_rollout(
     second = make_node("h100-02", snapshot=applied.h100)
     hooks = tmp_path / "hooks.log"
     broken = dict(lab.platform_of(lab.lab_document())["software_profiles"]["h100-r580"])
-    broken.update(driver="580.105.08", fabric_manager="580.105.08")
+    broken.update(driver="580.105.08", fabric_manager="580.105.08", kernel_module="proprietary")
     stack = lab.write_stack(
         tmp_path,
         {"h100-train": [("h100-01", canary.root), ("h100-02", second.root)]},
@@ -85,11 +89,18 @@ def test_failed_validation_rolls_the_canary_back_and_stops_the_rollout(
     assert installed["nvidia-driver-cuda"] == ("570.172.08-1", "hi")
     assert installed["nvidia-fabricmanager-570"] == ("570.172.08-1", "hi")
     assert installed["libnccl2"] == ("2.27.3-1+cuda12.8", "hi")
+    # What the failed upgrade added is gone: the other kernel module flavour, the 580 Fabric Manager.
+    held = {name: state for name, state in installed.items() if state[1][1:2] == "i"}
+    assert "nvidia-kernel-dkms" not in held, held.get("nvidia-kernel-dkms")
+    assert "nvidia-fabricmanager-580" not in held and "libnvidia-nscq-580" not in held
+    assert held["nvidia-kernel-open-dkms"] == ("570.172.08-1", "hi")
+    dkms = canary.run("dkms", "status").stdout.splitlines()
+    assert dkms and all(line.startswith("nvidia/570.172.08,") for line in dkms), dkms
     assert "Pin: version 570.172.08-*" in canary.path("etc/apt/preferences.d/accelplane-nvidia_driver.pref").read_text()
     assert json.loads(canary.path("etc/ansible/facts.d/accelplane.fact").read_text())["profile"] == "h100-r570"
     failed_report = json.loads((kept / "reports" / "h100-01.json").read_text())
     rollback_report = json.loads((kept / "reports" / "h100-01.rollback.json").read_text())
-    assert failed_report["ok"] is False and rollback_report["ok"] is True
+    assert failed_report["ok"] is False and rollback_report["ok"] is True, rollback_report["mismatches"]
     assert rollback_report["profile"] == "h100-r570"
     # The rollout stopped: the second host was never drained nor changed.
     assert rows["h100-02"][4] == "0"  # changed

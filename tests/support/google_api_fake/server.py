@@ -28,7 +28,7 @@ class GoogleApiFake:
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         # The methods with semantics of their own that the fake serves like Google does.
         for methods in (gke, compute, iam, dns, advice, aggregated):
             methods.install(self)

@@ -47,7 +47,7 @@ def managed_front(prometheus_url: str, project: str) -> Iterator[tuple[str, list
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Front)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}{path}", seen
     finally:
