@@ -31,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # Start-up time: the Pulumi engine, the cloud's SDK and the manifest validator load only for a
     # preview (every command's parser is built at start).
+    from accelplane.capacity.purchases import purchase_lines
     from accelplane.cost.cloud_pricing import builtin_table, has_pricing
     from accelplane.cost.estimate import estimate_plan
     from accelplane.cost.estimate_output import one_line
@@ -59,12 +60,19 @@ def run(args: argparse.Namespace) -> int:
     platform = stack.platform
     cloud = platform.cloud
     print(file=words)
+    plan = graph.to_json()
     if has_pricing(cloud):
-        estimate = estimate_plan(graph.to_json(), cloud, platform.region, builtin_table(cloud),
+        estimate = estimate_plan(plan, cloud, platform.region, builtin_table(cloud),
                                  {pool.name: pool.scaling.desired for pool in platform.node_pools})
         print(one_line(estimate), file=words)
     else:
         print(f"Monthly cost: not estimated (the {cloud} cloud ships no prices)", file=words)
+    purchases = purchase_lines(plan["resources"])
+    if purchases:
+        print("Capacity `pulumi up` buys (paid at purchase, never refunded; AP-CAP-001 checks the approval):",
+              file=words)
+        for line in purchases:
+            print(f"    {line}", file=words)
     manifests = validate_graph(graph, stack.platform.kubernetes_version)
     print(file=words)
     print(render_manifest_report(manifests, stack.platform.kubernetes_version), file=words)

@@ -36,10 +36,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _rules() -> tuple[Any, ...]:
     """The registered rules, then the diff-only checks."""
     # Start-up time: the registry (every rule) loads only for these commands.
-    from accelplane.diff.step_rule import STEP_RULE
-    from accelplane.rules.registry import RULES
+    from accelplane.capacity.purchases import purchase_rule
+    from accelplane.diff.step_rule import STEP_RULE  # start-up time: as above
+    from accelplane.rules.registry import RULES  # start-up time: as above
 
-    return (*RULES, STEP_RULE)
+    return (*RULES, STEP_RULE, purchase_rule())
 
 
 def _diff_only(rule: Any) -> bool:
@@ -82,7 +83,8 @@ def run_list(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{rule.id:<12} {rule.severity.value:<8} {rule.enforcement.value:<9} "
                          f"{rule.family.value:<14} {rule.name}{aliases}{diff_only}\n")
     diff_only = sum(1 for rule in rules if _diff_only(rule))
-    sys.stdout.write(f"{len(rules) - diff_only} rules and {diff_only} check of `accelplane diff` only; "
+    checks = "check" if diff_only == 1 else "checks"
+    sys.stdout.write(f"{len(rules) - diff_only} rules and {diff_only} {checks} of `accelplane diff` only; "
                      "`accelplane rules show ID` for one\n")
     return EXIT_OK
 

@@ -27,6 +27,7 @@ from accelplane.diff.findings import compare, judge_revision, raw_waivers
 from accelplane.diff.git import Repository
 from accelplane.diff.plan_diff import PlanDiff
 from accelplane.diff.preview_runner import PreviewJob, run_previews
+from accelplane.diff.purchase_findings import purchase_findings
 from accelplane.diff.resources import diff_graphs
 from accelplane.diff.rollout import merge, rollout_changes, step_findings
 from accelplane.diff.software import software_changes
@@ -96,7 +97,7 @@ def diff_stack(
         base_resources=_count(base_document),
         head_resources=_count(head_document),
         resources=diff_graphs(base_document, head_document),
-        introduced=merge(steps, introduced),
+        introduced=merge([*steps, *purchase_findings(base_document, head_document)], introduced),
         resolved=resolved,
         software=software_changes(base_platform_data, head_platform_data, head_stack.platform, as_of),
         notes=notes,

@@ -42,7 +42,7 @@ from accelplane.rules.secrets import no_secrets_in_container_env
 RULE_ID = re.compile(r"^AP-[A-Z0-9]{2,4}-\d{3}$")
 # Ids of checks that compare two revisions (`accelplane diff`), so no single graph can hold them: they
 # are documented rule ids, never registered, and no registered rule may take them.
-DIFF_ONLY_IDS = frozenset({"AP-RO-004"})
+DIFF_ONLY_IDS = frozenset({"AP-RO-004", "AP-CAP-002"})
 RULE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{2,63}$")
 
 

@@ -43,7 +43,8 @@ def test_rules_list_names_every_rule_and_show_finds_one_by_id_old_id_or_slug(
     listed = json.loads(capsys.readouterr().out)
     from accelplane.rules.registry import RULES
 
-    assert len(listed) == len(RULES) + 1 and {"id", "severity", "checks", "why", "fix", "sources"} <= set(listed[0])
+    # The registered rules and the two checks only `accelplane diff` makes (AP-RO-004, AP-CAP-002).
+    assert len(listed) == len(RULES) + 2 and {"id", "severity", "checks", "why", "fix", "sources"} <= set(listed[0])
     for key in ("AP-GTAG-001", "AP-TAG-004", "gcp-required-labels"):
         assert main(["rules", "show", key, "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out)["id"] == "AP-GTAG-001"
@@ -60,7 +61,7 @@ def test_the_diff_only_step_check_is_listed_and_shown(capsys: pytest.CaptureFixt
     assert [line.split()[:4] for line in listing if line.startswith("AP-RO-004")] == [
         ["AP-RO-004", "high", "mandatory", "rollout"]]
     assert "(diff only)" in next(line for line in listing if line.startswith("AP-RO-004"))
-    assert listing[-1].startswith("118 rules and 1 check of `accelplane diff` only")
+    assert listing[-1].startswith("119 rules and 2 checks of `accelplane diff` only")
     assert main(["rules", "show", "ap-ro-004", "--format", "json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["name"] == "rollout-one-step-per-change" and record["diff_only"] is True

@@ -197,6 +197,7 @@ def _node_groups(
                 subnet_ids=network.private_subnet_ids,
                 security_group_ids=pool_groups,
                 tags=ctx.tags,
+                subnet_zones=tuple(platform.network.new_vpc.availability_zones) if platform.network.new_vpc else (),
             ),
             ctx.opts,
         )

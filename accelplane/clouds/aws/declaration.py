@@ -12,8 +12,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
+from accelplane.clouds.aws.capacity_block import CapacityBlock
 from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform, Secret, SoftwareProfile
 from accelplane.declaration.base import Cidr, Model, Name, Version, _check_cidr
 
@@ -64,11 +65,23 @@ class AwsCapacity(Capacity):
     reservation_id: str | None = Field(
         default=None,
         pattern=r"^cr-[0-9a-f]{8,17}$",
-        description="EC2 capacity reservation id (cr-...), required for capacity_reservation.",
+        description="EC2 capacity reservation id (cr-...) the nodes consume: one of reservation_id or block.",
+    )
+    block: CapacityBlock | None = Field(
+        default=None, description="An EC2 Capacity Block for ML the stack buys (`pulumi up` only) and the pool "
+        "consumes: the offering `accelplane capacity offerings` listed, its price cap and approval.",
     )
 
     def reserved(self) -> str | None:
+        if self.block is not None:
+            return f"capacity block {self.block.offering_id}"
         return self.reservation_id
+
+    @model_validator(mode="after")
+    def _one_reservation(self) -> AwsCapacity:
+        if self.block is not None and self.reservation_id is not None:
+            raise ValueError("declare reservation_id (a reservation you hold) or block (one to buy), not both")
+        return self
 
 
 class AwsNodePool(NodePool):

@@ -150,6 +150,34 @@ def _pools(platform: AwsPlatform) -> Iterator[Issue]:
             yield (*base, "instance_type"), f"no EKS node image for {pool.accelerator or 'CPU'} on {architecture}"
         if pool.capacity.type is CapacityType.spot and pool.placement_group:
             yield (*base, "placement_group"), "spot capacity cannot be held in a cluster placement group"
+        yield from _capacity_block(platform, pool, base)
+
+
+def _capacity_block(platform: AwsPlatform, pool: AwsNodePool, base: tuple[str | int, ...]) -> Iterator[Issue]:
+    """A pool buying a Capacity Block runs in the block's zone only and holds no node outside it."""
+    block = pool.capacity.block
+    if block is None:
+        return
+    where = (*base, "capacity", "block")
+    vpc, existing = platform.network.new_vpc, platform.network.existing_vpc
+    if not block.zone.startswith(platform.region):
+        yield (*where, "zone"), f"zone {block.zone!r} is not in region {platform.region}"
+    elif vpc is not None and block.zone not in vpc.availability_zones:
+        yield (*where, "zone"), (f"the VPC has no subnet in {block.zone} (zones: {', '.join(vpc.availability_zones)}): "
+                                 "the block's instances launch in its zone only")
+    if existing is not None and block.subnet_id not in existing.private_subnet_ids:
+        yield (*where, "subnet_id"), (f"name the private subnet in {block.zone} the nodes use, one of "
+                                      f"{', '.join(existing.private_subnet_ids)}")
+    if vpc is not None and block.subnet_id is not None:
+        yield (*where, "subnet_id"), "subnet_id is for an existing VPC; a new VPC's subnet in the zone is used"
+    if pool.scaling.min or pool.scaling.desired:
+        yield (*base, "scaling"), ("a pool on a Capacity Block holds no node outside it: min and desired 0 "
+                                   "(`accelplane capacity sync` sizes it while the block is active)")
+    if pool.scaling.max > block.instances:
+        yield (*base, "scaling", "max"), f"max {pool.scaling.max} is more than the block's {block.instances} instances"
+    if pool.placement_group:
+        yield (*base, "placement_group"), ("a Capacity Block's instances are placed by AWS (EC2 "
+                                              "UltraClusters): drop the stack's placement group")
 
 
 def _pool_instance_facts(pool: AwsNodePool, base: tuple[str | int, ...]) -> Iterator[Issue]:

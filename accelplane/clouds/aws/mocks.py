@@ -27,6 +27,7 @@ _ID_AND_ARN: dict[str, tuple[str, str, str]] = {
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": ("sgr-", "ec2", "security-group-rule/{id}"),
     "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule": ("sgr-", "ec2", "security-group-rule/{id}"),
     "aws:ec2/launchTemplate:LaunchTemplate": ("lt-", "ec2", "launch-template/{id}"),
+    "aws:ec2/capacityBlockReservation:CapacityBlockReservation": ("cr-", "ec2", "capacity-reservation/{id}"),
     "aws:ec2/placementGroup:PlacementGroup": ("pg-", "ec2", "placement-group/{name}"),
     "aws:kms/key:Key": ("", "kms", "key/{id}"),
     "aws:kms/alias:Alias": ("", "kms", "{name}"),

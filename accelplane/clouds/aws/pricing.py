@@ -5,9 +5,12 @@ and the plan's region, read from its subnets' zones. Priced from `prices.yaml` b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from accelplane.clouds.aws.capacity_block import TAG_END, TAG_START, TAG_UPFRONT
+from accelplane.clouds.aws.resource_types import CAPACITY_BLOCK as BLOCK
 from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
@@ -25,6 +28,8 @@ from accelplane.cost.plan_pricer import (
 from accelplane.node_labels import POOL_LABEL
 
 NODE_DISK = "ebs_gp3_gb_month"  # a node group's root volume (gp3)
+# A block's price is its offering's, declared with it (tag accelplane:capacity-upfront-usd): no price table row.
+BLOCK_SOURCE = None
 
 
 class AwsPricer(PlanPricer):
@@ -33,6 +38,8 @@ class AwsPricer(PlanPricer):
                      for r in self.each("aws:ec2/launchTemplate:LaunchTemplate")}
         for group in self.each("aws:eks/nodeGroup:NodeGroup"):
             yield self._node_group(group, templates)
+        for block in self.each(BLOCK):
+            yield self._block(block)
         simple = (
             ("aws:eks/cluster:Cluster", "EKS cluster", "eks_cluster_hour", "hour"),
             ("aws:ec2/natGateway:NatGateway", "NAT gateway", "nat_gateway_hour", "hour"),
@@ -63,9 +70,16 @@ class AwsPricer(PlanPricer):
         tags = inputs.get("tags") or {}
         template = templates.get(str((inputs.get("launchTemplate") or {}).get("id", "")), {})
         capacity_type = str(inputs.get("capacityType") or "ON_DEMAND")
-        reserved = bool(template.get("capacityReservationSpecification")) or capacity_type == "CAPACITY_BLOCK"
+        block = capacity_type == "CAPACITY_BLOCK"
+        reserved = bool(template.get("capacityReservationSpecification")) or block
         spot = capacity_type == "SPOT"
-        instance, spot_range = self.machine_part(machine, nodes, spot)
+        if block:
+            # EKS takes a block's instance type from the launch template; the block's fee pays its hours.
+            machine = str(template.get("instanceType") or machine)
+            instance, spot_range = Part(f"{machine} (prepaid: the capacity block's fee is its own line)",
+                                        node_floats(nodes), 0.0, "hour", BLOCK_SOURCE), None
+        else:
+            instance, spot_range = self.machine_part(machine, nodes, spot)
         disk = as_int(next((m.get("ebs", {}).get("volumeSize") for m in template.get("blockDeviceMappings") or []
                           if isinstance(m, Mapping)), 0))
         parts = [instance]
@@ -74,7 +88,9 @@ class AwsPricer(PlanPricer):
             parts.append(Part(f"{disk} GiB gp3 root volume per node", tuple(n * disk for n in node_floats(nodes)),  # type: ignore[arg-type]
                               row.price if row else None, "month", row.source if row else None))
         note = None
-        if reserved:
+        if block:
+            note = "the capacity block's upfront fee pays for its instances, used or not (its own line)"
+        elif reserved:
             note = ("a capacity reservation bills its whole size at the On-Demand rate whether or not nodes run; "
                     "this prices the pool's nodes only")
         return LineItem(resource_name(group), "aws:eks/nodeGroup:NodeGroup", "node pool", tuple(parts),
@@ -83,6 +99,35 @@ class AwsPricer(PlanPricer):
                         pricing="spot" if spot else "reservation" if reserved else "on-demand",
                         discount=Discount.parse((inputs.get("labels") or {}).get(DISCOUNT_LABEL)),
                         spot_range=spot_range, note=note)
+
+    def _block(self, block: Mapping[str, Any]) -> LineItem:
+        """A bought Capacity Block: its upfront fee (a tag of the purchase) spread over the months it spans;
+        a block within one month counts whole in it."""
+        tags = resource_inputs(block).get("tags") or {}
+        fee = _number(tags.get(TAG_UPFRONT))
+        start, end = str(tags.get(TAG_START) or "?"), str(tags.get(TAG_END) or "?")
+        hours = _block_hours(start, end)
+        months = max(1.0, hours / self.table.hours_per_month) if hours else 1.0
+        share = round(fee / months, 2) if fee is not None else None
+        what = f"capacity block {start} to {end}, upfront fee" + (f" ${fee:,.2f} over {months:.2f} months"
+                                                                 if fee is not None and months > 1 else "")
+        return LineItem(resource_name(block), BLOCK, "capacity block", (Part(what, ONE, share, "month", BLOCK_SOURCE),),
+                        pool=str(tags.get(POOL_LABEL) or "") or None, pricing="reservation",
+                        note="paid at purchase, whether or not nodes run; never refunded")
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _block_hours(start: str, end: str) -> float:
+    try:
+        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds() / 3600
+    except ValueError:
+        return 0.0
 
 
 def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:

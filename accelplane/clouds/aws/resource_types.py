@@ -57,6 +57,7 @@ LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 INSTANCE = "aws:ec2/instance:Instance"
 EBS_VOLUME = "aws:ebs/volume:Volume"
 SUBNET = "aws:ec2/subnet:Subnet"
+CAPACITY_BLOCK = "aws:ec2/capacityBlockReservation:CapacityBlockReservation"
 
 # EKS
 EKS_CLUSTER = "aws:eks/cluster:Cluster"
@@ -83,7 +84,8 @@ TAGGABLE = frozenset(
         "aws:ec2/vpc:Vpc", SUBNET, "aws:ec2/internetGateway:InternetGateway", "aws:ec2/natGateway:NatGateway",
         "aws:ec2/eip:Eip", "aws:ec2/routeTable:RouteTable", SECURITY_GROUP,
         "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup", INGRESS_RULE, EGRESS_RULE, LAUNCH_TEMPLATE,
-        "aws:ec2/placementGroup:PlacementGroup", INSTANCE, EBS_VOLUME, KMS_KEY, IAM_ROLE, IAM_POLICY, IAM_USER,
+        "aws:ec2/placementGroup:PlacementGroup", CAPACITY_BLOCK, INSTANCE, EBS_VOLUME, KMS_KEY, IAM_ROLE, IAM_POLICY,
+        IAM_USER,
         IAM_OIDC_PROVIDER, EKS_CLUSTER, EKS_NODE_GROUP, S3_BUCKET, S3_BUCKET_V2, LOAD_BALANCER, ALB,
         "aws:lb/targetGroup:TargetGroup", LISTENER, ALB_LISTENER, SECRET, LOG_GROUP,
         "aws:efs/fileSystem:FileSystem", "aws:fsx/lustreFileSystem:LustreFileSystem",

@@ -13,9 +13,15 @@ from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
-from pulumi_aws.ec2 import LaunchTemplateNetworkInterfaceArgsDict, LaunchTemplatePlacementArgsDict
+from pulumi_aws.ec2 import (
+    LaunchTemplateBlockDeviceMappingArgsDict,
+    LaunchTemplateMetadataOptionsArgsDict,
+    LaunchTemplateNetworkInterfaceArgsDict,
+    LaunchTemplatePlacementArgsDict,
+)
 from pulumi_aws.eks import NodeGroupTaintArgsDict
 
+from accelplane.clouds.aws.capacity_block import CapacityBlock
 from accelplane.clouds.aws.catalog import InstanceFacts
 from accelplane.clouds.aws.declaration import AwsNodePool, AwsSoftwareProfile
 from accelplane.clouds.aws.node_vendors import VendorNodeFacts
@@ -28,6 +34,16 @@ _CAPACITY = {
     # A targeted reservation is still on-demand capacity; the launch template names it.
     CapacityType.capacity_reservation: "ON_DEMAND",
 }
+# IMDSv2 only, one hop: pods cannot borrow the node's role.
+_METADATA: LaunchTemplateMetadataOptionsArgsDict = {
+    "http_endpoint": "enabled",
+    "http_tokens": "required",
+    "http_put_response_hop_limit": 1,
+    "instance_metadata_tags": "disabled",
+}
+# A Capacity Block's nodes: EKS's capacity type, and the launch template's market type.
+BLOCK_CAPACITY_TYPE = "CAPACITY_BLOCK"
+BLOCK_MARKET_TYPE = "capacity-block"
 
 
 @dataclass(frozen=True)
@@ -43,6 +59,8 @@ class NodePoolArgs:
     subnet_ids: Sequence[pulumi.Input[str]]
     security_group_ids: Sequence[pulumi.Input[str]]
     tags: Mapping[str, str]
+    # The private subnets' zones, in the same order, where the declaration knows them (a new VPC).
+    subnet_zones: Sequence[str] = ()
 
 
 def default_taints(pool: NodePool, vendor: VendorNodeFacts) -> list[NodeGroupTaintArgsDict]:
@@ -70,34 +88,28 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             # A cluster placement group lives in one zone: keep the pool in the first private subnet.
             subnet_ids = subnet_ids[:1]
 
+        block = pool.capacity.block
+        reservation_id: pulumi.Input[str] | None = pool.capacity.reservation_id
+        if block is not None:
+            reservation_id = self._buy(name, block, tags)
+            subnet_ids = block_subnets(block.zone, block.subnet_id, subnet_ids, args.subnet_zones)
+
         launch_template = aws.ec2.LaunchTemplate(
             f"{name}-lt",
             description=f"accelplane node pool {pool.name}",
             update_default_version=True,
-            metadata_options={
-                "http_endpoint": "enabled",
-                "http_tokens": "required",
-                "http_put_response_hop_limit": 1,
-                "instance_metadata_tags": "disabled",
-            },
-            block_device_mappings=[
-                {
-                    "device_name": "/dev/xvda",
-                    "ebs": {
-                        "volume_size": pool.disk_gib,
-                        "volume_type": "gp3",
-                        "encrypted": "true",
-                        "delete_on_termination": "true",
-                    },
-                }
-            ],
+            metadata_options=_METADATA,
+            block_device_mappings=[_root_volume(pool.disk_gib)],
             network_interfaces=self._interfaces(pool, args),
             placement=placement,
             capacity_reservation_specification=(
-                {"capacity_reservation_target": {"capacity_reservation_id": pool.capacity.reservation_id}}
-                if pool.capacity.reservation_id
+                {"capacity_reservation_target": {"capacity_reservation_id": reservation_id}}
+                if reservation_id is not None
                 else None
             ),
+            # EKS takes a block's instance type from the launch template only.
+            instance_type=pool.instance_type if block is not None else None,
+            instance_market_options={"market_type": BLOCK_MARKET_TYPE} if block is not None else None,
             tag_specifications=[
                 {"resource_type": "instance", "tags": tags},
                 {"resource_type": "volume", "tags": tags},
@@ -111,11 +123,11 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             node_group_name=pool.name,
             node_role_arn=args.node_role_arn,
             subnet_ids=subnet_ids,
-            instance_types=[pool.instance_type],
+            instance_types=None if block is not None else [pool.instance_type],
             ami_type=args.vendor.ami_types[args.architecture],
             release_version=args.profile.ami_release_version if args.profile else None,
             version=args.kubernetes_version,
-            capacity_type=_CAPACITY[pool.capacity.type],
+            capacity_type=BLOCK_CAPACITY_TYPE if block is not None else _CAPACITY[pool.capacity.type],
             scaling_config={
                 "min_size": pool.scaling.min,
                 "desired_size": pool.scaling.desired,
@@ -131,6 +143,20 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         )
         self.node_group_name = node_group.node_group_name
         self.register_outputs({"nodeGroupName": node_group.node_group_name})
+
+    def _buy(self, name: str, block: CapacityBlock, tags: Mapping[str, str]) -> pulumi.Output[str]:
+        """The Capacity Block's purchase, its terms in its tags; the reservation id the nodes target."""
+        purchase = aws.ec2.CapacityBlockReservation(
+            f"{name}-block",
+            capacity_block_offering_id=block.offering_id,
+            instance_platform="Linux/UNIX",
+            tags={**tags, **block.tags()},
+            # Bought once: a later offering id (an edit, a new lookup) must never buy a second block, and
+            # AWS neither cancels nor refunds one, so deleting it would only make Pulumi forget it.
+            opts=pulumi.ResourceOptions(parent=self, protect=True,
+                                        ignore_changes=["capacityBlockOfferingId", "instancePlatform"]),
+        )
+        return purchase.id
 
     @staticmethod
     def _interfaces(pool: AwsNodePool, args: NodePoolArgs) -> list[LaunchTemplateNetworkInterfaceArgsDict]:
@@ -156,3 +182,20 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             }
             for card in range(max(1, args.instance.max_efa_interfaces))
         ]
+
+
+def _root_volume(disk_gib: int) -> LaunchTemplateBlockDeviceMappingArgsDict:
+    return {
+        "device_name": "/dev/xvda",
+        "ebs": {"volume_size": disk_gib, "volume_type": "gp3", "encrypted": "true", "delete_on_termination": "true"},
+    }
+
+
+def block_subnets(
+    zone: str, subnet_id: str | None, subnet_ids: Sequence[pulumi.Input[str]], zones: Sequence[str]
+) -> list[pulumi.Input[str]]:
+    """The private subnet in the block's zone: the declared one (an existing VPC), else the new VPC's
+    subnet there (the declaration checks guarantee one)."""
+    if subnet_id is not None:
+        return [subnet_id]
+    return [subnet_ids[list(zones).index(zone)]]

@@ -6,6 +6,7 @@ The neutral registry (`accelplane.rules.registry`) adds them to its own through 
 
 from __future__ import annotations
 
+from accelplane.clouds.aws.rules.capacity import capacity_block_purchase_approved
 from accelplane.clouds.aws.rules.cluster import eks_control_plane_logs, eks_endpoint_restricted, eks_secrets_encryption
 from accelplane.clouds.aws.rules.compute import (
     ec2_encrypted_volumes,
@@ -123,6 +124,8 @@ RULES: tuple[Rule, ...] = (
     # DNS: a migration's weighted records
     route53_weighted_record_ttl.RULE,
     route53_weighted_record_health_checked.RULE,
+    # Capacity the stack buys
+    capacity_block_purchase_approved.RULE,
     # Version matrix
     matrix_pool_pinned.RULE,
     # Hygiene

@@ -1,0 +1,92 @@
+"""Capacity a stack buys and cannot give back (an EC2 Capacity Block, a future reservation): the facet a
+cloud offers (`accelplane.purchases`) naming its resource types, and AP-CAP-002, the check only
+`accelplane diff` can make — a bought resource that a change deletes, renames or re-buys.
+
+A purchase is paid and never refunded; deleting its resource only makes Pulumi forget it (the cloud
+keeps billing), and a renamed one is a new resource: `pulumi up` buys it again before it fails to
+delete the protected old one. So a change that removes a purchase from the plan, or changes what the
+cloud reads at purchase (its force-new inputs, which the program ignores once bought), is refused.
+Its end date passed, the purchase is released with `pulumi state unprotect` and `pulumi state delete`
+(docs/capacity.md), not by a change of the declaration alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from accelplane.cloud_support import installed_facets
+from accelplane.rules.rule import Enforcement, Family, Rule, Severity
+
+PURCHASES_GROUP = "accelplane.purchases"
+
+
+@dataclass(frozen=True)
+class Purchases:
+    """A cloud's resources that buy capacity (`accelplane.purchases` entry point)."""
+
+    cloud: str
+    # Type token -> the inputs the cloud reads at purchase (changing one would buy again).
+    types: Mapping[str, tuple[str, ...]]
+    # What a purchase is, in words, from its plan resource (terms a reviewer recognises).
+    describe: Callable[[Mapping[str, Any]], str]
+
+
+def purchase_facets() -> tuple[Purchases, ...]:
+    return installed_facets(PURCHASES_GROUP, Purchases)
+
+
+def purchase_rule() -> Rule:
+    """The rule's record, over every installed cloud's purchase types (built on use: the facets load then)."""
+    return Rule(
+        id="AP-CAP-002",
+        name="capacity-purchase-kept",
+        description="Checks whether a change keeps every capacity purchase of the base revision as it was bought: "
+        "not deleted, renamed or re-bought (accelplane diff only: it compares two revisions).",
+        family=Family.cost,
+        severity=Severity.high,
+        enforcement=Enforcement.mandatory,
+        remediation="Keep the purchase's declaration (pool name, offering) until its end; then release it from the "
+        "stack with `pulumi state unprotect` and `pulumi state delete` (docs/capacity.md).",
+        resource_types=frozenset(token for facet in purchase_facets() for token in facet.types),
+        check=lambda resource, graph: (),  # judged by purchase_problems, on two revisions
+        categories=("cost", "capacity"),
+    )
+
+
+def purchase_problems(
+    base: Iterable[Mapping[str, Any]], head: Iterable[Mapping[str, Any]]
+) -> list[tuple[Mapping[str, Any], str]]:
+    """(base resource, why) for each purchase of `base` the change deletes, renames or re-buys."""
+    kinds = {token: facet for facet in purchase_facets() for token in facet.types}
+    after = {str(r.get("urn")): r for r in head if r.get("type") in kinds}
+    found = []
+    for resource in base:
+        facet = kinds.get(str(resource.get("type")))
+        if facet is None:
+            continue
+        what = facet.describe(resource)
+        kept = after.get(str(resource.get("urn")))
+        if kept is None:
+            found.append((resource, f"{what} leaves the plan (deleted or renamed): the cloud keeps billing it, "
+                                    "and a renamed purchase is bought again"))
+            continue
+        changed = [name for name in facet.types[str(resource.get("type"))]
+                   if _inputs(resource).get(name) != _inputs(kept).get(name)]
+        if changed:
+            found.append((resource, f"{what}: {', '.join(changed)} changed after the purchase: the program ignores "
+                                    "it (nothing is bought again), so the declaration would no longer say what "
+                                    "was bought"))
+    return found
+
+
+def _inputs(resource: Mapping[str, Any]) -> Mapping[str, Any]:
+    inputs = resource.get("inputs")
+    return inputs if isinstance(inputs, Mapping) else {}
+
+
+def purchase_lines(resources: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Each purchase of a plan in words, for `preview` (what `pulumi up` would commit to)."""
+    kinds = {token: facet for facet in purchase_facets() for token in facet.types}
+    return [kinds[str(r.get("type"))].describe(r) for r in resources if r.get("type") in kinds]

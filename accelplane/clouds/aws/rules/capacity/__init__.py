@@ -1,0 +1,1 @@
+"""Capacity rules: what the stack buys (EC2 Capacity Blocks for ML)."""

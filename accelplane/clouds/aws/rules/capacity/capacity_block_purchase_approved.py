@@ -1,0 +1,82 @@
+"""AP-CAP-001: an EC2 Capacity Block the stack buys is approved, within its price cap and under a budget.
+
+A block is paid in full at purchase and never refunded, and `pulumi up` is the only place it is bought
+(`accelplane.clouds.aws.capacity_block`). So the plan that buys one must carry who approved it and on
+which day (not a day still to come), an upfront fee no higher than the approved maximum, and the stack's
+budget, which AP-COST-001 judges with the block's fee counted. The terms are read from the purchase's
+own tags, so the same judgement holds on a `pulumi preview --json`, a state export and CrossGuard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+
+from accelplane.clouds.aws import resource_types as t
+from accelplane.clouds.aws.capacity_block import (
+    TAG_APPROVED_BY,
+    TAG_APPROVED_ON,
+    TAG_END,
+    TAG_MAX_UPFRONT,
+    TAG_OFFERING,
+    TAG_START,
+    TAG_UPFRONT,
+)
+from accelplane.cost.budget import budget_types
+from accelplane.rules.graph import ReferenceGraph
+from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
+from accelplane.rules.view import Resource
+
+
+def _money(text: object) -> float | None:
+    try:
+        return float(str(text))
+    except ValueError:
+        return None
+
+
+def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
+    tags = resource.get("tags") or {}
+    if not isinstance(tags, dict):
+        return
+    offering = tags.get(TAG_OFFERING) or resource.get("capacityBlockOfferingId") or "?"
+    upfront, cap = _money(tags.get(TAG_UPFRONT)), _money(tags.get(TAG_MAX_UPFRONT))
+    terms = f"capacity block {offering} ({tags.get(TAG_START, '?')} to {tags.get(TAG_END, '?')}"
+    terms += f", ${upfront:,.2f} upfront)" if upfront is not None else ", upfront fee not declared)"
+    by, on = tags.get(TAG_APPROVED_BY), tags.get(TAG_APPROVED_ON)
+    if not by or not on:
+        yield f"buying {terms} needs approved_by and approved_on in the declaration: a block is never refunded"
+    else:
+        try:
+            approved = date.fromisoformat(str(on))
+        except ValueError:
+            yield f"{terms}: approved_on {on!r} is not a date (YYYY-MM-DD)"
+        else:
+            today = graph.as_of or date.today()
+            if approved > today:
+                yield (f"{terms}: approved on {approved.isoformat()}, a day still to come "
+                       f"(judged at {today.isoformat()})")
+    if upfront is None or cap is None:
+        yield f"{terms}: declare the offering's upfront_usd and the approved max_upfront_usd"
+    elif upfront > cap:
+        yield f"{terms} costs ${upfront - cap:,.2f} more than the approved maximum ${cap:,.2f}"
+    if not graph.of_type(*budget_types()):
+        yield f"buying {terms} needs the stack's budget (budget: monthly_usd), which AP-COST-001 judges with its fee"
+
+
+RULE = Rule(
+    id="AP-CAP-001",
+    name="capacity-block-purchase-approved",
+    description="Checks whether an EC2 Capacity Block the stack buys carries a dated approval that is not in the "
+    "future, an upfront fee within the approved maximum, and a stack budget.",
+    family=Family.cost,
+    severity=Severity.high,
+    enforcement=Enforcement.mandatory,
+    remediation="Copy the offering's terms from `accelplane capacity offerings`, set capacity.block.approved_by, "
+    "approved_on and max_upfront_usd, and declare budget.monthly_usd (AP-COST-001 counts the block's fee).",
+    resource_types=frozenset({t.CAPACITY_BLOCK}),
+    check=check,
+    scope=Scope.stack,  # the budget is another resource of the stack
+    categories=("cost", "capacity"),
+    references=("https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-capacity-blocks.html",),
+)
