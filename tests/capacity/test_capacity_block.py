@@ -159,8 +159,9 @@ def test_a_block_longer_than_a_month_is_spread_over_the_months_it_spans() -> Non
 def test_preview_shows_what_up_would_buy(capsys) -> None:
     main(["preview", "--stack", STACK])
     out = capsys.readouterr().out
-    assert ("    capacity block cb-0e4b2c9d8a7f61352 for pool train-h100 (2026-12-21T11:30:00Z to 2026-12-23T11:30:00Z, "
-            "$3,020.54 upfront, approved by head-of-ml@acme.example on 2026-12-07)") in out.splitlines()
+    assert ("    capacity block cb-0e4b2c9d8a7f61352 for pool train-h100 (2026-12-21T11:30:00Z to "
+            "2026-12-23T11:30:00Z, $3,020.54 upfront, approved by head-of-ml@acme.example on 2026-12-07)"
+            ) in out.splitlines()
 
 
 def test_a_change_that_renames_deletes_or_rebuys_a_bought_block_is_refused(plan) -> None:
