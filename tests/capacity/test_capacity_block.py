@@ -195,3 +195,18 @@ def test_the_approval_day_is_judged_at_as_of(tmp_path) -> None:
 
 def test_the_example_stack_is_valid(tmp_path: Path) -> None:
     assert edit_problems(tmp_path, stack=STACK) == []
+
+
+def test_moving_a_pool_onto_a_block_replaces_its_node_group_in_diff(plan) -> None:
+    """EKS cannot change a node group's capacity type or instance types in place (terraform-provider-aws
+    node_group.go: ForceNew), so binding a running pool to a block is a new node group."""
+    from accelplane.diff.resources import diff_graphs
+
+    text = stack_text(STACK)
+    start, end = text.index("        capacity:\n"), text.index("        scaling: {min: 0, desired: 0, max: 2}")
+    on_demand = _plan(text[:start] + text[end:])
+    changes = {change.name: change for change in diff_graphs({"resources": on_demand}, {"resources": plan})}
+    group = changes["acme-burst-train-h100-ng"]
+    # The group keeps its name (node_group_name is the pool's), so the old one goes first: nodes drain.
+    assert group.op == "delete-before-replace" and {"capacityType", "instanceTypes"} <= set(group.forced_by)
+    assert changes["acme-burst-train-h100-block"].op == "create"
