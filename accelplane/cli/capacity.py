@@ -1,8 +1,12 @@
 """`accelplane capacity offerings --stack NAME --pool POOL`: what scarce accelerator capacity the pool
 could get, from its cloud's own offers, read-only (accelplane/capacity/offerings.py; each cloud's offers
 in docs/capacity.md): where, when, how many and, where the cloud names one, the price. Nothing is bought.
-
 Exit codes: 0 offers found, 1 none for the question asked, 2 bad input or no credentials.
+
+`accelplane capacity sync --stack NAME [--apply]`: each pool on bought capacity sized to the capacity's
+life (none before it is active, the declared size while it is, none again before it ends;
+accelplane/capacity/sync.py). Exit codes: 0 every pool in step (or set with --apply), 1 a pool differs
+and --apply was not given, 2 bad input, no credentials or a read that failed.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ def _positive(text: str) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("capacity", help="what scarce accelerator capacity a pool could get (read-only)",
+    parser = subparsers.add_parser("capacity", help="scarce accelerator capacity: what a pool could get (read-only), "
+                                   "pools following what was bought",
                                    description=__doc__.split("\n\n")[0] if __doc__ else None)
     actions = parser.add_subparsers(dest="capacity_action", required=True, parser_class=type(parser))
     sub = actions.add_parser("offerings", help="the cloud's offers for a pool: machine type, count, dates, price",
@@ -48,6 +53,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     sub.add_argument("--now", type=instant, help=argparse.SUPPRESS)  # for tests and reruns
     sub.set_defaults(handler=_offerings)
+    sync = actions.add_parser("sync", help="size each pool on bought capacity to the capacity's life",
+                              description="Reads each pool's bought capacity (state, start, end) and its live size; "
+                              "with --apply sets the size the capacity's life calls for.")
+    add_stack_arguments(sync)
+    sync.add_argument("--apply", action="store_true", help="set the sizes (default: say what would be set)")
+    add_connection_arguments(sync)
+    sync.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    sync.add_argument("--now", type=instant, help=argparse.SUPPRESS)  # for tests and reruns
+    sync.set_defaults(handler=_sync)
 
 
 def _offerings(args: argparse.Namespace) -> int:
@@ -99,4 +113,45 @@ def _text(data: dict) -> str:
         zone = offer["zone"] + ("" if offer["in_pool_zones"] else " (not a zone of the pool)")
         lines.append(f"  {offer['start']} → {offer['end']} in {zone}: {offer['count']}x{offer['machine']}, {price}"
                      + (f" [{offer['id']}]" if offer["id"] else ""))
+    return "\n".join(lines)
+
+
+def _sync(args: argparse.Namespace) -> int:
+    # Start-up time: only this command loads these (every parser is built at start).
+    from accelplane.capacity.sync import plan_rows, sync_of
+
+    stack = require_stack(args)
+    platform = stack.platform
+    facet = sync_of(platform.cloud)
+    if facet is None:
+        raise InputError.single(f"the {platform.cloud} cloud has no bought capacity for pools to follow",
+                                file=str(stack.path), line=stack.line_of("cloud"), field="cloud")
+    if not facet.pools(platform):
+        raise InputError.single("no pool of the stack is on bought capacity (capacity.block)", file=str(stack.path),
+                                field="node_pools")
+    connection = connection_of(args, platform.cloud, "capacity sync")
+    found, where = facet.read(platform, connection)
+    now = args.now or datetime.now(UTC)
+    rows = plan_rows(found, now, args.apply)
+    pools = {entry.pool.name: entry.pool for entry in found}
+    for row in rows:
+        if row.action == "set":
+            facet.resize(platform, connection, pools[row.pool], row.size)
+    data = {"stack": stack.stack, "where": where, "now": _utc(now), "applied": args.apply,
+            "pools": [{"pool": r.pool, "capacity": r.what, "state": r.state, "start": _utc(r.start), "end": _utc(r.end),
+                       "live_size": r.live_size, "size": r.size, "why": r.why, "action": r.action} for r in rows]}
+    print(json.dumps(data, indent=2, sort_keys=True) if args.format == "json" else _sync_text(data))
+    return EXIT_FINDINGS if any(r.action == "would set" for r in rows) else EXIT_OK
+
+
+def _utc(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
+
+
+def _sync_text(data: dict) -> str:
+    lines = [f"Pools on bought capacity of {data['stack']} ({data['where']}) at {data['now']}:"]
+    for row in data["pools"]:
+        live = "not created" if row["live_size"] is None else str(row["live_size"])
+        action = {"none": "in step", "set": f"set to {row['size']}", "would set": f"would set {row['size']} (--apply)"}
+        lines.append(f"  {row['pool']}: {row['capacity']}, {row['why']}; live {live}: {action[row['action']]}")
     return "\n".join(lines)
