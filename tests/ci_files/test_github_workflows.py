@@ -36,8 +36,8 @@ def _uses(workflow: dict[str, Any], action: str) -> list[dict[str, Any]]:
     return [step for _, step in _steps(workflow) if str(step.get("uses", "")).split("@")[0] == action]
 
 
-def test_there_are_the_three_workflows() -> None:
-    assert [p.name for p in WORKFLOWS] == ["deploy.yml", "pull-request.yml", "rollout.yml"]
+def test_there_are_the_four_workflows() -> None:
+    assert [p.name for p in WORKFLOWS] == ["capacity-sync.yml", "deploy.yml", "pull-request.yml", "rollout.yml"]
 
 
 def test_workflows_match_the_github_workflow_schema_offline() -> None:
@@ -192,3 +192,14 @@ def test_rollouts_advance_by_pull_request_with_read_only_aws_access() -> None:
     assert credentials["with"]["role-to-assume"] == "${{ vars.AWS_ROLLOUT_ROLE_ARN }}"
     [advance] = [step for step in job["steps"] if step.get("id") == "advance"]
     assert "exit" in advance["run"]  # exit 1 (rollback written) goes on to the pull request; 2 fails
+
+
+def test_pools_follow_their_bought_capacity_every_15_minutes_with_a_narrow_role() -> None:
+    workflow = _load(ROOT / ".github/workflows/capacity-sync.yml")
+    assert workflow["permissions"] == {"contents": "read"}
+    assert [len(entry["cron"].split()[0].split(",")) for entry in workflow["on"]["schedule"]] == [4]  # 4 an hour
+    job = workflow["jobs"]["sync"]
+    runs = " ".join(str(step.get("run", "")) for step in job["steps"])
+    assert "accelplane capacity sync" in runs and "--apply" in runs and "pulumi" not in runs
+    [credentials] = _uses(workflow, "aws-actions/configure-aws-credentials")
+    assert credentials["with"]["role-to-assume"] == "${{ vars.AWS_CAPACITY_ROLE_ARN }}"
