@@ -268,6 +268,7 @@ def _node_pools(ctx: _Context, cluster: GkeCluster, node_account: NodeServiceAcc
             "labels": {**ctx.labels, "accelplane-pool": pool.name},
             "spot": pool.capacity.type is CapacityType.spot,
             "reservation": pool.capacity.reservation,
+            "flex_start": pool.capacity.flex_start,
             "tpu": machine.kind == "tpu",
             "gpu": GpuSpec(accelerator_type=machine.accelerator or "", count=machine.accelerator_count,
                            driver_version=_GPU_DRIVER[pool.gpu_driver or GpuDriver.default])

@@ -13,9 +13,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform
+from accelplane.declaration import Capacity, CapacityType, InferenceEndpoint, Network, NodePool, Platform
 from accelplane.declaration.base import Cidr, Model, _check_cidr
 
 
@@ -88,8 +88,22 @@ class GcpCapacity(Capacity):
         description="Name of the specific Compute Engine reservation the nodes consume.",
     )
 
+    flex_start: bool = Field(
+        default=False,
+        description="Dynamic Workload Scheduler flex-start: GKE provisions the pool's GPU or single-host TPU nodes "
+        "when capacity is free, for up to 7 days each, at its prices (on-demand only, no reservation; min 0).",
+    )
+
     def reserved(self) -> str | None:
         return self.reservation
+
+    @model_validator(mode="after")
+    def _flex_start(self) -> GcpCapacity:
+        if self.flex_start and self.type is not CapacityType.on_demand:
+            raise ValueError("flex_start provisions on-demand capacity: not with spot or a reservation")
+        if self.flex_start and self.discount is not None:
+            raise ValueError("flex-start is billed at Dynamic Workload Scheduler prices: no committed use discount")
+        return self
 
 
 class GcpNodePool(NodePool):

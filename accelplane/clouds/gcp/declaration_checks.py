@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.clouds.gcp import flex_start
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
 from accelplane.declaration.storage import unknown_storage_classes
 from accelplane.suggest import did_you_mean
@@ -120,6 +121,8 @@ def _pools(platform: GcpPlatform) -> Iterator[Issue]:
             continue
         if pool.gpu_driver is not None and machine.kind != "gpu":
             yield (*base, "gpu_driver"), f"gpu_driver is for GPU pools; {pool.instance_type} has no GPU"
+        if pool.capacity.flex_start:
+            yield from _flex_start_pool(platform, pool, base, machine.kind, zones)
         if machine.kind == "tpu":
             yield from _tpu_pool(platform, pool, base, zones)
         elif pool.tpu_topology is not None:
@@ -127,6 +130,36 @@ def _pools(platform: GcpPlatform) -> Iterator[Issue]:
         else:
             offered = gcp_catalog.machine_type_zones(pool.instance_type) or frozenset()
             yield from _zones_offer(pool, base, zones, offered, pool.instance_type)
+
+
+def _flex_start_pool(
+    platform: GcpPlatform, pool: GcpNodePool, base: tuple[str | int, ...], kind: str, zones: set[str]
+) -> Iterator[Issue]:
+    """A flex-start pool: GPUs or single-host TPUs, autoscaled from zero, on a GKE version and in zones
+    that have it (accelplane/clouds/gcp/flex_start.py, with its source)."""
+    where = (*base, "capacity", "flex_start")
+    if kind not in ("gpu", "tpu"):
+        yield where, f"flex-start provisions GPUs and TPUs; {pool.instance_type} has neither"
+        return
+    if pool.scaling.min or pool.scaling.desired:
+        yield (*base, "scaling"), ("a flex-start pool starts empty and GKE adds nodes as capacity frees up: "
+                                   "min and desired 0")
+    shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
+    if shape is not None and shape.multi_host:
+        yield where, f"flex-start takes single-host TPU slices only, not {pool.tpu_topology} ({shape.vms} VMs)"
+    settings = platform.gcp
+    problem = flex_start.version_problem(kind, settings.gke_version if settings else None)
+    if problem:
+        yield where, problem
+    generation = gcp_catalog.tpu_generation_of(pool.instance_type) if kind == "tpu" else None
+    if generation is not None:
+        offered = flex_start.TPU_ZONES.get(generation)
+        if offered is None:
+            yield where, f"flex-start has no TPU {generation} ({flex_start.SOURCE})"
+        elif not set(pool.zones or zones) <= offered:
+            outside = sorted(set(pool.zones or zones) - offered)
+            yield where, (f"flex-start has TPU {generation} in {', '.join(sorted(offered))} only, not "
+                          f"{', '.join(outside)}")
 
 
 def _tpu_pool(

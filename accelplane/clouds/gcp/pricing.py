@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from accelplane.clouds.gcp.flex_start import PRICE_NOTE
 from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
@@ -102,6 +103,8 @@ class GcpPricer(PlanPricer):
         if reserved:
             note = ("a specific reservation bills its reserved VMs whether or not nodes consume them; this prices "
                     "the pool's nodes only")
+        elif config.get("flexStart"):
+            note = PRICE_NOTE
         return LineItem(resource_name(pool), "gcp:container/nodePool:NodePool", "node pool", tuple(parts),
                         pool=str(labels.get(POOL_LABEL) or inputs.get("name") or resource_name(pool)), machine=machine,
                         nodes=nodes, pricing="spot" if spot else "reservation" if reserved else "on-demand",

@@ -44,6 +44,8 @@ from pulumi_gcp.container import (
     NodePoolUpgradeSettingsArgsDict,
 )
 
+from accelplane.clouds.gcp import flex_start
+
 CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 RESERVATION_NAME_KEY = "compute.googleapis.com/reservation-name"
 # container.v1 NodeTaint.effect and GPUDriverInstallationConfig.gpuDriverVersion values accepted
@@ -113,6 +115,7 @@ class NodePoolArgs:
     tpu: bool = False  # a TPU machine type (single-host pools have no tpu_topology)
     compact_placement: bool = False  # implied by tpu_topology
     gpu: GpuSpec | None = None
+    flex_start: bool = False  # Dynamic Workload Scheduler flex-start (accelplane/clouds/gcp/flex_start.py)
 
     def __post_init__(self) -> None:
         if (self.node_count is None) == (self.autoscaling is None):
@@ -123,6 +126,8 @@ class NodePoolArgs:
             raise ValueError(f"node pool {self.pool_name}: at least one zone in node_locations")
         if self.spot and self.reservation:
             raise ValueError(f"node pool {self.pool_name}: spot capacity cannot consume a reservation")
+        if self.flex_start and (self.autoscaling is None or self.spot or self.reservation):
+            raise ValueError(f"node pool {self.pool_name}: flex-start autoscales on-demand capacity, no reservation")
         if self.gpu is not None and self.tpu_topology is not None:
             raise ValueError(f"node pool {self.pool_name}: GPU and TPU settings exclude each other")
         # A compact placement policy places all VMs in one zone.
@@ -146,6 +151,8 @@ class AcceleratorNodePool(pulumi.ComponentResource):
                 "total_min_node_count": args.autoscaling.min_nodes,
                 "total_max_node_count": args.autoscaling.max_nodes,
             }
+            if args.flex_start:
+                autoscaling["location_policy"] = flex_start.LOCATION_POLICY
         placement: NodePoolPlacementPolicyArgsDict | None = None
         if args.placement_is_compact:
             placement = {"type": "COMPACT"}
@@ -178,7 +185,8 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             node_count=args.node_count,
             initial_node_count=args.autoscaling.min_nodes if args.autoscaling is not None else None,
             autoscaling=autoscaling,
-            management={"auto_repair": True, "auto_upgrade": args.kubernetes_version is None},
+            # Flex-start nodes are not repaired (GKE's flex-start guide turns auto-repair off).
+            management={"auto_repair": not args.flex_start, "auto_upgrade": args.kubernetes_version is None},
             placement_policy=placement,
             upgrade_settings=upgrade,
             node_config=self._node_config(args),
@@ -219,6 +227,9 @@ class AcceleratorNodePool(pulumi.ComponentResource):
                 "values": [args.reservation],
             }
             config["reservation_affinity"] = reservation
+        if args.flex_start:
+            config["flex_start"] = True
+            config["reservation_affinity"] = {"consume_reservation_type": flex_start.NO_RESERVATION}
         if args.gpu is not None:
             accelerator: NodePoolNodeConfigGuestAcceleratorArgsDict = {
                 "type": args.gpu.accelerator_type,
