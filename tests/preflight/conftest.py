@@ -55,6 +55,8 @@ class Account:
     quotas: dict[str, float | tuple[str, str]] = field(default_factory=dict)  # code -> applied value or error
     defaults: dict[str, float] = field(default_factory=dict)  # code -> AWS default
     reservations: dict[str, dict[str, Any] | tuple[str, str]] = field(default_factory=dict)
+    # What a filtered DescribeCapacityReservations lists (no ids asked: the bought Capacity Blocks).
+    listed: list[dict[str, Any]] = field(default_factory=list)
     versions: list[dict[str, Any]] | tuple[str, str] = field(default_factory=list)
     # The public SSM parameters AWS publishes (name -> value); any other name is ParameterNotFound.
     parameters: dict[str, str] = field(default_factory=dict)
@@ -103,6 +105,11 @@ def _default_answer(account: Account) -> Any:
 
 def _reservations_answer(account: Account) -> Any:
     def answer(params: dict[str, Any]) -> Any:
+        if "CapacityReservationIds" not in params:
+            wanted = {f["Name"]: set(f["Values"]) for f in params.get("Filters") or []}
+            keys = {"instance-type": "InstanceType", "availability-zone": "AvailabilityZone"}
+            return {"CapacityReservations": [item for item in account.listed
+                                             if all(item[keys[name]] in values for name, values in wanted.items())]}
         found = [account.reservations.get(i) for i in params["CapacityReservationIds"]]
         for item in found:
             if isinstance(item, tuple):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from accelplane.clouds.aws.clients import AwsClients, endpoint_url_problem
 from accelplane.clouds.aws.connection import aws_connection
 from accelplane.clouds.aws.declaration import AwsPlatform, aws_platform
+from accelplane.clouds.aws.preflight.blocks import block_checks
 from accelplane.clouds.aws.preflight.calls import AwsReads
 from accelplane.clouds.aws.preflight.capacity import efa_checks, offering_checks, reservation_checks
 from accelplane.clouds.aws.preflight.cluster import image_checks, version_checks
@@ -50,6 +51,7 @@ def aws_preflight(platform: AwsPlatform, clients: AwsClients, options: Preflight
     checks += offering_checks(demands, reads)
     checks += efa_checks(demands, types)
     checks += reservation_checks(demands, reads, options, platform.network)
+    checks += block_checks(demands, reads, options)
     checks += version_checks(platform, reads, options)
     checks += image_checks(platform, reads)
     return checks

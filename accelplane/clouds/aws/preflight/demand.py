@@ -61,6 +61,8 @@ def pool_demands(platform: AwsPlatform, reads: AwsReads) -> tuple[list[PoolDeman
     demands = []
     for index, pool in enumerate(platform.node_pools):
         pool_zones = zones[:1] if pool.placement_group else zones
+        if pool.capacity.block is not None:
+            pool_zones = [pool.capacity.block.zone]  # a block's instances launch in its zone only
         demands.append(PoolDemand(index, pool, tuple(pool_zones)))
     return demands, problems
 
