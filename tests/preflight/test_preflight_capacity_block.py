@@ -94,7 +94,8 @@ def test_a_bought_block_passes_while_it_can_still_bring_nodes_and_fails_once_gon
     assert offers[1].calls == []  # bought: no offering is looked up again
     account.listed[:] = [_bought("expired")]
     check = _check(account, now=dt.datetime(2026, 12, 24, tzinfo=dt.UTC))
-    assert check.status is Status.failed and check.message == "the bought block is expired: the pool gets no node from it"
+    assert check.status is Status.failed
+    assert check.message == "the bought block is expired: the pool gets no node from it"
 
 
 def test_a_block_not_bought_by_its_start_can_no_longer_be_bought(account, offers) -> None:
