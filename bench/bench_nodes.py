@@ -113,7 +113,8 @@ def measure(
     started = []
     try:
         for index in range(size):
-            node = nodes.start_node(f"h100-{index + 1:02d}", work / "nodes", lower, repo, "nvidia")
+            node = nodes.start_node(f"h100-{index + 1:02d}", work / "nodes", lower, repo, "nvidia",
+                                    compile_cache=False)  # a real host compiles every payload
             accounting.add(node.root.name)
             started.append(node)
         stack = lab.write_stack(work, {"h100-train": [(node.name, node.root) for node in started]})

@@ -1,6 +1,11 @@
 """Lab nodes: a fresh overlayfs copy of the cached Debian root per node, with the lab repository
 bind-mounted read-only at /srv/accelplane-lab, /proc mounted, and the simulated hardware.
 
+With `compile_cache` (the tests' default), the node's system Python keeps the code it compiles from
+Ansible's module payloads in a directory all lab nodes share (node_python/accelplane_lab_pyc.py says
+why: about 150 ms of node CPU per task); the node-software bench starts its nodes without it, so its
+figures are what a real host pays.
+
 `hardware.json` lists the GPUs the stand-ins report (nvidia-smi, rocm-smi, torch.cuda), the
 bus bandwidth all_reduce_perf prints and the DCGM diagnostics that fail (`dcgm_failures`).
 `snapshot()` keeps a node's upper layer so that later nodes can start from an applied state
@@ -19,6 +24,10 @@ from pathlib import Path
 from tests.support.ansible.catalog import STANDINS
 
 LAB_MOUNT = "srv/accelplane-lab"
+PYC_MOUNT = "var/cache/accelplane-lab-pyc"
+PYC_HOOK = Path(__file__).with_name("node_python") / "accelplane_lab_pyc.py"
+# Shared by every lab node of this machine; keyed by source hash, so any run may read what another wrote.
+PYC_CACHE = Path("/var/cache/accelplane-test/lab-pyc")
 
 HARDWARE = {
     "nvidia": {
@@ -84,7 +93,8 @@ def _mount(argv: list[str]) -> None:
 
 
 def start_node(
-    name: str, workdir: Path, lower: Path, lab: Path, vendor: str, from_snapshot: Path | None = None
+    name: str, workdir: Path, lower: Path, lab: Path, vendor: str, from_snapshot: Path | None = None,
+    *, compile_cache: bool = True,
 ) -> LabNode:
     node = LabNode(name, workdir / name)
     for part in ("upper", "work", "merged"):
@@ -109,12 +119,28 @@ def start_node(
         node.mounts.append(target)
         _mount(["-t", "proc", "proc", str(node.path("proc"))])
         node.mounts.append(node.path("proc"))
+        if compile_cache:
+            _share_compiled_modules(node)
         if from_snapshot is None:
             _install_lab_files(node, vendor)
     except Exception:
         stop_node(node)
         raise
     return node
+
+
+def _share_compiled_modules(node: LabNode) -> None:
+    packages = node.path("usr/lib/python3/dist-packages")
+    shutil.copy2(PYC_HOOK, packages / PYC_HOOK.name)
+    (packages / "accelplane_lab_pyc.pth").write_text("import accelplane_lab_pyc\n")
+    PYC_CACHE.mkdir(parents=True, exist_ok=True)
+    target = node.path(PYC_MOUNT)
+    target.mkdir(parents=True, exist_ok=True)
+    _mount(["--bind", str(PYC_CACHE), str(target)])
+    node.mounts.append(target)
+    # The hook's own bytecode, written now: the first Python a playbook runs would write it into the
+    # node's upper layer, which the tests compare before and after a run that must write nothing.
+    node.run("python3", "-c", "import accelplane_lab_pyc")
 
 
 def _install_lab_files(node: LabNode, vendor: str) -> None:
