@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.capacity.sync import CapacityLife, CapacitySync, PoolCapacity
 from accelplane.cloud_support import Connection
+from accelplane.clouds.aws.bought_blocks import bought_block, tag_value
 from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END, TAG_OFFERING
 from accelplane.clouds.aws.declaration import AwsNodePool, aws_platform
 from accelplane.declaration import NodePool, Platform
@@ -52,25 +53,18 @@ def _read(platform: Platform, connection: Connection) -> tuple[list[PoolCapacity
             block = pool.capacity.block
             if block is None:
                 continue
-            reservations = reads.pages("ec2", "DescribeCapacityReservations", "CapacityReservations",
-                                       Filters=[{"Name": "instance-type", "Values": [pool.instance_type]},
-                                                {"Name": "availability-zone", "Values": [block.zone]}])
-            bought = [r for r in reservations if _tag(r, TAG_OFFERING) == block.offering_id]
-            found.append(PoolCapacity(pool, _life(bought[0]) if bought else None, _live_size(reads, aws.name, pool)))
+            bought = bought_block(reads, pool.instance_type, block)
+            found.append(PoolCapacity(pool, _life(bought) if bought else None, _live_size(reads, aws.name, pool)))
     except UnreadableError as failure:
         raise InputError.single(failure.why(), file=HERE, field="--stack") from None
     return found, f"account {account}, region {aws.region}"
-
-
-def _tag(reservation: dict[str, Any], key: str) -> str | None:
-    return next((t.get("Value") for t in reservation.get("Tags") or [] if t.get("Key") == key), None)
 
 
 def _life(reservation: dict[str, Any]) -> CapacityLife:
     state = str(reservation.get("State") or "unknown")
     start, end = aware(reservation.get("StartDate")), aware(reservation.get("EndDate"))
     return CapacityLife(
-        what=f"capacity block {reservation.get('CapacityReservationId')} ({_tag(reservation, TAG_OFFERING)})",
+        what=f"capacity block {reservation.get('CapacityReservationId')} ({tag_value(reservation, TAG_OFFERING)})",
         state=state, active=state == ACTIVE, start=start if isinstance(start, datetime) else None,
         end=end if isinstance(end, datetime) else None, instances=int(reservation.get("TotalInstanceCount") or 0),
         drain_before_end=DRAIN_BEFORE_END)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from accelplane.clouds.aws.capacity_block import TAG_OFFERING, CapacityBlock, utc_text
+from accelplane.clouds.aws.bought_blocks import bought_block
+from accelplane.clouds.aws.capacity_block import CapacityBlock, utc_text
 from accelplane.clouds.aws.preflight.calls import AwsReads, UnreadableError
 from accelplane.clouds.aws.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions
@@ -40,10 +41,7 @@ def block_checks(demands: list[PoolDemand], reads: AwsReads, options: PreflightO
 def _judge(demand: PoolDemand, block: CapacityBlock, reads: AwsReads, now: datetime, subject: str) -> PreflightCheck:
     needs = (f"{block.instances}x{demand.instance_type} in {block.zone}, {utc_text(block.start)} to "
              f"{utc_text(block.end)}, ${block.upfront_usd:,.2f}")
-    reservations = reads.pages("ec2", "DescribeCapacityReservations", "CapacityReservations",
-                               Filters=[{"Name": "instance-type", "Values": [demand.instance_type]},
-                                        {"Name": "availability-zone", "Values": [block.zone]}])
-    bought = next((r for r in reservations if _tag(r, TAG_OFFERING) == block.offering_id), None)
+    bought = bought_block(reads, demand.instance_type, block)
     if bought is not None:
         return _bought(demand, bought, now, subject, needs)
     if block.start - LEAD <= now:
@@ -104,7 +102,3 @@ def _offered(demand: PoolDemand, block: CapacityBlock, offer: dict[str, Any], su
                               at=demand.at)
     return PreflightCheck(CHECK, subject, Status.passed, f"offered as declared: `pulumi up` buys it for ${fee:,.2f}",
                           needs=needs, has=has, at=demand.at)
-
-
-def _tag(item: dict[str, Any], key: str) -> str | None:
-    return next((t.get("Value") for t in item.get("Tags") or [] if t.get("Key") == key), None)
