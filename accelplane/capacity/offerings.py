@@ -64,6 +64,8 @@ class CapacityOfferings:
     query_problem: Callable[[OfferingQuery], str | None]
     # Read-only: the offers for the query, with the zones the pool's nodes use; where it looked.
     find: Callable[[Platform, OfferingQuery, Connection], tuple[list[Offering], str]]
+    # How the pool declares buying an offer (the stack file's YAML under the pool), where it can.
+    declaration: Callable[[Offering], str] | None = None
 
 
 def offerings_of(cloud: str) -> CapacityOfferings | None:

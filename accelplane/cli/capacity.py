@@ -95,7 +95,8 @@ def _offerings(args: argparse.Namespace) -> int:
             "offerings": [{"kind": o.kind, "id": o.offering_id, "zone": o.zone, "in_pool_zones": o.in_pool_zones,
                            "start": o.start.strftime("%Y-%m-%dT%H:%M:%SZ"), "end": o.end.strftime("%Y-%m-%dT%H:%M:%SZ"),
                            "hours": round(o.hours, 2), "machine": o.machine, "count": o.count,
-                           "upfront_usd": o.upfront_usd, "per_machine_hour_usd": o.per_machine_hour_usd}
+                           "upfront_usd": o.upfront_usd, "per_machine_hour_usd": o.per_machine_hour_usd,
+                           "declaration": facet.declaration(o) if facet.declaration and o.offering_id else None}
                           for o in offers]}
     print(json.dumps(data, indent=2, sort_keys=True) if args.format == "json" else _text(data))
     return EXIT_OK if offers else EXIT_FINDINGS
@@ -113,6 +114,10 @@ def _text(data: dict) -> str:
         zone = offer["zone"] + ("" if offer["in_pool_zones"] else " (not a zone of the pool)")
         lines.append(f"  {offer['start']} → {offer['end']} in {zone}: {offer['count']}x{offer['machine']}, {price}"
                      + (f" [{offer['id']}]" if offer["id"] else ""))
+    first = next((o for o in data["offerings"] if o["declaration"] and o["in_pool_zones"]), None)
+    if first is not None:
+        lines.append(f"To buy {first['id']}, declare under the pool (`pulumi up` buys it; docs/capacity.md):")
+        lines.extend(f"    {line}" for line in first["declaration"].splitlines())
     return "\n".join(lines)
 
 

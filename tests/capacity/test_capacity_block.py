@@ -210,3 +210,29 @@ def test_moving_a_pool_onto_a_block_replaces_its_node_group_in_diff(plan) -> Non
     # The group keeps its name (node_group_name is the pool's), so the old one goes first: nodes drain.
     assert group.op == "delete-before-replace" and {"capacityType", "instanceTypes"} <= set(group.forced_by)
     assert changes["acme-burst-train-h100-block"].op == "create"
+
+
+def test_an_offering_listed_is_declared_by_pasting_what_capacity_offerings_prints(tmp_path) -> None:
+    """`capacity offerings` prints, for an EC2 offer, the pool's `capacity` that buys it: pasted under the
+    pool with the approval filled in, the stack loads with the offer's terms."""
+    import datetime as dt
+
+    from accelplane.capacity.offerings import Offering, offerings_of
+    from accelplane.config.loader import load_stack_file
+
+    offer = Offering(kind="capacity block", offering_id="cb-0a0b0c0d0e0f01234", zone="us-east-1a",
+                     start=dt.datetime(2027, 1, 4, 11, 30, tzinfo=dt.UTC),
+                     end=dt.datetime(2027, 1, 11, 11, 30, tzinfo=dt.UTC), machine="p5.48xlarge", count=2,
+                     upfront_usd=10571.90, in_pool_zones=True)
+    facet = offerings_of("aws")
+    assert facet is not None and facet.declaration is not None
+    snippet = facet.declaration(offer).replace("<who approves the purchase>", "cfo@acme.example").replace(
+        "<YYYY-MM-DD>", "2026-12-07")
+    text = stack_text(STACK)
+    start, end = text.index("        capacity:\n"), text.index("        scaling: {min: 0, desired: 0, max: 2}")
+    path = tmp_path / f"Pulumi.{STACK}.yaml"
+    path.write_text(text[:start] + "".join(f"        {line}\n" for line in snippet.splitlines()) + text[end:])
+    block = load_stack_file(path, stack=STACK).platform.node_pools[1].capacity.block
+    assert block is not None
+    assert (block.offering_id, block.zone, block.instances, block.hours, block.upfront_usd, block.max_upfront_usd) == (
+        "cb-0a0b0c0d0e0f01234", "us-east-1a", 2, 168.0, 10571.90, 10571.90)

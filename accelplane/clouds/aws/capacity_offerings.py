@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from accelplane.capacity.offerings import CapacityOfferings, Offering, OfferingQuery
 from accelplane.cloud_support import Connection
+from accelplane.clouds.aws.capacity_block import utc_text
 from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
@@ -82,5 +83,25 @@ def _offering(item: dict, zones: tuple[str, ...]) -> Offering:
                     in_pool_zones=not zones or item.get("AvailabilityZone") in zones)
 
 
+def _declaration(offer: Offering) -> str:
+    """The pool's `capacity` buying this offer (docs/capacity.md): its terms as listed, the fee as the
+    approved maximum, and the approval to fill in."""
+    fee = f"{offer.upfront_usd:.2f}" if offer.upfront_usd is not None else "<the fee in USD>"
+    return "\n".join([
+        "capacity:",
+        "  type: capacity_reservation",
+        "  block:",
+        f"    offering_id: {offer.offering_id}",
+        f"    zone: {offer.zone}",
+        f"    instances: {offer.count}",
+        f"    start: {utc_text(offer.start)}",
+        f"    end: {utc_text(offer.end)}",
+        f"    upfront_usd: {fee}",
+        f"    max_upfront_usd: {fee}",
+        "    approved_by: <who approves the purchase>",
+        "    approved_on: <YYYY-MM-DD>",
+    ])
+
+
 OFFERINGS = CapacityOfferings(cloud="aws", title="EC2 Capacity Blocks for ML", query_problem=_query_problem,
-                              find=_find)
+                              find=_find, declaration=_declaration)
