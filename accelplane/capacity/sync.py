@@ -36,6 +36,8 @@ class CapacityLife:
     end: datetime | None
     instances: int  # how many it holds
     drain_before_end: timedelta  # stop holding nodes this long before the end
+    # What one of its machines costs an hour, paid whether a node uses it or not (None: not known).
+    machine_hour_usd: float | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,9 @@ class SyncRow:
     size: int  # what the capacity's life calls for now
     why: str
     action: str  # "none", "set", "would set"
+    # Machines of active capacity no node uses now (billed all the same), and what they cost an hour.
+    idle: int = 0
+    idle_hour_usd: float | None = None
 
 
 def size_for(pool: NodePool, life: CapacityLife | None, now: datetime) -> tuple[int, str]:
@@ -96,8 +101,15 @@ def plan_rows(found: list[PoolCapacity], now: datetime, apply: bool) -> list[Syn
         size, why = size_for(entry.pool, entry.life, now)
         life = entry.life
         differs = entry.live_size is not None and entry.live_size != size
+        idle = 0
+        if life is not None and life.active:
+            # Set now: the size; said only: what runs. Either way, the block bills all it holds.
+            used = size if differs and apply else (entry.live_size or 0)
+            idle = max(0, life.instances - used)
+        cost = round(idle * life.machine_hour_usd, 2) if life and life.machine_hour_usd is not None else None
         rows.append(SyncRow(pool=entry.pool.name, what=life.what if life else "none found",
                             state=life.state if life else "-", start=life.start if life else None,
                             end=life.end if life else None, live_size=entry.live_size, size=size, why=why,
-                            action=("set" if apply else "would set") if differs else "none"))
+                            action=("set" if apply else "would set") if differs else "none", idle=idle,
+                            idle_hour_usd=cost if idle else None))
     return rows

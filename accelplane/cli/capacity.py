@@ -144,7 +144,8 @@ def _sync(args: argparse.Namespace) -> int:
             facet.resize(platform, connection, pools[row.pool], row.size)
     data = {"stack": stack.stack, "where": where, "now": _utc(now), "applied": args.apply,
             "pools": [{"pool": r.pool, "capacity": r.what, "state": r.state, "start": _utc(r.start), "end": _utc(r.end),
-                       "live_size": r.live_size, "size": r.size, "why": r.why, "action": r.action} for r in rows]}
+                       "live_size": r.live_size, "size": r.size, "why": r.why, "action": r.action,
+                       "idle_machines": r.idle, "idle_usd_per_hour": r.idle_hour_usd} for r in rows]}
     print(json.dumps(data, indent=2, sort_keys=True) if args.format == "json" else _sync_text(data))
     return EXIT_FINDINGS if any(r.action == "would set" for r in rows) else EXIT_OK
 
@@ -159,4 +160,7 @@ def _sync_text(data: dict) -> str:
         live = "not created" if row["live_size"] is None else str(row["live_size"])
         action = {"none": "in step", "set": f"set to {row['size']}", "would set": f"would set {row['size']} (--apply)"}
         lines.append(f"  {row['pool']}: {row['capacity']}, {row['why']}; live {live}: {action[row['action']]}")
+        if row["idle_machines"]:
+            cost = f", ${row['idle_usd_per_hour']:,.2f} an hour" if row["idle_usd_per_hour"] is not None else ""
+            lines.append(f"    idle committed capacity: {row['idle_machines']} machine(s) billed unused{cost}")
     return "\n".join(lines)

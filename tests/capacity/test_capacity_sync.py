@@ -36,6 +36,7 @@ def _reservation(state: str, offering: str = "cb-0e4b2c9d8a7f61352") -> dict[str
             "AvailableInstanceCount": 2, "State": state, "StartDate": START, "EndDate": END,
             "EndDateType": "limited", "ReservationType": "capacity-block",
             "Tags": [{"Key": "accelplane:capacity-offering", "Value": offering},
+                     {"Key": "accelplane:capacity-upfront-usd", "Value": "3020.54"},
                      {"Key": "accelplane.io/pool", "Value": "train-h100"}]}
 
 
@@ -96,10 +97,12 @@ def test_an_active_block_fills_the_pool_and_drains_it_45_minutes_before_its_end(
     code, data = _sync(capsys, "2026-12-21T12:00:00Z")
     assert code == 1  # the pool should hold 2 nodes and holds none: said, not done, without --apply
     assert data["pools"][0]["action"] == "would set" and aws.desired() == 0
+    # Both machines of the active block bill unused: $3,020.54 / (2 x 48 h) = $31.464 each an hour.
+    assert (data["pools"][0]["idle_machines"], data["pools"][0]["idle_usd_per_hour"]) == (2, 62.93)
     code, data = _sync(capsys, "2026-12-21T12:00:00Z", "--apply")
     assert code == 0 and data["pools"][0]["action"] == "set"
     assert data["pools"][0]["why"] == "active: 2 node(s) until 2026-12-23T10:45:00Z"
-    assert aws.desired() == 2
+    assert aws.desired() == 2 and data["pools"][0]["idle_machines"] == 0
     # One minute before the drain: still held. At 10:45, 45 minutes before 11:30: drained.
     assert _sync(capsys, "2026-12-23T10:44:00Z", "--apply")[1]["pools"][0]["action"] == "none"
     code, data = _sync(capsys, "2026-12-23T10:45:00Z", "--apply")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from accelplane.capacity.sync import CapacityLife, CapacitySync, PoolCapacity
 from accelplane.cloud_support import Connection
 from accelplane.clouds.aws.bought_blocks import bought_block, tag_value
-from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END, TAG_OFFERING
+from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END, TAG_OFFERING, TAG_UPFRONT
 from accelplane.clouds.aws.declaration import AwsNodePool, aws_platform
 from accelplane.declaration import NodePool, Platform
 from accelplane.errors import InputError
@@ -63,11 +63,17 @@ def _read(platform: Platform, connection: Connection) -> tuple[list[PoolCapacity
 def _life(reservation: dict[str, Any]) -> CapacityLife:
     state = str(reservation.get("State") or "unknown")
     start, end = aware(reservation.get("StartDate")), aware(reservation.get("EndDate"))
+    count = int(reservation.get("TotalInstanceCount") or 0)
+    hourly = None
+    fee = tag_value(reservation, TAG_UPFRONT)
+    if fee and count and isinstance(start, datetime) and isinstance(end, datetime) and end > start:
+        # The upfront fee the program tagged the purchase with, per machine-hour of the block.
+        hourly = float(fee) / (count * (end - start).total_seconds() / 3600)
     return CapacityLife(
         what=f"capacity block {reservation.get('CapacityReservationId')} ({tag_value(reservation, TAG_OFFERING)})",
         state=state, active=state == ACTIVE, start=start if isinstance(start, datetime) else None,
-        end=end if isinstance(end, datetime) else None, instances=int(reservation.get("TotalInstanceCount") or 0),
-        drain_before_end=DRAIN_BEFORE_END)
+        end=end if isinstance(end, datetime) else None, instances=count, drain_before_end=DRAIN_BEFORE_END,
+        machine_hour_usd=hourly)
 
 
 def _live_size(reads: Any, cluster: str, pool: AwsNodePool) -> int | None:
