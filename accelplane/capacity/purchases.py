@@ -37,6 +37,10 @@ def purchase_facets() -> tuple[Purchases, ...]:
     return installed_facets(PURCHASES_GROUP, Purchases)
 
 
+def _by_type() -> dict[str, Purchases]:
+    return {token: facet for facet in purchase_facets() for token in facet.types}
+
+
 def purchase_rule() -> Rule:
     """The rule's record, over every installed cloud's purchase types (built on use: the facets load then)."""
     return Rule(
@@ -49,7 +53,7 @@ def purchase_rule() -> Rule:
         enforcement=Enforcement.mandatory,
         remediation="Keep the purchase's declaration (pool name, offering) until its end; then release it from the "
         "stack with `pulumi state unprotect` and `pulumi state delete` (docs/capacity.md).",
-        resource_types=frozenset(token for facet in purchase_facets() for token in facet.types),
+        resource_types=frozenset(_by_type()),
         check=lambda resource, graph: (),  # judged by purchase_problems, on two revisions
         categories=("cost", "capacity"),
     )
@@ -59,7 +63,7 @@ def purchase_problems(
     base: Iterable[Mapping[str, Any]], head: Iterable[Mapping[str, Any]]
 ) -> list[tuple[Mapping[str, Any], str]]:
     """(base resource, why) for each purchase of `base` the change deletes, renames or re-buys."""
-    kinds = {token: facet for facet in purchase_facets() for token in facet.types}
+    kinds = _by_type()
     after = {str(r.get("urn")): r for r in head if r.get("type") in kinds}
     found = []
     for resource in base:
@@ -88,5 +92,5 @@ def _inputs(resource: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def purchase_lines(resources: Iterable[Mapping[str, Any]]) -> list[str]:
     """Each purchase of a plan in words, for `preview` (what `pulumi up` would commit to)."""
-    kinds = {token: facet for facet in purchase_facets() for token in facet.types}
+    kinds = _by_type()
     return [kinds[str(r.get("type"))].describe(r) for r in resources if r.get("type") in kinds]

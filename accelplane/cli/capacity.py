@@ -19,18 +19,9 @@ from accelplane.cli.connection_args import add_connection_arguments, connection_
 from accelplane.cli.instant_arg import instant
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.option_types import at_least
 
 HERE = "accelplane capacity offerings"
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number (got {text!r})") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more (got {value})")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,11 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "future reservation would get, read-only.")
     add_stack_arguments(sub)
     sub.add_argument("--pool", required=True, metavar="NAME", help="the node pool (node_pools[].name)")
-    sub.add_argument("--count", type=_positive, metavar="N", help="machines (default: the pool's scaling.max)")
-    sub.add_argument("--days", type=_positive, default=1, metavar="D", help="how long, in days (default 1)")
+    sub.add_argument("--count", type=at_least(1), metavar="N", help="machines (default: the pool's scaling.max)")
+    sub.add_argument("--days", type=at_least(1), default=1, metavar="D", help="how long, in days (default 1)")
     sub.add_argument("--from", dest="earliest", type=instant, metavar="TIME",
                      help="earliest start, UTC (e.g. 2026-12-10T00:00:00Z; default: now)")
-    sub.add_argument("--within", type=_positive, default=14, metavar="DAYS",
+    sub.add_argument("--within", type=at_least(1), default=14, metavar="DAYS",
                      help="latest start, in days after --from (default 14)")
     add_connection_arguments(sub)
     sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")

@@ -23,18 +23,9 @@ from accelplane.cli.connection_args import add_connection_arguments, connection_
 from accelplane.cli.stack_args import add_stack_arguments, at_cloud_line, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
 from accelplane.input_files import is_file
+from accelplane.option_types import at_least
 from accelplane.report import FORMATS
 from accelplane.verify.checkpoint import DRILL_MODES
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number (got {text!r})") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more (got {value})")
-    return value
 
 
 def _seconds(text: str) -> float:
@@ -91,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", type=Path, help="write the report here instead of standard output")
     parser.add_argument(
         "--probes",
-        type=_positive_int,
+        type=at_least(0),
         default=5,
         help="HTTPS probes of the endpoint's health path (default 5; 0 skips the probe)",
     )
@@ -127,7 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "stored SHA-256 where present, also write, restore and delete a scratch checkpoint (restore: "
         "needs write access to the workload's prefix; Cloud Storage), or skip the drill",
     )
-    parser.add_argument("--concurrency", type=_positive_int, default=8, help="parallel API calls (default 8)")
+    parser.add_argument("--concurrency", type=at_least(0), default=8, help="parallel API calls (default 8)")
     parser.set_defaults(handler=run)
 
 

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from accelplane.clouds.aws.preflight.calls import AwsReads
 
 
-def tag_value(item: dict[str, Any], key: str) -> str | None:
+def _tag_value(item: dict[str, Any], key: str) -> str | None:
     return next((t.get("Value") for t in item.get("Tags") or [] if t.get("Key") == key), None)
 
 
@@ -21,4 +21,4 @@ def bought_block(reads: AwsReads, instance_type: str, block: CapacityBlock) -> d
     reservations = reads.pages("ec2", "DescribeCapacityReservations", "CapacityReservations",
                                Filters=[{"Name": "instance-type", "Values": [instance_type]},
                                         {"Name": "availability-zone", "Values": [block.zone]}])
-    return next((r for r in reservations if tag_value(r, TAG_OFFERING) == block.offering_id), None)
+    return next((r for r in reservations if _tag_value(r, TAG_OFFERING) == block.offering_id), None)

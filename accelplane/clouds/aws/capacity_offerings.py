@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from accelplane.capacity.offerings import CapacityOfferings, Offering, OfferingQuery
 from accelplane.cloud_support import Connection
-from accelplane.clouds.aws.capacity_block import utc_text
+from accelplane.clouds.aws.capacity_block import MAX_INSTANCES, duration_problem, utc_text
 from accelplane.clouds.aws.declaration import aws_platform
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
@@ -25,15 +25,12 @@ if TYPE_CHECKING:
     from accelplane.clouds.aws.clients import AwsClients
 
 HERE = "accelplane capacity offerings"
-MAX_INSTANCES = 64
-DAY_HOURS, WEEK_HOURS, MAX_HOURS = 24, 168, 182 * 24
 
 
 def _query_problem(query: OfferingQuery) -> str | None:
-    hours = query.hours
-    if hours % DAY_HOURS or not DAY_HOURS <= hours <= MAX_HOURS or (hours > 14 * DAY_HOURS and hours % WEEK_HOURS):
-        return (f"{hours} hours is not a Capacity Block duration: whole days up to 14 days (24 to 336 hours), then "
-                f"whole weeks up to 182 days ({MAX_HOURS} hours)")
+    problem = duration_problem(query.hours)
+    if problem:
+        return problem
     if not 1 <= query.count <= MAX_INSTANCES:
         return f"{query.count} instances: a Capacity Block holds 1 to {MAX_INSTANCES}"
     return None

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from accelplane.capacity.purchases import Purchases
-from accelplane.clouds.aws.capacity_block import TAG_APPROVED_BY, TAG_APPROVED_ON, TAG_END, TAG_START, TAG_UPFRONT
+from accelplane.clouds.aws.capacity_block import TaggedTerms
 from accelplane.clouds.aws.resource_types import CAPACITY_BLOCK
 from accelplane.node_labels import POOL_LABEL
 
@@ -20,12 +20,13 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 def _describe(resource: Mapping[str, Any]) -> str:
     inputs = _mapping(resource.get("inputs"))
     tags = _mapping(inputs.get("tags"))
+    terms = TaggedTerms.of(tags)
     offering = inputs.get("capacityBlockOfferingId") or "?"
-    fee = f", ${float(tags[TAG_UPFRONT]):,.2f} upfront" if tags.get(TAG_UPFRONT) else ""
+    fee = f", ${terms.upfront_usd:,.2f} upfront" if terms.upfront_usd is not None else ""
     pool = f" for pool {tags[POOL_LABEL]}" if tags.get(POOL_LABEL) else ""
-    approval = (f", approved by {tags[TAG_APPROVED_BY]} on {tags[TAG_APPROVED_ON]}" if tags.get(TAG_APPROVED_BY)
+    approval = (f", approved by {terms.approved_by} on {terms.approved_on}" if terms.approved_by
                 else ", not approved")
-    return f"capacity block {offering}{pool} ({tags.get(TAG_START, '?')} to {tags.get(TAG_END, '?')}{fee}{approval})"
+    return f"capacity block {offering}{pool} ({terms.dates()}{fee}{approval})"
 
 
 PURCHASES = Purchases(cloud="aws", types={CAPACITY_BLOCK: ("capacityBlockOfferingId", "instancePlatform")},

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from accelplane.capacity.sync import CapacityLife, CapacitySync, PoolCapacity
 from accelplane.cloud_support import Connection
-from accelplane.clouds.aws.bought_blocks import bought_block, tag_value
-from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END, TAG_OFFERING, TAG_UPFRONT
+from accelplane.clouds.aws.bought_blocks import bought_block
+from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END, TaggedTerms
 from accelplane.clouds.aws.declaration import AwsNodePool, aws_platform
 from accelplane.declaration import NodePool, Platform
 from accelplane.errors import InputError
@@ -23,6 +23,7 @@ from accelplane.preflight.results import aware
 
 if TYPE_CHECKING:
     from accelplane.clouds.aws.clients import AwsClients
+    from accelplane.clouds.aws.preflight.calls import AwsReads
 
 HERE = "accelplane capacity sync"
 ACTIVE = "active"
@@ -64,19 +65,20 @@ def _life(reservation: dict[str, Any]) -> CapacityLife:
     state = str(reservation.get("State") or "unknown")
     start, end = aware(reservation.get("StartDate")), aware(reservation.get("EndDate"))
     count = int(reservation.get("TotalInstanceCount") or 0)
+    terms = TaggedTerms.of({tag.get("Key"): tag.get("Value") for tag in reservation.get("Tags") or []})
     hourly = None
-    fee = tag_value(reservation, TAG_UPFRONT)
-    if fee and count and isinstance(start, datetime) and isinstance(end, datetime) and end > start:
-        # The upfront fee the program tagged the purchase with, per machine-hour of the block.
-        hourly = float(fee) / (count * (end - start).total_seconds() / 3600)
+    if terms.upfront_usd is not None and count and isinstance(start, datetime) and isinstance(end, datetime) \
+            and end > start:
+        # The upfront fee the program tagged the purchase with, per machine-hour of the block's own dates.
+        hourly = terms.upfront_usd / (count * (end - start).total_seconds() / 3600)
     return CapacityLife(
-        what=f"capacity block {reservation.get('CapacityReservationId')} ({tag_value(reservation, TAG_OFFERING)})",
+        what=f"capacity block {reservation.get('CapacityReservationId')} ({terms.offering})",
         state=state, active=state == ACTIVE, start=start if isinstance(start, datetime) else None,
         end=end if isinstance(end, datetime) else None, instances=count, drain_before_end=DRAIN_BEFORE_END,
         machine_hour_usd=hourly)
 
 
-def _live_size(reads: Any, cluster: str, pool: AwsNodePool) -> int | None:
+def _live_size(reads: AwsReads, cluster: str, pool: AwsNodePool) -> int | None:
     # Start-up time: as _clients.
     from accelplane.clouds.aws.preflight.calls import UnreadableError
 

@@ -5,11 +5,10 @@ and the plan's region, read from its subnets' zones. Priced from `prices.yaml` b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from accelplane.clouds.aws.capacity_block import TAG_END, TAG_START, TAG_UPFRONT
+from accelplane.clouds.aws.capacity_block import TaggedTerms
 from accelplane.clouds.aws.resource_types import CAPACITY_BLOCK as BLOCK
 from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (
@@ -104,30 +103,15 @@ class AwsPricer(PlanPricer):
         """A bought Capacity Block: its upfront fee (a tag of the purchase) spread over the months it spans;
         a block within one month counts whole in it."""
         tags = resource_inputs(block).get("tags") or {}
-        fee = _number(tags.get(TAG_UPFRONT))
-        start, end = str(tags.get(TAG_START) or "?"), str(tags.get(TAG_END) or "?")
-        hours = _block_hours(start, end)
-        months = max(1.0, hours / self.table.hours_per_month) if hours else 1.0
+        terms = TaggedTerms.of(tags)
+        fee = terms.upfront_usd
+        months = max(1.0, terms.hours / self.table.hours_per_month)
         share = round(fee / months, 2) if fee is not None else None
-        what = f"capacity block {start} to {end}, upfront fee" + (f" ${fee:,.2f} over {months:.2f} months"
-                                                                 if fee is not None and months > 1 else "")
+        what = f"capacity block {terms.dates()}, upfront fee" + (f" ${fee:,.2f} over {months:.2f} months"
+                                                                if fee is not None and months > 1 else "")
         return LineItem(resource_name(block), BLOCK, "capacity block", (Part(what, ONE, share, "month", BLOCK_SOURCE),),
                         pool=str(tags.get(POOL_LABEL) or "") or None, pricing="reservation",
                         note="paid at purchase, whether or not nodes run; never refunded")
-
-
-def _number(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _block_hours(start: str, end: str) -> float:
-    try:
-        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds() / 3600
-    except ValueError:
-        return 0.0
 
 
 def plan_region(resources: Iterable[Mapping[str, Any]]) -> str | None:

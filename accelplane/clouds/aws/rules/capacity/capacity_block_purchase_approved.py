@@ -13,37 +13,23 @@ from collections.abc import Iterator
 from datetime import date
 
 from accelplane.clouds.aws import resource_types as t
-from accelplane.clouds.aws.capacity_block import (
-    TAG_APPROVED_BY,
-    TAG_APPROVED_ON,
-    TAG_END,
-    TAG_MAX_UPFRONT,
-    TAG_OFFERING,
-    TAG_START,
-    TAG_UPFRONT,
-)
+from accelplane.clouds.aws.capacity_block import TaggedTerms
 from accelplane.cost.budget import budget_types
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
 
 
-def _money(text: object) -> float | None:
-    try:
-        return float(str(text))
-    except ValueError:
-        return None
-
-
 def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     tags = resource.get("tags") or {}
     if not isinstance(tags, dict):
         return
-    offering = tags.get(TAG_OFFERING) or resource.get("capacityBlockOfferingId") or "?"
-    upfront, cap = _money(tags.get(TAG_UPFRONT)), _money(tags.get(TAG_MAX_UPFRONT))
-    terms = f"capacity block {offering} ({tags.get(TAG_START, '?')} to {tags.get(TAG_END, '?')}"
+    tagged = TaggedTerms.of(tags)
+    offering = tagged.offering or resource.get("capacityBlockOfferingId") or "?"
+    upfront, cap = tagged.upfront_usd, tagged.max_upfront_usd
+    terms = f"capacity block {offering} ({tagged.dates()}"
     terms += f", ${upfront:,.2f} upfront)" if upfront is not None else ", upfront fee not declared)"
-    by, on = tags.get(TAG_APPROVED_BY), tags.get(TAG_APPROVED_ON)
+    by, on = tagged.approved_by, tagged.approved_on
     if not by or not on:
         yield f"buying {terms} needs approved_by and approved_on in the declaration: a block is never refunded"
     else:
