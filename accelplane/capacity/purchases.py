@@ -1,6 +1,7 @@
-"""Capacity a stack buys and cannot give back (an EC2 Capacity Block, a future reservation): the facet a
-cloud offers (`accelplane.purchases`) naming its resource types, and AP-CAP-002, the check only
-`accelplane diff` can make — a bought resource that a change deletes, renames or re-buys.
+"""Capacity a stack buys and cannot give back (a block of machines for fixed dates, a future
+reservation): the facet a cloud offers (`accelplane.purchases`) naming its resource types, and
+AP-CAP-002, the check only `accelplane diff` can make — a bought resource that a change deletes, renames
+or re-buys.
 
 A purchase is paid and never refunded; deleting its resource only makes Pulumi forget it (the cloud
 keeps billing), and a renamed one is a new resource: `pulumi up` buys it again before it fails to

@@ -1,13 +1,12 @@
-"""Pools that follow the life of the capacity they were bought for: a pool on a Capacity Block holds no
-node before the block is active, its declared size while it is, and none again from shortly before
-its end (the EKS guide: scale to zero more than 30 minutes before it ends, so pods drain before AWS
-reclaims the instances). `accelplane capacity sync` reads each such pool's capacity and its live size
-and sets the size the capacity's life calls for; the shipped workflow runs it every 15 minutes.
+"""Pools that follow the life of the capacity they were bought for: a pool on bought capacity holds no
+node before the capacity is active, its declared size while it is, and none again from shortly before
+its end (each cloud says how long before: `CapacityLife.drain_before_end`), so pods drain before the
+cloud reclaims the machines. `accelplane capacity sync` reads each such pool's capacity and its live
+size and sets the size the capacity's life calls for; the shipped workflow runs it every 15 minutes.
 
-Why a command and not the platform's scheduled scaling: EC2 Auto Scaling refuses a scheduled action
-whose time has passed, and a one-time action is gone once it ran, so actions declared in the program
-would fail every `pulumi up` after the block's start (and every refresh would re-create them in the
-past). The command reads the state each time instead, with an explicit `--now` in tests and reruns.
+A command rather than the platform's own scheduled scaling, where a cloud has one: a schedule declared in
+the program cannot follow a life the cloud reports (a start that moves, an early end), and one-time
+scheduled actions in the past are refused or gone once run (each cloud's module says why for its own). The command reads the state each time instead, with an explicit `--now` in tests and reruns.
 
 The facet a cloud offers (`accelplane.capacity_sync`) reads the lives and live sizes and sets sizes;
 what size each life calls for is decided here, the same on every cloud.

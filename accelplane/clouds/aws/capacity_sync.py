@@ -3,6 +3,11 @@ Capacity Block found among the account's reservations by the tag the program put
 id), its state and dates (`DescribeCapacityReservations`), the node group's live desired size
 (`DescribeNodegroup`), and the one write, `UpdateNodegroupConfig` (desired size, min 0, the pool's max).
 
+The block's pool drains 45 minutes before its end: the EKS guide on Capacity Blocks asks for more than 30.
+Not EC2 Auto Scaling scheduled actions on the node group's group: AWS refuses an action whose time has
+passed and deletes a one-time action once it ran, so actions declared in the program would fail every
+`pulumi up` after the block's start, and a refresh would try to re-create them in the past.
+
 IAM: ec2:DescribeCapacityReservations, eks:DescribeNodegroup, eks:UpdateNodegroupConfig on the stack's
 node groups (docs/capacity.md).
 """
