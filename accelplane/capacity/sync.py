@@ -4,9 +4,10 @@ its end (each cloud says how long before: `CapacityLife.drain_before_end`), so p
 cloud reclaims the machines. `accelplane capacity sync` reads each such pool's capacity and its live
 size and sets the size the capacity's life calls for; the shipped workflow runs it every 15 minutes.
 
-A command rather than the platform's own scheduled scaling, where a cloud has one: a schedule declared in
-the program cannot follow a life the cloud reports (a start that moves, an early end), and one-time
-scheduled actions in the past are refused or gone once run (each cloud's module says why for its own). The command reads the state each time instead, with an explicit `--now` in tests and reruns.
+A command rather than the platform's own scheduled scaling, where a cloud has one: a schedule declared
+in the program cannot follow a life the cloud reports (a start that moves, an early end), and one-time
+scheduled actions in the past are refused or gone once run (each cloud's module says why for its own).
+The command reads the state each time instead, with an explicit `--now` in tests and reruns.
 
 The facet a cloud offers (`accelplane.capacity_sync`) reads the lives and live sizes and sets sizes;
 what size each life calls for is decided here, the same on every cloud.
