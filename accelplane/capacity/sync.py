@@ -83,6 +83,7 @@ class CapacitySync:
     """A cloud's reads and writes for `capacity sync` (`accelplane.capacity_sync` entry point)."""
 
     cloud: str
+    declared_as: str  # the pool's key that buys capacity, for messages (e.g. capacity.block)
     # The declaration's pools on bought capacity (nothing read: a stack with none is refused offline).
     pools: Callable[[Platform], list[NodePool]]
     # Read-only: each pool on bought capacity with its life and live size, and where it looked.

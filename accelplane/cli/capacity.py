@@ -123,8 +123,8 @@ def _sync(args: argparse.Namespace) -> int:
         raise InputError.single(f"the {platform.cloud} cloud has no bought capacity for pools to follow",
                                 file=str(stack.path), line=stack.line_of("cloud"), field="cloud")
     if not facet.pools(platform):
-        raise InputError.single("no pool of the stack is on bought capacity (capacity.block)", file=str(stack.path),
-                                field="node_pools")
+        raise InputError.single(f"no pool of the stack is on bought capacity ({facet.declared_as})",
+                                file=str(stack.path), field="node_pools")
     connection = connection_of(args, platform.cloud, "capacity sync")
     found, where = facet.read(platform, connection)
     now = args.now or datetime.now(UTC)

@@ -189,6 +189,9 @@ SHAPES: dict[str, ApiShape] = {
             "nodeCount": "the provider sets the size with nodePools.setSize (initialNodeCount on create)",
         },
     ),
+    "gcp:compute/futureReservation:FutureReservation": ApiShape(
+        "compute.v1", "FutureReservation", provider_only={"project": "URL parameter", "zone": "URL parameter"}
+    ),
     "gcp:kms/keyRing:KeyRing": ApiShape(
         "cloudkms.v1",
         "KeyRing",

@@ -57,10 +57,15 @@ def test_every_key_and_value_the_components_send_is_in_the_api_schemas(gcp_run: 
         assert expected in checked_enums, f"{env}: {expected} was not checked against an enum"
 
 
+# Types the prod stack does not declare, each with the test that checks a plan holding one.
+OTHER_STACKS = {"gcp:compute/futureReservation:FutureReservation": "tests/capacity/test_future_reservation.py"}
+
+
 def test_every_gcp_resource_type_the_components_create_has_an_api_shape(gcp_prod: Run) -> None:
     types = {r.type for r in gcp_prod.graph.resources if r.custom and r.type.startswith("gcp:")}
     assert types <= set(SHAPES), f"no API shape for {sorted(types - set(SHAPES))}"
-    assert set(SHAPES) <= types, f"API shapes for types no component creates: {sorted(set(SHAPES) - types)}"
+    unused = set(SHAPES) - types - set(OTHER_STACKS)
+    assert not unused, f"API shapes for types no component creates: {sorted(unused)}"
 
 
 @pytest.mark.parametrize("token", sorted(SHAPES))

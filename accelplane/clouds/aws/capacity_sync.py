@@ -116,4 +116,4 @@ def _pools(platform: Platform) -> list[NodePool]:
     return [pool for pool in aws_platform(platform).node_pools if pool.capacity.block is not None]
 
 
-SYNC = CapacitySync(cloud="aws", pools=_pools, read=_read, resize=_resize)
+SYNC = CapacitySync(declared_as="capacity.block", cloud="aws", pools=_pools, read=_read, resize=_resize)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from accelplane.capacity.offerings import CapacityOfferings, Offering, OfferingQuery
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.declaration import gcp_platform
+from accelplane.clouds.gcp.future_reservation import MAX_DAYS
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
@@ -21,10 +22,6 @@ HERE = "accelplane capacity offerings"
 ADVICE = "compute.advice.calendarMode"
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 SPEC = "pool"  # the request's one spec key (the API takes one for now)
-# Calendar mode reserves 1 to 90 days, starting up to 120 days ahead (Cloud TPU, "Request a future reservation
-# for up to 90 days (in calendar mode)"; Compute Engine, "Create a future reservation request in calendar
-# mode", read 2026-12-07).
-MAX_DAYS = 90
 
 
 def _query_problem(query: OfferingQuery) -> str | None:

@@ -21,6 +21,7 @@ from pulumi_gcp.billing import Budget as BillingBudget
 from pulumi_gcp.provider import Provider
 
 from accelplane.clouds.gcp import catalog as gcp_catalog
+from accelplane.clouds.gcp import future_reservation
 from accelplane.clouds.gcp.budget import display_name as budget_display_name
 from accelplane.clouds.gcp.components.bucket import (
     BucketLifecycleRule,
@@ -254,10 +255,11 @@ def _node_pools(ctx: _Context, cluster: GkeCluster, node_account: NodeServiceAcc
         assert machine is not None  # guaranteed by the GCP checks
         shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
         profile = ctx.platform.pool_profile(pool)
+        request = pool.capacity.future_reservation
         common = {
             "cluster_id": cluster.cluster_id,
             "location": ctx.platform.region,
-            "node_locations": list(pool.zones or ctx.settings.zones),
+            "node_locations": [request.zone] if request is not None else list(pool.zones or ctx.settings.zones),
             "machine_type": pool.instance_type,
             "node_service_account_email": node_account.email,
             "kubernetes_version": ctx.node_version,
@@ -267,7 +269,9 @@ def _node_pools(ctx: _Context, cluster: GkeCluster, node_account: NodeServiceAcc
             "taints": [NodeTaint(t.key, t.value, t.effect.value) for t in pool.taints or []],
             "labels": {**ctx.labels, "accelplane-pool": pool.name},
             "spot": pool.capacity.type is CapacityType.spot,
-            "reservation": pool.capacity.reservation,
+            "reservation": (future_reservation.request_name(ctx.platform.name, pool.name) if request is not None
+                            else pool.capacity.reservation),
+            "future_reservation": request,
             "flex_start": pool.capacity.flex_start,
             "tpu": machine.kind == "tpu",
             "gpu": GpuSpec(accelerator_type=machine.accelerator or "", count=machine.accelerator_count,
@@ -290,11 +294,13 @@ def _node_pools(ctx: _Context, cluster: GkeCluster, node_account: NodeServiceAcc
             continue
         # A pool whose bounds differ autoscales between them (GKE's totals across zones); a fixed
         # one gets exactly its count, spread over its zones.
-        fixed = pool.scaling.min == pool.scaling.max
+        # A pool on a future reservation is created empty: `capacity sync` sizes it with the reservation.
+        fixed = pool.scaling.min == pool.scaling.max or request is not None
         node_pool = AcceleratorNodePool(
             f"{ctx.name}-{pool.name}",
             NodePoolArgs(pool_name=pool.name,
-                         node_count=_per_zone(pool, common["node_locations"]) if fixed else None,
+                         node_count=(0 if request is not None else _per_zone(pool, common["node_locations"]))
+                         if fixed else None,
                          autoscaling=None if fixed else Autoscaling(min_nodes=pool.scaling.min,
                                                                     max_nodes=pool.scaling.max),
                          **common),

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from pydantic import Field, field_validator, model_validator
 
+from accelplane.clouds.gcp.future_reservation import FutureReservation
 from accelplane.declaration import Capacity, CapacityType, InferenceEndpoint, Network, NodePool, Platform
 from accelplane.declaration.base import Cidr, Model, _check_cidr
 
@@ -94,8 +95,21 @@ class GcpCapacity(Capacity):
         "when capacity is free, for up to 7 days each, at its prices (on-demand only, no reservation; min 0).",
     )
 
+    future_reservation: FutureReservation | None = Field(
+        default=None, description="A calendar-mode future reservation the stack requests (`pulumi up` only) and the "
+        "pool consumes: the zone and dates `accelplane capacity offerings` recommended, a price cap and approval.",
+    )
+
     def reserved(self) -> str | None:
+        if self.future_reservation is not None:
+            return f"future reservation in {self.future_reservation.zone}"
         return self.reservation
+
+    @model_validator(mode="after")
+    def _one_reservation(self) -> GcpCapacity:
+        if self.future_reservation is not None and self.reservation is not None:
+            raise ValueError("declare reservation (one you hold) or future_reservation (one to request), not both")
+        return self
 
     @model_validator(mode="after")
     def _flex_start(self) -> GcpCapacity:

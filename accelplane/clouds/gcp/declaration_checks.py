@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from accelplane.cloud_support import Issue
 from accelplane.clouds.gcp import catalog as gcp_catalog
-from accelplane.clouds.gcp import flex_start
+from accelplane.clouds.gcp import flex_start, future_reservation
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
 from accelplane.declaration.storage import unknown_storage_classes
 from accelplane.suggest import did_you_mean
@@ -123,6 +123,8 @@ def _pools(platform: GcpPlatform) -> Iterator[Issue]:
             yield (*base, "gpu_driver"), f"gpu_driver is for GPU pools; {pool.instance_type} has no GPU"
         if pool.capacity.flex_start:
             yield from _flex_start_pool(platform, pool, base, machine.kind, zones)
+        if pool.capacity.future_reservation is not None:
+            yield from _future_reservation_pool(platform, pool, base, machine.kind, zones)
         if machine.kind == "tpu":
             yield from _tpu_pool(platform, pool, base, zones)
         elif pool.tpu_topology is not None:
@@ -160,6 +162,37 @@ def _flex_start_pool(
             outside = sorted(set(pool.zones or zones) - offered)
             yield where, (f"flex-start has TPU {generation} in {', '.join(sorted(offered))} only, not "
                           f"{', '.join(outside)}")
+
+
+def _future_reservation_pool(
+    platform: GcpPlatform, pool: GcpNodePool, base: tuple[str | int, ...], kind: str, zones: set[str]
+) -> Iterator[Issue]:
+    """A pool on a calendar-mode future reservation it requests: GPU or single-host TPU machines, in the
+    reservation's zone only, empty until `capacity sync` sizes it to the reservation's life
+    (accelplane/clouds/gcp/future_reservation.py, with its source)."""
+    request = pool.capacity.future_reservation
+    assert request is not None
+    where = (*base, "capacity", "future_reservation")
+    if kind not in ("gpu", "tpu"):
+        yield where, f"calendar-mode future reservations are for GPU and TPU VMs; {pool.instance_type} has neither"
+        return
+    shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
+    if shape is not None and shape.multi_host:
+        yield where, (f"a multi-host TPU slice ({pool.tpu_topology}, {shape.vms} VMs) is created whole by `pulumi up`; "
+                      "accelplane sizes single-host pools on a future reservation only: reserve with `reservation:`")
+    if zones and request.zone not in zones:
+        yield (*where, "zone"), f"zone {request.zone!r} is not one of gcp.zones: {', '.join(sorted(zones))}"
+    if pool.zones is not None and pool.zones != [request.zone]:
+        yield (*base, "zones"), f"the pool's nodes run in the reservation's zone only: zones: [{request.zone}]"
+    if pool.scaling.min or pool.scaling.desired:
+        yield (*base, "scaling"), ("a pool on a future reservation holds no node before the reservation starts "
+                                   "(`accelplane capacity sync` sizes it): min and desired 0")
+    if pool.scaling.max > request.machines:
+        yield (*base, "scaling", "max"), (f"{pool.scaling.max} nodes, but the future reservation holds "
+                                          f"{request.machines} machines")
+    name = future_reservation.request_name(platform.name, pool.name)
+    if len(name) > 63:
+        yield (*base, "name"), f"the request's name {name!r} is longer than Compute Engine's 63 characters"
 
 
 def _tpu_pool(

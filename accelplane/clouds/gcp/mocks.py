@@ -228,6 +228,14 @@ def _node_pool(new: _New) -> Shaped:
     }
 
 
+def _future_reservation(new: _New) -> Shaped:
+    # The provider's id is the request's path; Google reviews a submitted request (PENDING_APPROVAL).
+    zone = str(new.inputs.get("zone") or "")
+    path = f"projects/{new.project}/zones/{zone}/futureReservations/{new.name}"
+    return path, {"name": new.name, "selfLink": f"{_COMPUTE}/{path}",
+                  "statuses": [{"procurementStatus": "PENDING_APPROVAL"}]}
+
+
 def _key_ring(new: _New) -> Shaped:
     return (f"projects/{new.project}/locations/{new.location}/keyRings/{new.name}",
             {"name": new.name, "location": new.location})
@@ -285,6 +293,7 @@ _SHAPERS: dict[str, Callable[[_New], Shaped]] = {
     "gcp:compute/routerNat:RouterNat": _router_nat,
     "gcp:container/cluster:Cluster": _cluster,
     "gcp:container/nodePool:NodePool": _node_pool,
+    "gcp:compute/futureReservation:FutureReservation": _future_reservation,
     "gcp:kms/keyRing:KeyRing": _key_ring,
     "gcp:kms/cryptoKey:CryptoKey": _crypto_key,
     "gcp:serviceaccount/account:Account": _service_account,

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.clouds.gcp.flex_start import PRICE_NOTE
+from accelplane.clouds.gcp.future_reservation import RequestTerms, commitment_usd
+from accelplane.clouds.gcp.resource_types import FUTURE_RESERVATION
 from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (
     DISCOUNT_LABEL,
@@ -31,8 +33,12 @@ NODE_DISK = "pd_balanced_gb_month"  # a node pool's boot disk (pd-balanced)
 
 class GcpPricer(PlanPricer):
     def items(self) -> Iterable[LineItem]:
-        pools = [self._node_pool(pool) for pool in self.each("gcp:container/nodePool:NodePool")]
+        requests = [RequestTerms.of(resource_name(r), dict(resource_inputs(r))) for r in self.each(FUTURE_RESERVATION)]
+        requested = {terms.name for terms in requests}
+        pools = [self._node_pool(pool, requested) for pool in self.each("gcp:container/nodePool:NodePool")]
         yield from pools
+        for resource, terms in zip(self.each(FUTURE_RESERVATION), requests, strict=True):
+            yield self._future_reservation(resource, terms)
         for cluster in self.each("gcp:container/cluster:Cluster"):
             yield LineItem(resource_name(cluster), "gcp:container/cluster:Cluster", "GKE cluster",
                            (self.service("gke_cluster_hour", "cluster management fee", ONE, "hour"),))
@@ -68,7 +74,8 @@ class GcpPricer(PlanPricer):
             storage_class = str(resource_inputs(bucket).get("storageClass") or "STANDARD")
             yield bucket_item(bucket, storage_class, self.prices, "GCS")
 
-    def _node_pool(self, pool: Mapping[str, Any]) -> LineItem:
+    def _node_pool(self, pool: Mapping[str, Any], requested: set[str]) -> LineItem:
+        """`requested`: the reservations the plan's future reservations provision (their pools are prepaid)."""
         inputs = resource_inputs(pool)
         config = inputs.get("nodeConfig") or {}
         zones = max(1, len(inputs.get("nodeLocations") or []))
@@ -100,7 +107,12 @@ class GcpPricer(PlanPricer):
                               row.price if row and kind == "pd-balanced" else None, "month",
                               row.source if row else None))
         note = None
-        if reserved:
+        if reserved and set((config.get("reservationAffinity") or {}).get("values") or []) & requested:
+            instance = Part(f"{machine} (prepaid: the future reservation is its own line)", node_floats(nodes), 0.0,
+                            "hour", None)
+            parts[0] = instance
+            note = "the future reservation bills its machines for its whole period, used or not (its own line)"
+        elif reserved:
             note = ("a specific reservation bills its reserved VMs whether or not nodes consume them; this prices "
                     "the pool's nodes only")
         elif config.get("flexStart"):
@@ -110,6 +122,23 @@ class GcpPricer(PlanPricer):
                         nodes=nodes, pricing="spot" if spot else "reservation" if reserved else "on-demand",
                         discount=Discount.parse(labels.get(DISCOUNT_LABEL)), spot_range=spot_range,
                         note=note)
+
+    def _future_reservation(self, resource: Mapping[str, Any], terms: RequestTerms) -> LineItem:
+        """A requested calendar-mode reservation: its machines for its whole period at the on-demand list price
+        (an upper bound: Google bills Dynamic Workload Scheduler prices), spread over the months it spans; one
+        within a month counts whole in it."""
+        total = commitment_usd(terms, self.prices)
+        row = self.prices.hourly(terms.machine) if terms.machine else None
+        months = max(1.0, terms.hours / self.table.hours_per_month)
+        share = round(total / months, 2) if total is not None else None
+        what = (f"future reservation {terms.dates()}: {terms.machines or '?'} x {terms.machine or '?'} for "
+                f"{terms.hours:g} h" + (f", ${total:,.2f} over {months:.2f} months" if total is not None and months > 1
+                                         else ""))
+        return LineItem(resource_name(resource), FUTURE_RESERVATION, "future reservation",
+                        (Part(what, ONE, share, "month", row.source if row else None),),
+                        pool=None, machine=terms.machine, pricing="reservation",
+                        note="billed for its whole period once Google approves it, used or not; priced at on-demand "
+                        "list prices, an upper bound of calendar mode's Dynamic Workload Scheduler prices")
 
     def _nat(self, nat: Mapping[str, Any], vms: tuple[float, float, float]) -> LineItem:
         per_vm = self.prices.services.get("nat_vm_hour")

@@ -89,6 +89,8 @@ GCP_SECRET = "gcp:secretmanager/secret:Secret"
 # GKE
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
+# A calendar-mode future reservation a pool requests (capacity bought for fixed dates).
+FUTURE_RESERVATION = "gcp:compute/futureReservation:FutureReservation"
 
 # Compute: VPC firewall, load balancing, Cloud Armor
 GCP_NETWORK = "gcp:compute/network:Network"

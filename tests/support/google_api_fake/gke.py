@@ -131,6 +131,22 @@ def update_node_pool(state: State, call: Call) -> dict:
     return _operation(state, call, "UPGRADE_NODES")
 
 
+def set_size(state: State, call: Call) -> dict:
+    """`nodePools.setSize`: every zone's managed instance group of the pool gets the new target size (what
+    GKE changes; the pool's `initialNodeCount` stays the size it was created with)."""
+    pool = _existing(state, call.path.split(":", 1)[0])
+    count = (call.body or {}).get("nodeCount")
+    if not isinstance(count, int) or count < 0:
+        raise ApiError(400, "Invalid value for field 'nodeCount': must be a non-negative integer.")
+    for url in pool.get("instanceGroupUrls") or []:
+        key = "compute/v1/" + str(url).split("/compute/v1/", 1)[1]
+        group = state.resources.get(key)
+        if group is None:
+            raise ApiError(500, f"the pool's instance group {url} is not in the fake's state")
+        group["targetSize"] = count
+    return _operation(state, call, "SET_NODE_POOL_SIZE")
+
+
 def install(fake) -> None:
     fake.handle(f"{_CONTAINER}.get", get_cluster)
     fake.handle(f"{_CONTAINER}.list", list_clusters)
@@ -147,4 +163,4 @@ def install(fake) -> None:
     fake.handle(f"{pools}.update", update_node_pool)
     fake.handle(f"{pools}.setAutoscaling", _setter("autoscaling", "autoscaling", "SET_NODE_POOL_MANAGEMENT"))
     fake.handle(f"{pools}.setManagement", _setter("management", "management", "SET_NODE_POOL_MANAGEMENT"))
-    fake.handle(f"{pools}.setSize", _setter("nodeCount", "initialNodeCount", "SET_NODE_POOL_SIZE"))
+    fake.handle(f"{pools}.setSize", set_size)

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pulumi
+import pulumi_gcp.compute as compute
 import pulumi_gcp.container as container
 from pulumi_gcp.container import (
     NodePoolAutoscalingArgsDict,
@@ -44,7 +45,8 @@ from pulumi_gcp.container import (
     NodePoolUpgradeSettingsArgsDict,
 )
 
-from accelplane.clouds.gcp import flex_start
+from accelplane.clouds.gcp import flex_start, future_reservation
+from accelplane.clouds.gcp.future_reservation import FutureReservation
 
 CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 RESERVATION_NAME_KEY = "compute.googleapis.com/reservation-name"
@@ -116,6 +118,9 @@ class NodePoolArgs:
     compact_placement: bool = False  # implied by tpu_topology
     gpu: GpuSpec | None = None
     flex_start: bool = False  # Dynamic Workload Scheduler flex-start (accelplane/clouds/gcp/flex_start.py)
+    # A calendar-mode future reservation the pool requests and then consumes (its name is `reservation`);
+    # the pool is created empty and `accelplane capacity sync` sets its size.
+    future_reservation: FutureReservation | None = None
 
     def __post_init__(self) -> None:
         if (self.node_count is None) == (self.autoscaling is None):
@@ -130,6 +135,10 @@ class NodePoolArgs:
             raise ValueError(f"node pool {self.pool_name}: flex-start autoscales on-demand capacity, no reservation")
         if self.gpu is not None and self.tpu_topology is not None:
             raise ValueError(f"node pool {self.pool_name}: GPU and TPU settings exclude each other")
+        if self.future_reservation is not None and (self.reservation is None or self.autoscaling is not None
+                                                    or list(self.node_locations) != [self.future_reservation.zone]):
+            raise ValueError(f"node pool {self.pool_name}: a future reservation's pool consumes it by name, "
+                             "in its zone, at a size set outside the program")
         # A compact placement policy places all VMs in one zone.
         if self.placement_is_compact and len(self.node_locations) != 1:
             raise ValueError(f"node pool {self.pool_name}: compact placement needs exactly one zone")
@@ -161,6 +170,9 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         # A reservation (and a TPU slice) has no spare capacity for a surge node: upgrade by
         # taking one node down at a time instead.
         tight = args.reservation is not None or args.tpu_topology is not None
+        if args.future_reservation is not None:
+            assert args.reservation is not None  # __post_init__
+            self._request(name, args.reservation, args.machine_type, args.future_reservation)
         upgrade: NodePoolUpgradeSettingsArgsDict = {
             "strategy": "SURGE",
             "max_surge": 0 if tight else 1,
@@ -173,8 +185,9 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         replace_on = (["nodeConfig.machineType", "placementPolicy.tpuTopology"] if args.tpu_topology is not None
                       else ["nodeConfig.machineType"] if args.tpu else [])
         ignore: list[str] = []
-        if args.autoscaling is not None:
-            ignore = ["nodeCount", "initialNodeCount"]  # the autoscaler owns the live size
+        if args.autoscaling is not None or args.future_reservation is not None:
+            # The autoscaler, or `accelplane capacity sync` following the reservation, owns the live size.
+            ignore = ["nodeCount", "initialNodeCount"]
         pool = container.NodePool(
             f"{name}-pool",
             name=args.pool_name,
@@ -200,6 +213,30 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         self.pool_id = pool.id
         self.name = pool.name
         self.register_outputs({"name": pool.name})
+
+    def _request(self, name: str, reservation: str, machine_type: str, request: FutureReservation) -> None:
+        """Request the calendar-mode reservation, once: submitted for Google's review on `pulumi up`."""
+        compute.FutureReservation(
+            f"{name}-future-reservation",
+            name=reservation,
+            zone=request.zone,
+            reservation_mode=future_reservation.MODE,
+            planning_status=future_reservation.SUBMITTED,
+            # Google provisions a reservation of this name at the start; only VMs naming it consume it.
+            reservation_name=reservation,
+            specific_reservation_required=True,
+            auto_delete_auto_created_reservations=True,
+            specific_sku_properties={"instance_properties": {"machine_type": machine_type},
+                                     "total_count": str(request.machines)},
+            time_window={"start_time": future_reservation.utc_text(request.start),
+                         "end_time": future_reservation.utc_text(request.end)},
+            description=request.description(),
+            # Requested once: an edit of what was requested (an amendment Google reviews again, or a request
+            # in another zone) must never be sent by a later `up`, and an approved request bills for its
+            # whole period, so the program never deletes it (docs/capacity.md says how to release it).
+            opts=pulumi.ResourceOptions(parent=self, protect=True,
+                                        ignore_changes=list(future_reservation.REQUEST_TERMS)),
+        )
 
     @staticmethod
     def _node_config(args: NodePoolArgs) -> NodePoolNodeConfigArgsDict:

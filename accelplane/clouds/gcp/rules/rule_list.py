@@ -6,6 +6,7 @@ The neutral registry (`accelplane.rules.registry`) adds them to its own through 
 
 from __future__ import annotations
 
+from accelplane.clouds.gcp.rules.capacity import future_reservation_purchase_approved
 from accelplane.clouds.gcp.rules.cluster import (
     gke_authorized_networks,
     gke_control_plane_logs,
@@ -115,6 +116,8 @@ RULES: tuple[Rule, ...] = (
     # DNS: a migration's weighted record sets
     cloud_dns_weighted_record_ttl.RULE,
     cloud_dns_weighted_record_health_checked.RULE,
+    # Capacity the stack buys
+    future_reservation_purchase_approved.RULE,
     # Hygiene
     gcp_required_labels.RULE,
 )

@@ -1,0 +1,1 @@
+"""Capacity rules: what the stack buys (calendar-mode future reservations)."""
