@@ -82,8 +82,15 @@ def test_cost_says_flex_start_is_priced_at_most_at_on_demand(plan) -> None:
            "        instance_type: n2-standard-8\n        capacity: {flex_start: true}\n"
            "        scaling: {min: 0, desired: 0, max: 4}\n"),),
          "node_pools[0].capacity.flex_start", "flex-start provisions GPUs and TPUs; n2-standard-8 has neither"),
+        (((SPOT, FLEX.replace("flex_start: true}", "queued_provisioning: true}")),), "node_pools[3].capacity",
+         "queued_provisioning is flex-start with queued provisioning: set flex_start too"),
+        ((("capacity: {type: capacity_reservation, reservation: acme-v5p-2x2x4}\n        scaling: {min: 2, desired: 2",
+           "capacity: {type: on_demand, flex_start: true, queued_provisioning: true}\n"
+           "        scaling: {min: 0, desired: 0"),),
+         "node_pools[1].capacity.queued_provisioning", "queued provisioning is for GPU node pools"),
     ],
-    ids=["spot", "not-empty", "old-gke", "multi-host-tpu", "tpu-zone", "cpu-pool"],
+    ids=["spot", "not-empty", "old-gke", "multi-host-tpu", "tpu-zone", "cpu-pool", "queued-without-flex-start",
+         "queued-tpu"],
 )
 def test_what_gke_does_not_offer_is_refused_naming_the_field(tmp_path: Path, edits, field, expected) -> None:
     problems = edit_problems(tmp_path, *edits, stack="tpu-prod")
@@ -94,3 +101,18 @@ def test_the_flex_start_stack_loads_from_its_file(tmp_path: Path) -> None:
     path = tmp_path / "Pulumi.tpu-prod.yaml"
     edited_stack(tmp_path, (SPOT, FLEX), stack="tpu-prod")
     assert load_stack_file(path, stack="tpu-prod").platform.node_pools[3].capacity.flex_start is True
+
+
+def test_a_queued_provisioning_pool_is_flex_start_that_gets_nodes_only_for_provisioning_requests(tmp_path) -> None:
+    """GKE's queued provisioning guide creates the pool with flex-start and queued provisioning: the same
+    flex-start node pool, with `queuedProvisioning.enabled` (container v1 NodePool.queuedProvisioning)."""
+    queued = FLEX.replace("flex_start: true}", "flex_start: true, queued_provisioning: true}")
+    stack = edited_stack(tmp_path, (SPOT, queued), stack="tpu-prod")
+    graph = offline_graph(stack)
+    pool = _pool(graph, "acme-tpu-train-h100-pool")
+    assert pool.inputs["queuedProvisioning"] == {"enabled": True}
+    assert pool.inputs["nodeConfig"]["flexStart"] is True
+    assert pool.inputs["autoscaling"] == {"totalMinNodeCount": 0, "totalMaxNodeCount": 2, "locationPolicy": "ANY"}
+    report = check_resources([pool])
+    assert not report.problems, report.problems
+    assert "queuedProvisioning" not in _pool(graph, "acme-tpu-infer-h100-pool").inputs

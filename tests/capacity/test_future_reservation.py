@@ -288,3 +288,31 @@ def test_the_approval_day_is_judged_at_as_of(plan) -> None:
     [before] = run_rule(rule, ReferenceGraph(resources, as_of=dt.date(2026, 12, 6)))[0]
     assert before.message.endswith("approved on 2026-12-07, a day still to come (judged at 2026-12-06)")
     assert run_rule(rule, ReferenceGraph(resources, as_of=dt.date(2026, 12, 7)))[0] == []
+
+
+def test_a_recommendation_listed_is_declared_by_pasting_what_capacity_offerings_prints(google, capsys) -> None:
+    """`capacity offerings` asks calendar mode for the H100 pool's machines and prints the `capacity` that
+    requests the recommendation: pasted under the pool with the approval filled in, the stack loads with
+    its terms, the commitment at list price ($59,465.28, worked above) as the approved maximum."""
+    from accelplane.config.loader import load_stack_file
+
+    google.state.calendar = [  # type: ignore[attr-defined]
+        ("us-central1-a", "a3-highgpu-8g", 2, dt.datetime(2026, 12, 21, tzinfo=dt.UTC))]
+    capsys.readouterr()
+    code = main(["capacity", "offerings", "--stack", STACK, "--pool", "train-h100", "--days", "14", "--count", "2",
+                 "--now", "2026-12-07T10:00:00Z", f"--api-endpoint=compute={google.endpoint('compute', 'v1')}",
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    [offer] = json.loads(out)["offerings"]
+    snippet = offer["declaration"].replace("<who approves the request>", "cfo@acme.example").replace(
+        "<YYYY-MM-DD>", "2026-12-07")
+    assert "    max_usd: 59465.28" in snippet.splitlines()
+    text = stack_text(STACK).replace(SPOT, "".join(f"        {line}\n" for line in snippet.splitlines())
+                                     + "        scaling: {min: 0, desired: 0, max: 2}\n        disk_gib: 500\n")
+    path = google.stack  # type: ignore[attr-defined]
+    path.write_text(text)
+    request = load_stack_file(path, stack=STACK).platform.node_pools[3].capacity.future_reservation
+    assert request is not None
+    assert (request.zone, request.machines, request.hours, request.max_usd, request.approved_by) == (
+        "us-central1-a", 2, 336.0, 59465.28, "cfo@acme.example")

@@ -203,3 +203,9 @@ def test_pools_follow_their_bought_capacity_every_15_minutes_with_a_narrow_role(
     assert "accelplane capacity sync" in runs and "--apply" in runs and "pulumi" not in runs
     [credentials] = _uses(workflow, "aws-actions/configure-aws-credentials")
     assert credentials["with"]["role-to-assume"] == "${{ vars.AWS_CAPACITY_ROLE_ARN }}"
+    # GKE stacks: a federated service account, no stored key; each cloud's step only where it is set up.
+    [google] = _uses(workflow, "google-github-actions/auth")
+    assert google["with"] == {"workload_identity_provider": "${{ vars.GCP_WORKLOAD_IDENTITY_PROVIDER }}",
+                              "service_account": "${{ vars.GCP_CAPACITY_SERVICE_ACCOUNT }}"}
+    assert credentials["if"] == "vars.AWS_CAPACITY_ROLE_ARN != ''"
+    assert google["if"] == "vars.GCP_CAPACITY_SERVICE_ACCOUNT != ''"

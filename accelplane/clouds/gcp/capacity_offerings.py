@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from accelplane.capacity.offerings import CapacityOfferings, Offering, OfferingQuery
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.declaration import gcp_platform
-from accelplane.clouds.gcp.future_reservation import MAX_DAYS
+from accelplane.clouds.gcp.future_reservation import MAX_DAYS, RequestTerms, commitment_usd, utc_text
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
 
@@ -84,5 +84,27 @@ def _find(platform: Platform, query: OfferingQuery, connection: Connection) -> t
     return offers, f"project {gcp.gcp.project}, region {gcp.region}"
 
 
+def _declaration(offer: Offering) -> str:
+    """The pool's `capacity` requesting this recommendation (docs/capacity.md): its zone and dates, the
+    commitment at on-demand list prices as the approved maximum, and the approval to fill in."""
+    terms = RequestTerms(name="", zone=offer.zone, machine=offer.machine, machines=offer.count,
+                         start=utc_text(offer.start), end=utc_text(offer.end), approved_by=None, approved_on=None,
+                         max_usd=None)
+    estimate = commitment_usd(terms)
+    cap = f"{estimate:.2f}" if estimate is not None else "<the most you approve, in USD>"
+    return "\n".join([
+        "capacity:",
+        "  type: capacity_reservation",
+        "  future_reservation:",
+        f"    zone: {offer.zone}",
+        f"    machines: {offer.count}",
+        f"    start: {utc_text(offer.start)}",
+        f"    end: {utc_text(offer.end)}",
+        f"    max_usd: {cap}",
+        "    approved_by: <who approves the request>",
+        "    approved_on: <YYYY-MM-DD>",
+    ])
+
+
 OFFERINGS = CapacityOfferings(cloud="gcp", title="calendar-mode future reservations", query_problem=_query_problem,
-                              find=_find)
+                              find=_find, declaration=_declaration)

@@ -273,6 +273,7 @@ def _node_pools(ctx: _Context, cluster: GkeCluster, node_account: NodeServiceAcc
                             else pool.capacity.reservation),
             "future_reservation": request,
             "flex_start": pool.capacity.flex_start,
+            "queued_provisioning": pool.capacity.queued_provisioning,
             "tpu": machine.kind == "tpu",
             "gpu": GpuSpec(accelerator_type=machine.accelerator or "", count=machine.accelerator_count,
                            driver_version=_GPU_DRIVER[pool.gpu_driver or GpuDriver.default])

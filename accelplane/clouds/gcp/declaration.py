@@ -95,6 +95,11 @@ class GcpCapacity(Capacity):
         "when capacity is free, for up to 7 days each, at its prices (on-demand only, no reservation; min 0).",
     )
 
+    queued_provisioning: bool = Field(
+        default=False,
+        description="With flex_start: the pool's nodes come only for a ProvisioningRequest (Kueue's admission check "
+        "or one of your own), all of a request's nodes at once (GKE's flex-start with queued provisioning).",
+    )
     future_reservation: FutureReservation | None = Field(
         default=None, description="A calendar-mode future reservation the stack requests (`pulumi up` only) and the "
         "pool consumes: the zone and dates `accelplane capacity offerings` recommended, a price cap and approval.",
@@ -115,6 +120,8 @@ class GcpCapacity(Capacity):
     def _flex_start(self) -> GcpCapacity:
         if self.flex_start and self.type is not CapacityType.on_demand:
             raise ValueError("flex_start provisions on-demand capacity: not with spot or a reservation")
+        if self.queued_provisioning and not self.flex_start:
+            raise ValueError("queued_provisioning is flex-start with queued provisioning: set flex_start too")
         if self.flex_start and self.discount is not None:
             raise ValueError("flex-start is billed at Dynamic Workload Scheduler prices: no committed use discount")
         return self

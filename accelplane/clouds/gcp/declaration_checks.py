@@ -146,6 +146,9 @@ def _flex_start_pool(
     if pool.scaling.min or pool.scaling.desired:
         yield (*base, "scaling"), ("a flex-start pool starts empty and GKE adds nodes as capacity frees up: "
                                    "min and desired 0")
+    if pool.capacity.queued_provisioning and kind != "gpu":
+        yield ((*base, "capacity", "queued_provisioning"),
+               f"queued provisioning is for GPU node pools (GKE's guide, {flex_start.QUEUED_SOURCE})")
     shape = gcp_catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
     if shape is not None and shape.multi_host:
         yield where, f"flex-start takes single-host TPU slices only, not {pool.tpu_topology} ({shape.vms} VMs)"

@@ -8,6 +8,11 @@ or later, in single-host TPU slice node pools only, TPU Trillium (v6e) in asia-n
 and us-east5-b, v5e in us-west4-a, v5p in us-east5-a (v3 and v4 not at all); the node pool autoscales
 from zero with location policy ANY, consumes no reservation and has node auto-repair off. Billed at
 Dynamic Workload Scheduler prices (discounts up to 53% on vCPUs, GPUs and TPUs).
+
+Queued provisioning (GKE, "Run a large-scale workload with flex-start with queued provisioning", read
+2026-12-07): a flex-start node pool created with queued provisioning as well gets nodes only for a
+ProvisioningRequest, all of a request's nodes at the same time (for workloads that must start on many
+nodes together); Kueue may create the requests. The guide covers GPU node pools.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import re
 
 SOURCE = "https://cloud.google.com/kubernetes-engine/docs/concepts/dws"
+QUEUED_SOURCE = "https://cloud.google.com/kubernetes-engine/docs/how-to/provisioningrequest"
 MAX_NODE_DAYS = 7
 MIN_GKE = {"gpu": "1.32.2-gke.1652000", "tpu": "1.33.0-gke.1712000"}
 TPU_ZONES = {

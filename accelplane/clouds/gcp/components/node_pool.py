@@ -118,6 +118,7 @@ class NodePoolArgs:
     compact_placement: bool = False  # implied by tpu_topology
     gpu: GpuSpec | None = None
     flex_start: bool = False  # Dynamic Workload Scheduler flex-start (accelplane/clouds/gcp/flex_start.py)
+    queued_provisioning: bool = False  # with flex_start: nodes only for a ProvisioningRequest
     # A calendar-mode future reservation the pool requests and then consumes (its name is `reservation`);
     # the pool is created empty and `accelplane capacity sync` sets its size.
     future_reservation: FutureReservation | None = None
@@ -133,6 +134,8 @@ class NodePoolArgs:
             raise ValueError(f"node pool {self.pool_name}: spot capacity cannot consume a reservation")
         if self.flex_start and (self.autoscaling is None or self.spot or self.reservation):
             raise ValueError(f"node pool {self.pool_name}: flex-start autoscales on-demand capacity, no reservation")
+        if self.queued_provisioning and not self.flex_start:
+            raise ValueError(f"node pool {self.pool_name}: queued provisioning is a mode of flex-start")
         if self.gpu is not None and self.tpu_topology is not None:
             raise ValueError(f"node pool {self.pool_name}: GPU and TPU settings exclude each other")
         if self.future_reservation is not None and (self.reservation is None or self.autoscaling is not None
@@ -203,6 +206,8 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             placement_policy=placement,
             upgrade_settings=upgrade,
             node_config=self._node_config(args),
+            # GKE's flex-start with queued provisioning: nodes come only for a ProvisioningRequest, all at once.
+            queued_provisioning={"enabled": True} if args.queued_provisioning else None,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 delete_before_replace=True,
