@@ -12,7 +12,7 @@ import yaml
 
 from accelplane.clouds.gcp.clients import PREFLIGHT_PERMISSIONS
 from accelplane.clouds.gcp.preflight.quotas import quota_data
-from tests.preflight_gcp.conftest import preflight
+from tests.preflight_gcp.conftest import preflight, variant
 from tests.support.gcp_capacity import Capacity
 from tests.support.google_api_fake import GoogleApiFake
 
@@ -36,8 +36,15 @@ def test_regional_quota_metrics_are_compute_metrics() -> None:
         assert source["url"].startswith("https://") and source["what"], (name, source)
 
 
-def test_the_preflight_role_allows_exactly_what_a_run_calls(project: Capacity, fake: GoogleApiFake) -> None:
+def test_the_preflight_role_allows_exactly_what_a_run_calls(project: Capacity, fake: GoogleApiFake,
+                                                            tmp_path: Path) -> None:
     preflight(project)
+    # A pool requesting a calendar-mode future reservation reads the request.
+    spot = "        capacity: {type: spot}\n        scaling: {min: 0, desired: 1, max: 2}"
+    request = ("        capacity:\n          type: capacity_reservation\n          future_reservation: {zone: "
+               "us-central1-a, machines: 2, start: 2026-12-21T00:00:00Z, end: 2027-01-04T00:00:00Z, max_usd: 60000}\n"
+               "        scaling: {min: 0, desired: 0, max: 2}")
+    preflight(project, variant(tmp_path, (spot, request)))
     # A second run whose reservation is not in the pool's zones also looks for it in every zone.
     key = next(k for k in fake.state.resources if k.endswith("/reservations/acme-v5p-2x2x4"))
     del fake.state.resources[key]

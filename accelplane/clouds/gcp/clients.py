@@ -121,6 +121,8 @@ PREFLIGHT_PERMISSIONS = {
     "compute.reservations.get": "compute.reservations.get",
     # Where a reservation the pool's zones lack is instead.
     "compute.reservations.aggregatedList": "compute.reservations.list",
+    # A pool's requested calendar-mode future reservation.
+    "compute.futureReservations.get": "compute.futureReservations.get",
     "container.projects.locations.getServerConfig": "container.clusters.list",
     "cloudquotas.projects.locations.services.quotaInfos.get": "cloudquotas.quotas.get",
 }

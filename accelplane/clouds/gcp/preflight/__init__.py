@@ -1,14 +1,14 @@
 """`accelplane preflight` on Google Cloud: regional GPU and TPU quotas (Compute `regions.get`, the
 Cloud Quotas API where a family is not listed there), machine and accelerator types in every node
-location, the reservations pools name, and the GKE version in the release channel; read-only, with
-the read-only scope."""
+location, the reservations pools name and the future reservations they request, and the GKE version
+in the release channel; read-only, with the read-only scope."""
 
 from __future__ import annotations
 
 from accelplane.clouds.gcp.clients import GcpClients, api_endpoint_problem
 from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
-from accelplane.clouds.gcp.preflight.capacity import offering_checks, reservation_checks
+from accelplane.clouds.gcp.preflight.capacity import offering_checks, request_checks, reservation_checks
 from accelplane.clouds.gcp.preflight.cluster import version_checks
 from accelplane.clouds.gcp.preflight.demand import pool_demands
 from accelplane.clouds.gcp.preflight.quotas import quota_checks
@@ -26,6 +26,7 @@ def gcp_preflight(platform: GcpPlatform, clients: GcpClients, options: Preflight
     checks = quota_checks(demands, clients)
     checks += offering_checks(demands, clients)
     checks += reservation_checks(demands, clients, options)
+    checks += request_checks(demands, clients, options)
     checks += version_checks(platform, clients)
     return checks
 

@@ -2,7 +2,10 @@
 GPU model) offered in every zone of the pool (`machineTypes.get`, `acceleratorTypes.get` per zone;
 a TPU slice's topology is checked against the sourced shape table when the stack is loaded), and
 the reservations pools name (`reservations.get`: ready, the right machine type, enough free count,
-not deleted within --min-days)."""
+not deleted within --min-days), and the calendar-mode future reservations pools request
+(`futureReservations.get`: not declined, failed or cancelled, the terms declared, not ending within
+--min-days; one not requested yet is for `pulumi up` to submit, and its pool holds no node until Google
+provides it)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
+from accelplane.clouds.gcp.future_reservation import DELIVERED, FutureReservation, RequestTerms, utc_text
 from accelplane.clouds.gcp.preflight.calls import get, why
 from accelplane.clouds.gcp.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions
@@ -135,3 +139,72 @@ def _judge(demand: PoolDemand, zone: str, item: dict, *, now: datetime, min_days
                               headroom=f"{free - demand.max_nodes} nodes", fix="; ".join(fixes), at=demand.at)
     return PreflightCheck("reservation", subject, Status.passed, "the reservation holds the pool", needs=needs,
                           has=has, headroom=f"{free - demand.max_nodes} nodes", at=demand.at)
+
+
+# futureReservations.status.procurementStatus values that will never bring the machines (compute v1).
+_LOST = frozenset({"DECLINED", "FAILED", "CANCELLED"})
+
+
+def request_checks(demands: list[PoolDemand], clients: GcpClients,
+                   options: PreflightOptions) -> list[PreflightCheck]:
+    compute = clients.service("compute")
+    now = options.now or datetime.now(UTC)
+    checks = []
+    for demand in demands:
+        request = demand.pool.capacity.future_reservation
+        if request is None or demand.requested is None:
+            continue
+        subject = f"future reservation {demand.requested} (pool {demand.name})"
+        needs = (f"{request.machines}x{demand.machine_type} in {request.zone}, "
+                 f"{utc_text(request.start)} to {utc_text(request.end)}")
+        try:
+            item = get(clients, compute.futureReservations().get(project=clients.project, zone=request.zone,
+                                                                 futureReservation=demand.requested))
+        except GcpReadError as error:
+            checks.append(unknown("future_reservation", subject, why(error), at=demand.at))
+            continue
+        if item is None:
+            if request.start <= now:
+                checks.append(PreflightCheck(
+                    "future_reservation", subject, Status.failed,
+                    f"not requested, and its start {utc_text(request.start)} has passed", needs=needs, has="none",
+                    fix="ask for other dates (accelplane capacity offerings) and declare them", at=demand.at))
+            else:
+                checks.append(PreflightCheck(
+                    "future_reservation", subject, Status.passed,
+                    f"not requested yet: `pulumi up` submits it for Google's review; the pool holds no node until "
+                    f"Google provides it (from {utc_text(request.start)})", needs=needs, has="not requested",
+                    at=demand.at))
+            continue
+        checks.append(_judge_request(demand, request, item, needs, subject, now=now, min_days=options.min_days))
+    return checks
+
+
+def _judge_request(demand: PoolDemand, request: FutureReservation, item: dict, needs: str, subject: str, *,
+                   now: datetime, min_days: int) -> PreflightCheck:
+    terms = RequestTerms.of(str(demand.requested), item)
+    state = str((item.get("status") or {}).get("procurementStatus") or "unknown")
+    has = f"{state}: {terms.machines or '?'}x{terms.machine or '?'} in {terms.zone or '?'}, {terms.dates()}"
+    problems, fixes = [], []
+    if state in _LOST:
+        problems.append(f"Google answered {state}: the machines will not come")
+        fixes.append("ask for other dates or a zone (accelplane capacity offerings), then declare a new pool name")
+    declared = (request.machines, demand.machine_type, utc_text(request.start), utc_text(request.end))
+    if (terms.machines, terms.machine, terms.start, terms.end) != declared:
+        problems.append(f"the request holds {terms.machines}x{terms.machine}, {terms.dates()}; the declaration "
+                        f"says {declared[0]}x{declared[1]}, {declared[2]} to {declared[3]}")
+        fixes.append("declare what was requested (a request is never changed by `pulumi up`)")
+    end = request.end
+    if end <= now:
+        problems.append(f"it ended {utc_text(end)}")
+        fixes.append("release it from the stack (docs/capacity.md) and request new dates")
+    elif (end - now).days < min_days:
+        problems.append(f"it ends {utc_text(end)} ({time_left(end, now)}, at least {min_days} days wanted)")
+        fixes.append("request the next dates now (accelplane capacity offerings)")
+    if problems:
+        return PreflightCheck("future_reservation", subject, Status.failed, "; ".join(problems), needs=needs,
+                              has=has, fix="; ".join(fixes), at=demand.at)
+    when = ("provided" if state in DELIVERED else
+            f"{state.lower().replace('_', ' ')}; starts {utc_text(request.start)}, the pool holds no node until then")
+    return PreflightCheck("future_reservation", subject, Status.passed, f"the request holds the pool ({when})",
+                          needs=needs, has=has, at=demand.at)

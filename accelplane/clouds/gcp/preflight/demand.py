@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from accelplane.clouds.gcp import catalog
 from accelplane.clouds.gcp.declaration import GcpNodePool, GcpPlatform
+from accelplane.clouds.gcp.future_reservation import request_name
 from accelplane.declaration import CapacityType
 
 
@@ -23,6 +24,7 @@ class PoolDemand:
     zones: tuple[str, ...]
     machine: catalog.MachineType | None
     vms_per_slice: int  # nodes per scaling unit (1 except multi-host TPU slices)
+    platform_name: str = ""
 
     @property
     def name(self) -> str:
@@ -41,8 +43,14 @@ class PoolDemand:
         return self.pool.capacity.reservation
 
     @property
+    def requested(self) -> str | None:
+        """The calendar-mode future reservation the pool requests (its name), if any."""
+        request = self.pool.capacity.future_reservation
+        return request_name(self.platform_name, self.pool.name) if request is not None else None
+
+    @property
     def surge(self) -> int:
-        tight = self.reservation is not None or self.pool.tpu_topology is not None
+        tight = self.reservation is not None or self.requested is not None or self.pool.tpu_topology is not None
         return 0 if tight else 1
 
     @property
@@ -77,6 +85,7 @@ def pool_demands(platform: GcpPlatform) -> list[PoolDemand]:
     for index, pool in enumerate(platform.node_pools):
         shape = catalog.tpu_shape(pool.instance_type, pool.tpu_topology) if pool.tpu_topology else None
         vms = shape.vms if shape is not None and shape.multi_host else 1
-        demands.append(PoolDemand(index, pool, tuple(pool.zones or platform.gcp.zones),
-                                  catalog.machine_type(pool.instance_type), vms))
+        request = pool.capacity.future_reservation
+        zones = (request.zone,) if request is not None else tuple(pool.zones or platform.gcp.zones)
+        demands.append(PoolDemand(index, pool, zones, catalog.machine_type(pool.instance_type), vms, platform.name))
     return demands

@@ -59,7 +59,8 @@ def quota_checks(demands: list[PoolDemand], clients: GcpClients) -> list[Preflig
     checks: list[PreflightCheck] = []
     drawing: dict[QuotaRef, list[tuple[PoolDemand, int]]] = defaultdict(list)
     for demand in demands:
-        if demand.accelerator is None or demand.reservation:
+        # A requested future reservation is judged by its own state (capacity.request_checks).
+        if demand.accelerator is None or demand.reservation or demand.requested:
             continue
         quota = quota_for(demand.accelerator, demand.market)
         if quota is None:
