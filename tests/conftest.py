@@ -23,7 +23,7 @@ _GROUPS = {
     "lab-mixed": ("tests/ansible/test_nodes_ascend.py", "tests/ansible/test_nodes_gaudi.py",
                   "tests/ansible/test_nodes_neuron.py"),
     "lab": tuple(f"tests/ansible/test_nodes_{name}.py" for name in (
-        "apply", "cli", "fleet_preflight", "managed_sets", "nccl_tests", "neuron_efa", "upgrade")),
+        "apply", "cli", "fleet_preflight", "managed_sets", "nccl_tests", "neuron_efa", "shards", "upgrade")),
 }
 
 

@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from accelplane.cli.stack_args import add_stack_arguments, require_stack
 from accelplane.errors import EXIT_FINDINGS, EXIT_OK, InputError
+from accelplane.option_types import at_least
 
 if TYPE_CHECKING:
+    from accelplane.config.loader import StackConfig
     from accelplane.nodes.inventory import NodeInventory
 
 _ACTIONS = {
@@ -47,6 +52,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help="where per-node validation reports go (default: the run's temporary directory, kept and named)",
         )
         sub.add_argument("--forks", type=int, help="hosts in parallel (default: ansible.cfg)")
+        sub.add_argument(
+            "--shards", type=at_least(1), default=1,
+            help="split the hosts over N Ansible processes that run at once, one merged report; upgrade checks "
+            "every host first and runs the canary alone before any shard (accelplane/nodes/shards.py)",
+        )
+        # A shard's process (accelplane/nodes/shards.py): hand the progress to the parent instead of a
+        # summary; for upgrade's first phase, the checks only.
+        sub.add_argument("--progress-json", type=Path, help=argparse.SUPPRESS)
+        sub.add_argument("--fleet-check-only", action="store_true", help=argparse.SUPPRESS)
         sub.set_defaults(handler=_run, nodes_playbook=action)
 
 
@@ -70,16 +84,29 @@ def _run(args: argparse.Namespace) -> int:
         + (" (check mode: nothing is changed)" if args.check else ""),
         flush=True,
     )
+    if args.shards > 1:
+        return _run_sharded(args, stack, inventory, hosts)
+    extravars: dict[str, object] = {"node_reboot_skip": True} if args.skip_reboot else {}
+    if args.fleet_check_only:
+        from accelplane.nodes.shards import CHECK_ONLY  # start-up time: as above
+
+        extravars[CHECK_ONLY] = True
     result = run_playbook(
         PLAYBOOKS[args.nodes_playbook],
         stack.path,
         limit=args.limit,
         check=args.check,
-        extravars={"node_reboot_skip": True} if args.skip_reboot else None,
+        extravars=extravars or None,
         report_dir=args.report_dir,
         forks=args.forks,
         view=view,
     )
+    code = EXIT_OK if result.rc == 0 else EXIT_FINDINGS
+    if args.progress_json:
+        from accelplane.nodes.shards import progress_document  # start-up time: as above
+
+        args.progress_json.write_text(json.dumps(progress_document(view, result.reports(), result.kept)))
+        return code  # the sharded run's parent prints one summary for every shard
     print()
     print(view.summary(result.reports()))
     if result.kept:
@@ -87,7 +114,52 @@ def _run(args: argparse.Namespace) -> int:
     if result.rc != 0 and not any(h.failed or h.unreachable for h in view.hosts.values()):
         # Ansible stopped before any host result (a parse or configuration error): show its words.
         print("\n".join(stdout_of(result).strip().splitlines()[-15:]), file=sys.stderr)
+    return code
+
+
+def _run_sharded(args: argparse.Namespace, stack: StackConfig, inventory: NodeInventory, hosts: set[str]) -> int:
+    from accelplane.nodes.shards import plan, run_sharded, shard_process  # start-up time: as _run
+
+    ordered = [host for host in ansible_order(inventory) if host in hosts]
+    assert stack.platform.bare_metal is not None  # build_inventory refused a stack without one
+    phases = plan(args.nodes_playbook, ordered, args.shards, stack.platform.bare_metal.rollout.canary)
+    print(f"in {', '.join(f'{len(runs)} {runs[0].phase} run(s)' for runs in phases)}, one phase after the other",
+          flush=True)
+    # One report directory for every shard, so the summary finds each host's report in one place.
+    shared = args.report_dir or Path(tempfile.mkdtemp(prefix="accelplane-nodes-reports-"))
+    work = Path(tempfile.mkdtemp(prefix="accelplane-nodes-shards-"))
+    command = [sys.executable, "-m", "accelplane", "nodes", args.nodes_playbook, "--stack-file", str(stack.path),
+               "--report-dir", str(shared), *(["--check"] if args.check else []),
+               *(["--skip-reboot"] if args.skip_reboot else []),
+               *(["--forks", str(args.forks)] if args.forks else [])]
+    try:
+        result = run_sharded(phases, shard_process(command, sys.stdout, args.check, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print()
+    print(result.view(check=args.check).summary(result.reports()))
+    print("runs (phase by phase; which hosts each ran):")
+    print("\n".join(result.lines()))
+    for outcome in result.outcomes:
+        if outcome.kept:
+            print(f"{outcome.run.label}: {kept_line(Path(outcome.kept))}")
+    if args.report_dir is None:
+        if any(shared.glob("*.json")):
+            print(f"validation reports in {shared}; remove it when done")
+        else:
+            shared.rmdir()
     return EXIT_OK if result.rc == 0 else EXIT_FINDINGS
+
+
+def ansible_order(inventory: NodeInventory) -> list[str]:
+    """The hosts of `accelerator_nodes` in the order Ansible takes them (each child group's hosts, the
+    groups in order): the first ones are upgrade.yml's canary."""
+    from accelplane.nodes.inventory import ROOT_GROUP  # start-up time: as _run
+
+    order: list[str] = []
+    for child in inventory.groups.get(ROOT_GROUP, {}).get("children", []):
+        order.extend(host for host in inventory.groups[child].get("hosts", []) if host not in order)
+    return order
 
 
 def kept_line(kept: Path) -> str:
