@@ -316,3 +316,12 @@ def test_a_recommendation_listed_is_declared_by_pasting_what_capacity_offerings_
     assert request is not None
     assert (request.zone, request.machines, request.hours, request.max_usd, request.approved_by) == (
         "us-central1-a", 2, 336.0, 59465.28, "cfo@acme.example")
+
+
+def test_sync_without_google_credentials_is_bad_input(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(tmp_path / "missing.json"))
+    path = tmp_path / f"Pulumi.{STACK}.yaml"
+    path.write_text(_text(BUDGET))
+    assert main(["capacity", "sync", "--stack-file", str(path), "--now", "2026-12-22T00:00:00Z"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: accelplane capacity sync") and "Traceback" not in err

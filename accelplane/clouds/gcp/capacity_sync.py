@@ -54,10 +54,12 @@ def _clients(platform: GcpPlatform, connection: Connection, writes: frozenset[st
 
 def _unreadable(error: Exception) -> InputError:
     # Start-up time: as _clients.
-    from accelplane.clouds.gcp.credentials import credentials_problem
+    import google.auth.exceptions
 
-    if type(error).__name__ == "DefaultCredentialsError":
-        return InputError.single(credentials_problem(error), file=HERE, field="--stack")  # type: ignore[arg-type]
+    from accelplane.clouds.gcp.credentials import credentials_problem  # start-up time: as above
+
+    if isinstance(error, google.auth.exceptions.DefaultCredentialsError):
+        return InputError.single(credentials_problem(error), file=HERE, field="--stack")
     return InputError.single(str(error), file=HERE, field="--stack")
 
 
