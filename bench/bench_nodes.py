@@ -17,7 +17,11 @@ floor, the nodes' own CPU seconds divided by the cores they share (no schedule c
 this machine), and at most 5 CPU seconds of controller work per host. Both ratios are printed
 with the load average at the start and end, since anything else running shares the same cores.
 
-    sudo .venv/bin/python bench/bench_nodes.py [--sizes 1,4,16]
+    sudo .venv/bin/python bench/bench_nodes.py [--sizes 1,4,16] [--shards 2]
+
+`--shards N` applies the largest size once more through `accelplane nodes apply --shards N` (each shard
+its own process) and prints its wall time and controller CPU per host beside the single run's: the
+sharding's overhead. On two cores the shards share the cores the single run used: no speed-up can show.
 """
 
 from __future__ import annotations
@@ -146,6 +150,52 @@ def measure(
             nodes.stop_node(node)
 
 
+def measure_sharded(
+    size: int, shards: int, work: Path, lower: Path, repo: Path, accounting: NodeAccounting
+) -> dict[str, float]:
+    """The same first apply through `accelplane nodes apply --shards N` (each shard its own process)."""
+    from accelplane.cli import main as accelplane
+
+    started = []
+    try:
+        for index in range(size):
+            node = nodes.start_node(f"h100-{index + 1:02d}", work / "nodes", lower, repo, "nvidia",
+                                    compile_cache=False)
+            accounting.add(node.root.name)
+            started.append(node)
+        stack = lab.write_stack(work, {"h100-train": [(node.name, node.root) for node in started]})
+        # The shards' processes take no extra variables: the accounting wrapper goes in group_vars.
+        group_vars = work / "group_vars" / "all.yml"
+        group_vars.write_text(group_vars.read_text() + f"ansible_chroot_exe: {accounting.wrapper}\n")
+        cpu, node_cpu, start = _cpu(), accounting.cpu(), time.perf_counter()
+        with open(os.devnull, "w") as quiet:
+            saved, sys.stdout = sys.stdout, quiet
+            try:
+                code = accelplane(["nodes", "apply", "--stack-file", str(stack), "--shards", str(shards)])
+            finally:
+                sys.stdout = saved
+        if code != 0:
+            raise RuntimeError(f"the sharded apply failed on {size} nodes (exit {code})")
+        wall = time.perf_counter() - start
+        return {"apply": wall, "apply_cpu": _cpu() - cpu, "apply_node_cpu": accounting.cpu() - node_cpu}
+    finally:
+        for node in reversed(started):
+            nodes.stop_node(node)
+
+
+def _sharded_row(one: dict[str, float], sharded: dict[str, float], size: int, shards: int, cpus: int) -> None:
+    ctl_one = (one["apply_cpu"] - one["apply_node_cpu"]) / size
+    ctl_sharded = (sharded["apply_cpu"] - sharded["apply_node_cpu"]) / size
+    floor = sharded["apply_node_cpu"] / cpus
+    print(
+        f"sharded apply, {size} nodes in {shards} shards: wall {sharded['apply']:.1f} s "
+        f"({sharded['apply'] / one['apply']:.2f}x "
+        f"of one process), {sharded['apply'] / floor:.2f}x of its floor; controller CPU per host {ctl_sharded:.2f} s "
+        f"(one process: {ctl_one:.2f} s): the sharding's overhead {ctl_sharded - ctl_one:+.2f} s per host (a process, "
+        "an inventory load and the preflight play per shard)"
+    )
+
+
 def _own_cpu_estimate(results: dict[int, dict[str, float]], base_size: int, size: int, run: str, cpus: int) -> float:
     """With each node's work on its own CPUs (real hosts), what remains shared is the controller's
     extra CPU over the one-node run, spread over the controller's cores; no overlap with the
@@ -217,6 +267,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="1,4,16")
     # A 64-node apply takes about a quarter of an hour on two cores; its converged re-run adds as much.
     parser.add_argument("--converged-max", type=int, default=16, help="converged re-runs only up to this size")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="also apply the largest size through `accelplane nodes apply --shards N` (N processes)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("bench_nodes: needs root (overlay mounts, chroot, cgroups)", file=sys.stderr)
@@ -234,6 +286,8 @@ def main() -> int:
                 )
                 for size in sizes
             }
+            sharded = (measure_sharded(sizes[-1], args.shards, Path(scratch) / f"s{sizes[-1]}", lower, repo, accounting)
+                       if args.shards > 1 else None)
         finally:
             accounting.close()
     cpus = len(os.sched_getaffinity(0))
@@ -247,6 +301,8 @@ def main() -> int:
     # show whether the cost per host stays flat as the fleet grows.
     for size in [size for size in sizes if size >= 16] or [largest]:
         _target(results[size], size, cpus)
+    if sharded is not None:
+        _sharded_row(results[largest], sharded, largest, args.shards, cpus)
     estimates = {cores: _own_cpu_estimate(results, sizes[0], largest, "apply", cores) for cores in (2, 4, 8)}
     print(
         f"own-CPU estimate for {largest} nodes' apply by controller cores: "
