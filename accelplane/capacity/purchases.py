@@ -13,8 +13,9 @@ Its end date passed, the purchase is released with `pulumi state unprotect` and 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from accelplane.cloud_support import installed_facets
@@ -32,6 +33,23 @@ class Purchases:
     types: Mapping[str, tuple[str, ...]]
     # What a purchase is, in words, from its plan resource (terms a reviewer recognises).
     describe: Callable[[Mapping[str, Any]], str]
+
+
+def approval_problems(what: str, by: str | None, on: str | None, as_of: date | None,
+                      why_approve: str) -> Iterator[str]:
+    """What a purchase's approval lacks: who and when (`why_approve` says why it must be approved), a day
+    that is a date, and not one still to come at `as_of` (today by default)."""
+    if not by or not on:
+        yield f"buying {what} needs approved_by and approved_on in the declaration: {why_approve}"
+        return
+    try:
+        approved = date.fromisoformat(str(on))
+    except ValueError:
+        yield f"{what}: approved_on {on!r} is not a date (YYYY-MM-DD)"
+        return
+    today = as_of or date.today()
+    if approved > today:
+        yield f"{what}: approved on {approved.isoformat()}, a day still to come (judged at {today.isoformat()})"
 
 
 def purchase_facets() -> tuple[Purchases, ...]:

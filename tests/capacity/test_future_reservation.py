@@ -146,9 +146,9 @@ def test_check_refuses_a_request_without_approval_over_its_cap_or_without_budget
     findings = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "AP-CAP-003"]
     messages = sorted(f["message"] for f in findings)
     assert [f["name"] for f in findings] == ["acme-tpu-train-h100-future-reservation"] * 3, messages
-    assert messages[0].endswith("commits up to $59,465.28 at on-demand prices, $9,465.28 more than the approved "
+    assert "needs approved_by and approved_on" in messages[0] and "needs the stack's budget" in messages[1]
+    assert messages[2].endswith("commits up to $59,465.28 at on-demand prices, $9,465.28 more than the approved "
                                 "maximum $50,000.00")
-    assert "needs approved_by and approved_on" in messages[1] and "needs the stack's budget" in messages[2]
 
 
 def test_cost_spreads_the_commitment_over_the_month_and_the_nodes_are_prepaid(plan) -> None:

@@ -54,7 +54,7 @@ CAPACITY_CASES: dict[str, Case] = {
         passing=[_request("accelplane purchase; approved-by=head-of-ml@acme.example; approved-on=2026-12-01; "
                           "max-usd=60000.00"), _gcp_budget()],
         failing=[_request("accelplane purchase; max-usd=60000.00"), _gcp_budget()],
-        expect="requesting future reservation acme-tpu-train-h100 (2 x a3-highgpu-8g, 2026-12-21T00:00:00Z to "
+        expect="buying future reservation acme-tpu-train-h100 (2 x a3-highgpu-8g, 2026-12-21T00:00:00Z to "
         "2027-01-04T00:00:00Z) needs approved_by and approved_on",
         target="acme-tpu-train-h100-future-reservation",
     ),

@@ -10,8 +10,8 @@ own tags, so the same judgement holds on a `pulumi preview --json`, a state expo
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
 
+from accelplane.capacity.purchases import approval_problems
 from accelplane.clouds.aws import resource_types as t
 from accelplane.clouds.aws.capacity_block import TaggedTerms
 from accelplane.cost.budget import budget_types
@@ -29,19 +29,8 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     upfront, cap = tagged.upfront_usd, tagged.max_upfront_usd
     terms = f"capacity block {offering} ({tagged.dates()}"
     terms += f", ${upfront:,.2f} upfront)" if upfront is not None else ", upfront fee not declared)"
-    by, on = tagged.approved_by, tagged.approved_on
-    if not by or not on:
-        yield f"buying {terms} needs approved_by and approved_on in the declaration: a block is never refunded"
-    else:
-        try:
-            approved = date.fromisoformat(str(on))
-        except ValueError:
-            yield f"{terms}: approved_on {on!r} is not a date (YYYY-MM-DD)"
-        else:
-            today = graph.as_of or date.today()
-            if approved > today:
-                yield (f"{terms}: approved on {approved.isoformat()}, a day still to come "
-                       f"(judged at {today.isoformat()})")
+    yield from approval_problems(terms, tagged.approved_by, tagged.approved_on, graph.as_of,
+                                 "a block is never refunded")
     if upfront is None or cap is None:
         yield f"{terms}: declare the offering's upfront_usd and the approved max_upfront_usd"
     elif upfront > cap:

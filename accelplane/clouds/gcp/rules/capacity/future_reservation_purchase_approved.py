@@ -13,8 +13,8 @@ are read from the request's own inputs and description, so the same judgement ho
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
 
+from accelplane.capacity.purchases import approval_problems
 from accelplane.clouds.gcp import resource_types as t
 from accelplane.clouds.gcp.future_reservation import SOURCE, RequestTerms, commitment_usd
 from accelplane.cost.budget import budget_types
@@ -26,20 +26,8 @@ from accelplane.rules.view import Resource
 def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     terms = RequestTerms.of(resource.name, dict(resource.props))
     what = f"future reservation {terms.name} ({terms.machines or '?'} x {terms.machine or '?'}, {terms.dates()})"
-    by, on = terms.approved_by, terms.approved_on
-    if not by or not on:
-        yield (f"requesting {what} needs approved_by and approved_on in the declaration: an approved request "
-               "bills for its whole period")
-    else:
-        try:
-            approved = date.fromisoformat(on)
-        except ValueError:
-            yield f"{what}: approved_on {on!r} is not a date (YYYY-MM-DD)"
-        else:
-            today = graph.as_of or date.today()
-            if approved > today:
-                yield (f"{what}: approved on {approved.isoformat()}, a day still to come "
-                       f"(judged at {today.isoformat()})")
+    yield from approval_problems(what, terms.approved_by, terms.approved_on, graph.as_of,
+                                 "an approved request bills for its whole period")
     estimate = commitment_usd(terms)
     if terms.max_usd is None:
         yield f"{what}: declare the approved max_usd"
@@ -50,7 +38,7 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
         yield (f"{what} commits up to ${estimate:,.2f} at on-demand prices, ${estimate - terms.max_usd:,.2f} more "
                f"than the approved maximum ${terms.max_usd:,.2f}")
     if not graph.of_type(*budget_types()):
-        yield f"requesting {what} needs the stack's budget (budget: monthly_usd), which AP-COST-001 judges"
+        yield f"buying {what} needs the stack's budget (budget: monthly_usd), which AP-COST-001 judges"
 
 
 RULE = Rule(
