@@ -325,3 +325,27 @@ def test_sync_without_google_credentials_is_bad_input(tmp_path, capsys, monkeypa
     assert main(["capacity", "sync", "--stack-file", str(path), "--now", "2026-12-22T00:00:00Z"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: accelplane capacity sync") and "Traceback" not in err
+
+
+def test_moving_a_spot_pool_onto_the_reservation_replaces_it_in_diff(plan) -> None:
+    """GKE cannot change a pool's spot setting or reservation affinity in place (the provider's node config
+    schema: ForceNew; accelplane/diff/force_new.json), so binding a running spot pool to the reservation is a
+    new pool, the old one deleted first (the pool's name is fixed); the request is created beside it."""
+    from accelplane.diff.resources import diff_graphs
+
+    spot = _plan(stack_text(STACK).replace(*BUDGET))
+    changes = {change.name: change for change in diff_graphs({"resources": spot}, {"resources": plan})}
+    pool = changes["acme-tpu-train-h100-pool"]
+    assert pool.op == "delete-before-replace"
+    assert {"nodeConfig.spot", "nodeConfig.reservationAffinity"} <= set(pool.forced_by), pool.forced_by
+    assert changes["acme-tpu-train-h100-future-reservation"].op == "create"
+
+
+def test_preview_prints_what_up_would_request(tmp_path, capsys) -> None:
+    path = tmp_path / f"Pulumi.{STACK}.yaml"
+    path.write_text(_text(BUDGET))
+    main(["preview", "--stack-file", str(path)])
+    lines = capsys.readouterr().out.splitlines()
+    assert ("    future reservation acme-tpu-train-h100 (2 x a3-highgpu-8g in us-central1-a, 2026-12-21T00:00:00Z to "
+            "2027-01-04T00:00:00Z, up to $59,465.28 at on-demand prices, approved by head-of-ml@acme.example on "
+            "2026-12-07)") in lines
