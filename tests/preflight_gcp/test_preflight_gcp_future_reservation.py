@@ -47,8 +47,12 @@ def test_a_request_not_made_yet_passes_its_pool_holding_no_node(project: Capacit
     assert check.status is Status.passed and check.has == "not requested"
     assert check.message.startswith("not requested yet: `pulumi up` submits it for Google's review")
     assert check.needs == "2xa3-highgpu-8g in us-central1-a, 2026-12-21T00:00:00Z to 2027-01-04T00:00:00Z"
-    # Its machines are the request's, not the on-demand quota's: no H100 quota row for the pool.
-    assert not [c for c in report.checks if c.check == "quota.accelerator" and c.at == ("node_pools", 3)]
+    # A request needs the quota of what it reserves (Google declines it, or delivers part of it, without):
+    # the pool's 2 machines x 8 H100 (no surge node on a reservation) beside infer-h100's 8 + 1 surge
+    # x 1 H100: 16 + 9 = 25 GPUs against the on-demand H100 quota.
+    [quota] = [c for c in report.checks if c.check == "quota.accelerator" and c.at == ("node_pools", 3)]
+    assert "gpu_family=NVIDIA_H100" in quota.subject
+    assert quota.needs == "25 GPUs (train-h100 2xa3-highgpu-8g (8 each), infer-h100 9xa3-highgpu-1g (1 each))"
     assert "compute.futureReservations.get" in fake.calls
 
 

@@ -13,7 +13,10 @@ reservation request in calendar mode", read 2026-12-07): GPU and TPU VMs (and H4
 starting up to 60 days ahead for GPUs and 120 for TPUs; Google reviews the request and, once approved,
 provisions the capacity at the start time; it bills for the reserved resources for the whole period at
 Dynamic Workload Scheduler prices, used or not. The advice names no price: the commitment is estimated
-at the on-demand list price (an upper bound) and the approval caps it.
+at the on-demand list price (an upper bound) and the approval caps it. A request needs the quota of what
+it reserves: without it Google is likely to decline it, or delivers part or none of it at the start
+(Compute Engine, "Create shared future reservation requests", "Before you begin"), so preflight counts
+the pool against the on-demand quota.
 
 Terms ride in the resource's `description` (the provider marks it immutable, so it is fixed at the
 request; a future reservation has no labels): `accelplane purchase; approved-by=…; approved-on=…;

@@ -59,8 +59,9 @@ def quota_checks(demands: list[PoolDemand], clients: GcpClients) -> list[Preflig
     checks: list[PreflightCheck] = []
     drawing: dict[QuotaRef, list[tuple[PoolDemand, int]]] = defaultdict(list)
     for demand in demands:
-        # A requested future reservation is judged by its own state (capacity.request_checks).
-        if demand.accelerator is None or demand.reservation or demand.requested:
+        # A requested future reservation still needs the quota of what it reserves (Compute Engine: with
+        # too little, Google declines the request, or delivers part of it at the start): counted here.
+        if demand.accelerator is None or demand.reservation:
             continue
         quota = quota_for(demand.accelerator, demand.market)
         if quota is None:
