@@ -9,8 +9,8 @@ reservation exists (the creations fail and back off) and has no notion of the re
 the pool is not autoscaled; its size follows the reservation's life instead, checked every 15 minutes.
 Nodes drain 45 minutes before the end: GKE names no margin, so the EKS guide's is kept.
 
-IAM: compute.futureReservations.get, compute.instanceGroupManagers.get, container.nodes.update (the
-setSize call) on the stack's cluster (docs/capacity.md).
+IAM (each method's reference): compute.futureReservations.get, compute.instanceGroupManagers.get,
+container.clusters.get (nodePools.get) and container.clusters.update (nodePools.setSize) (docs/capacity.md).
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def _resize(platform: Platform, connection: Connection, pool: NodePool, size: in
             name=_pool_path(gcp, pool.name), body={"nodeCount": size}))
     except GcpReadError as error:
         raise InputError.single(f"nodePools.setSize of {pool.name} failed: {error.code}: {error.message} (grant "
-                                "container.nodes.update on the stack's cluster)", file=HERE, field="--apply") from None
+                                "container.clusters.update on the stack's cluster)", file=HERE,
+                                field="--apply") from None
 
 
 def _pools(platform: Platform) -> list[NodePool]:
