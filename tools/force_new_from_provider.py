@@ -1,4 +1,5 @@
-"""Regenerate `accelplane/diff/force_new.json`: which inputs replace a resource, read from the provider's source.
+"""Regenerate a cloud's `accelplane/clouds/<cloud>/force_new.json`: which inputs replace a resource, read from
+the provider's source.
 
 pulumi-aws and pulumi-gcp are bridged from the Terraform providers, whose resource schemas mark each
 argument that cannot change in place (`ForceNew: true` in the plugin SDK, `RequiresReplace()` in the
@@ -6,7 +7,7 @@ plugin framework). The Python SDKs drop that mark, so `accelplane diff` reads it
 Run against a checkout of the provider at the version the Pulumi provider builds on:
 
     python tools/force_new_from_provider.py --repo /path/to/terraform-provider-google \
-        --provider gcp --commit <sha> --out accelplane/diff/force_new.json
+        --provider gcp --commit <sha> --out accelplane/clouds/gcp/force_new.json
 
 The SDK's rule for nested blocks is kept: `ForceNew` on a block (a list of `schema.Resource`) replaces
 only when the block is added or removed; on a list of plain values, when any element changes.

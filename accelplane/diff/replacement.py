@@ -3,10 +3,12 @@
 `pulumi preview` asks each resource's provider; offline there is no provider, so the answer comes
 from what decides it there:
 - the inputs the component declares (`replace_on_changes`, recorded in the graph as `replaceOnChanges`);
-- the inputs the provider cannot change in place (`force_new.json`, read from the providers' own
-  source: Terraform's `ForceNew`/`RequiresReplace` for pulumi-aws and pulumi-gcp, pulumi-kubernetes'
-  own table). A `ForceNew` block (`"when": "added or removed"`) replaces only when the whole block
-  comes or goes, as the plugin SDK does: a change inside it is judged by its own arguments.
+- the inputs the provider cannot change in place, read from the providers' own source: each cloud's
+  table in its folder (`accelplane/clouds/<cloud>/force_new.json`, named by its `CloudRules`:
+  Terraform's `ForceNew`/`RequiresReplace` for the bridged providers), and pulumi-kubernetes' own
+  table beside this module (`force_new.json`). A `ForceNew` block (`"when": "added or removed"`)
+  replaces only when the whole block comes or goes, as the plugin SDK does: a change inside it is
+  judged by its own arguments.
 Delete before replace, as the engine decides it: the `delete_before_replace` option; a Kubernetes
 object whose name is fixed and unchanged (pulumi-kubernetes' Diff: two objects cannot share a name);
 a bridged resource whose own name (`name`, `nodeGroupName`, `bucket`...) is set and unchanged (the
@@ -25,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.diff.plan_diff import ABSENT, InputChange
-from accelplane.rules.cloud_rules import node_pool_shapes, node_pool_types
+from accelplane.rules.cloud_rules import force_new_tables, node_pool_shapes, node_pool_types
 
-TABLE = Path(__file__).with_name("force_new.json")
+# pulumi-kubernetes' table; each cloud's provider table is in the cloud's folder.
+KUBERNETES_TABLE = Path(__file__).with_name("force_new.json")
 # A resource's own name in the bridged providers' inputs (what Pulumi would otherwise auto-name).
 NAME_INPUTS = ("name", "nodeGroupName", "bucket", "accountId", "secretId")
 _INDEX = re.compile(r"\[\d+\]")
@@ -54,7 +57,16 @@ class _Rule:
 
 @cache
 def _table() -> dict[str, Any]:
-    return json.loads(TABLE.read_text())
+    return table()
+
+
+def table() -> dict[str, Any]:
+    """Every installed cloud's provider table (`types`: type token -> paths and source) and the
+    Kubernetes one (`kubernetes`), read afresh."""
+    types: dict[str, Any] = {}
+    for path in force_new_tables():
+        types.update(json.loads(path.read_text())["types"])
+    return {"types": types, "kubernetes": json.loads(KUBERNETES_TABLE.read_text())["kubernetes"]}
 
 
 def force_new_rules(type_token: str) -> tuple[_Rule, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from accelplane.cloud_support import installed_facets
@@ -52,6 +53,10 @@ class CloudRules:
     # What a reviewer asks first of a new resource of one of its types, beyond what can never change
     # (`accelplane diff` shows these inputs of a created resource): type token -> dotted input paths.
     review_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The inputs its provider cannot change in place, per type token (a JSON table in the cloud's folder,
+    # read from the provider's source by tools/force_new_from_provider.py): what `accelplane diff` reads
+    # to tell a replacement from an update.
+    force_new_table: Path | None = None
 
 
 @cache
@@ -69,6 +74,11 @@ def node_pool_shapes() -> Mapping[str, NodePoolShape]:
 def review_inputs() -> Mapping[str, tuple[str, ...]]:
     """Every installed cloud's review inputs, by type token."""
     return {token: paths for facet in installed() for token, paths in facet.review_inputs.items()}
+
+
+def force_new_tables() -> tuple[Path, ...]:
+    """Every installed cloud's table of the inputs its provider cannot change in place."""
+    return tuple(facet.force_new_table for facet in installed() if facet.force_new_table is not None)
 
 
 def node_pool_types() -> frozenset[str]:

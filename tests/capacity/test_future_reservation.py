@@ -329,7 +329,7 @@ def test_sync_without_google_credentials_is_bad_input(tmp_path, capsys, monkeypa
 
 def test_moving_a_spot_pool_onto_the_reservation_replaces_it_in_diff(plan) -> None:
     """GKE cannot change a pool's spot setting or reservation affinity in place (the provider's node config
-    schema: ForceNew; accelplane/diff/force_new.json), so binding a running spot pool to the reservation is a
+    schema: ForceNew; accelplane/clouds/gcp/force_new.json), so binding a running spot pool to the reservation is a
     new pool, the old one deleted first (the pool's name is fixed); the request is created beside it."""
     from accelplane.diff.resources import diff_graphs
 

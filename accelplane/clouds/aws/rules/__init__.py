@@ -4,6 +4,7 @@ resources: `CLOUD_RULES`, this cloud's entry point in the `accelplane.rules` gro
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from accelplane.clouds.aws import resource_types as t
 from accelplane.rules.cloud_rules import CloudRules, NodePoolShape
@@ -40,6 +41,7 @@ CLOUD_RULES = CloudRules(
                               "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:rds/instance:Instance",
                               "aws:rds/cluster:Cluster", "aws:dynamodb/table:Table"}),
     load_rules=_rules,
+    force_new_table=Path(__file__).parents[1] / "force_new.json",
     review_inputs={
         "aws:ec2/launchTemplate:LaunchTemplate": (
             "instanceType", "imageId", "placement.groupName",

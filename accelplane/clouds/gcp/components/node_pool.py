@@ -14,7 +14,7 @@ What replaces the pool (all its nodes, and for a slice the whole slice) rather t
 - adding or removing the placement policy (`compact_placement`), the accelerator type or count,
   spot versus on-demand, the reservation, the service account, the metadata: the provider marks
   them ForceNew (terraform-provider-google's node pool and node config schemas; the table
-  `accelplane diff` reads, accelplane/diff/force_new.json);
+  `accelplane diff` reads, accelplane/clouds/gcp/force_new.json);
 - for TPU pools also `tpu_topology` and `machine_type` (a slice's shape is machine type and
   topology together; a single-host TPU pool's shape is its machine type). The provider marks
   neither ForceNew and its update path sends neither, so a topology change would read as an

@@ -4,6 +4,7 @@ read Google Cloud resources: `CLOUD_RULES`, this cloud's entry point in the `acc
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from accelplane.clouds.gcp import resource_types as t
 from accelplane.rules.cloud_rules import CloudRules, NodePoolShape
@@ -45,6 +46,7 @@ CLOUD_RULES = CloudRules(
     # A destroyed crypto key version takes the buckets' and Secrets' data with it.
     stateful_types=frozenset({t.GCS_BUCKET, t.GCP_KMS_CRYPTO_KEY, t.GCP_SECRET}),
     load_rules=_rules,
+    force_new_table=Path(__file__).parents[1] / "force_new.json",
     review_inputs={
         t.GKE_NODE_POOL: ("nodeConfig.machineType", "placementPolicy.tpuTopology", "nodeCount",
                           "autoscaling.totalMaxNodeCount", "version"),
