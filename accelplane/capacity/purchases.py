@@ -19,6 +19,8 @@ from datetime import date
 from typing import Any
 
 from accelplane.cloud_support import installed_facets
+from accelplane.cost.budget import budget_types
+from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Severity
 
 PURCHASES_GROUP = "accelplane.purchases"
@@ -50,6 +52,13 @@ def approval_problems(what: str, by: str | None, on: str | None, as_of: date | N
     today = as_of or date.today()
     if approved > today:
         yield f"{what}: approved on {approved.isoformat()}, a day still to come (judged at {today.isoformat()})"
+
+
+def budget_problem(graph: ReferenceGraph, what: str) -> str | None:
+    """A purchase in a stack without a budget (AP-COST-001 judges the budget with its cost counted)."""
+    if graph.of_type(*budget_types()):
+        return None
+    return f"buying {what} needs the stack's budget (budget: monthly_usd), which AP-COST-001 judges with its cost"
 
 
 def purchase_facets() -> tuple[Purchases, ...]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.capacity.purchases import approval_problems
+from accelplane.capacity.purchases import approval_problems, budget_problem
 from accelplane.clouds.aws import resource_types as t
 from accelplane.clouds.aws.capacity_block import TaggedTerms
-from accelplane.cost.budget import budget_types
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
@@ -35,8 +34,9 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
         yield f"{terms}: declare the offering's upfront_usd and the approved max_upfront_usd"
     elif upfront > cap:
         yield f"{terms} costs ${upfront - cap:,.2f} more than the approved maximum ${cap:,.2f}"
-    if not graph.of_type(*budget_types()):
-        yield f"buying {terms} needs the stack's budget (budget: monthly_usd), which AP-COST-001 judges with its fee"
+    unbudgeted = budget_problem(graph, terms)
+    if unbudgeted:
+        yield unbudgeted
 
 
 RULE = Rule(

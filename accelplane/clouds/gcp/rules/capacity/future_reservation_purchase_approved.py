@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from accelplane.capacity.purchases import approval_problems
+from accelplane.capacity.purchases import approval_problems, budget_problem
 from accelplane.clouds.gcp import resource_types as t
 from accelplane.clouds.gcp.future_reservation import SOURCE, RequestTerms, commitment_usd
-from accelplane.cost.budget import budget_types
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
@@ -37,8 +36,9 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str]:
     elif estimate > terms.max_usd:
         yield (f"{what} commits up to ${estimate:,.2f} at on-demand prices, ${estimate - terms.max_usd:,.2f} more "
                f"than the approved maximum ${terms.max_usd:,.2f}")
-    if not graph.of_type(*budget_types()):
-        yield f"buying {what} needs the stack's budget (budget: monthly_usd), which AP-COST-001 judges"
+    unbudgeted = budget_problem(graph, what)
+    if unbudgeted:
+        yield unbudgeted
 
 
 RULE = Rule(
