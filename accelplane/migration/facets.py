@@ -154,6 +154,21 @@ class FederatedReader:
 
 
 @dataclass(frozen=True)
+class KeyReader:
+    """Who reads the source bucket for a transfer when no federation reaches it: a service of the sink's
+    cloud that calls the source store's S3-compatible API with an HMAC access key (AWS DataSync reading
+    Cloud Storage's XML API). The source makes an identity of its own, grants it read access to the
+    prefix and makes the key; its `grant` answers the key as a secret JSON object
+    `{"access_id": …, "secret": …}` that only the sink's transfer reads."""
+
+    what: str  # how a message names it
+
+
+# What a sink's reader is: an identity the source's cloud trusts, or a key the source makes.
+Reader = FederatedReader | KeyReader
+
+
+@dataclass(frozen=True)
 class TransferEnds:
     """The copy a migration declares, for its program: both ends' buckets (stack outputs) and prefixes."""
 
@@ -165,6 +180,7 @@ class TransferEnds:
     target_bucket: pulumi.Output[str]
     target_prefix: str
     copy_on: date  # the day the copy runs (once)
+    target_outputs: pulumi.Output[Mapping[str, Any]]  # the target end's stack outputs (its data key, ...)
 
 
 @dataclass(frozen=True)
@@ -173,8 +189,9 @@ class ArtifactSource:
 
     cloud: str
     scheme: str  # s3, gs
-    # Grants `reader` read-only access to the prefix; the credential reference the sink names (a role ARN).
-    grant: Callable[[TransferEnds, FederatedReader], pulumi.Output[str]]
+    # Grants `reader` read-only access to the prefix; what the sink names to read: a role ARN for a
+    # federated reader, the access key (a secret JSON object) for a key reader, "" where a grant suffices.
+    grant: Callable[[TransferEnds, Reader], pulumi.Output[str]]
     offline_mocks: Callable[[], pulumi.runtime.Mocks]
 
 
@@ -185,8 +202,8 @@ class ArtifactSink:
     cloud: str
     title: str  # "Storage Transfer Service"
     sources: tuple[str, ...]  # the clouds it reads from
-    # The identity that will read the source, for the source's cloud to trust.
-    reader: Callable[[TransferEnds], FederatedReader]
+    # The identity that will read the source, for the source's cloud to trust (or to make a key for).
+    reader: Callable[[TransferEnds], Reader]
     # Declares the copy (and the sink bucket's grant to the service); the stack outputs.
     transfer: Callable[[TransferEnds, pulumi.Output[str]], Mapping[str, Any]]
     offline_mocks: Callable[[], pulumi.runtime.Mocks]

@@ -72,7 +72,7 @@ def _artifacts(stack: MigrationStack, references: dict[str, pulumi.StackReferenc
     ends = TransferEnds(name=stack.stack, source=stack.source.platform, source_bucket=bucket("source"),
                         source_prefix=artifacts.source_prefix, target=stack.target.platform,
                         target_bucket=bucket("target"), target_prefix=artifacts.target_prefix,
-                        copy_on=artifacts.copy_on)
+                        copy_on=artifacts.copy_on, target_outputs=references["target"].outputs)
     return sink.transfer(ends, source.grant(ends, sink.reader(ends)))
 
 

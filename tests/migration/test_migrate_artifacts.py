@@ -121,3 +121,40 @@ def test_without_google_credentials_the_drill_is_bad_input_saying_what_to_do(
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"GOOGLE_APPLICATION_CREDENTIALS names {tmp_path / 'missing.json'}, which does not exist" in result.stderr
     assert not (tmp_path / "parity" / "reports").exists()
+
+
+def test_the_drill_proves_a_copy_from_cloud_storage_into_s3(tmp_path, moto_url, gcs, google) -> None:  # noqa: F811
+    # The reverse move (tpu-prod to prod), where AWS DataSync would have copied tpu-prod's llm/ into prod's
+    # released/: the source read from the emulator, the target from moto; the same comparison either way.
+    s3 = boto3.client("s3", endpoint_url=moto_url, region_name="us-west-2", aws_access_key_id="testing",
+                      aws_secret_access_key="testing")
+    gcs.client().buckets().insert(project="acme-ml-tpu-prod", body={"name": TARGET_BUCKET}).execute()
+    s3.create_bucket(Bucket=SOURCE_BUCKET, CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    try:
+        for key, (data, _) in FILES.items():
+            gcs.upload(TARGET_BUCKET, f"llm/{key}", data)
+            s3.put_object(Bucket=SOURCE_BUCKET, Key=f"released/{key}", Body=data)  # DataSync sends no CRC32C here
+        path = write_stacks(tmp_path, {"llm-move": [
+            ("source: {stack: prod, service: serve}", "source: {stack: tpu-prod, service: llm-server}"),
+            ("target: {stack: tpu-prod, service: llm-server}", "target: {stack: prod, service: serve}"),
+            ("source_prefix: released/, target_prefix: llm/", "source_prefix: llm/, target_prefix: released/")]})
+        env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+               "GOOGLE_APPLICATION_CREDENTIALS": str(google)}
+        result = subprocess.run(
+            [sys.executable, "-m", "accelplane", "migrate", "artifacts", "--stack-file", str(path),
+             "--source-bucket", TARGET_BUCKET, "--target-bucket", SOURCE_BUCKET, "--endpoint-url", moto_url,
+             f"--api-endpoint=storage={gcs.url}", "--format", "json", "--now", "2026-12-07T10:00:00Z"],
+            capture_output=True, text=True, timeout=120, cwd=find_project().root, env=env)
+        assert result.returncode == 0, result.stdout + result.stderr
+        found = json.loads(result.stdout)
+        assert (found["objects"], found["verdict"]) == (4, "pass")
+        # Cloud Storage's stored CRC32C on the source side; S3's bytes re-hashed (no checksum was uploaded).
+        assert {(item["source"], item["target"], item["same"]) for item in found["compared"]} == {
+            ("stored crc32c", "bytes re-hashed", True)}
+        written = json.loads((tmp_path / "parity" / "reports" / "artifacts" / "llm-move.json").read_text())
+        assert (written["source"], written["target"]) == (f"gs://{TARGET_BUCKET}/llm/",
+                                                          f"s3://{SOURCE_BUCKET}/released/")
+    finally:
+        for item in s3.list_objects_v2(Bucket=SOURCE_BUCKET).get("Contents", []):
+            s3.delete_object(Bucket=SOURCE_BUCKET, Key=item["Key"])
+        s3.delete_bucket(Bucket=SOURCE_BUCKET)

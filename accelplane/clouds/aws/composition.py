@@ -89,6 +89,8 @@ def build_aws(platform: AwsPlatform) -> dict[str, Any]:
         "oidcProviderArn": cluster.oidc_provider_arn,
         "nodeGroups": node_groups,
         "buckets": {role.value: bucket.bucket_name for role, bucket in buckets.items()},
+        # The buckets' KMS key: a transfer writing into them (a migration's DataSync role) needs it.
+        "dataKeyArn": keys.data.arn,
     }
     target_group_arns = _endpoint(ctx, network, groups, outputs)
     roles = _secrets_and_roles(ctx, keys, cluster, buckets)

@@ -43,6 +43,10 @@ _ID_AND_ARN: dict[str, tuple[str, str, str]] = {
     "aws:cloudwatch/logGroup:LogGroup": ("", "logs", "log-group:{name}"),
     # A regional web ACL: arn:aws:wafv2:<region>:<account>:regional/webacl/<name>/<id>.
     "aws:wafv2/webAcl:WebAcl": ("", "wafv2", "regional/webacl/{name}/{id}"),
+    # DataSync: arn:aws:datasync:<region>:<account>:task/task-<17 hex>, location/loc-<17 hex>.
+    "aws:datasync/task:Task": ("task-", "datasync", "task/{id}"),
+    "aws:datasync/s3Location:S3Location": ("loc-", "datasync", "location/{id}"),
+    "aws:datasync/locationObjectStorage:LocationObjectStorage": ("loc-", "datasync", "location/{id}"),
 }
 _GLOBAL_SERVICES = {"iam", "s3"}
 # An Application Load Balancer's canonical hosted zone per region (AWS General Reference, "Elastic Load

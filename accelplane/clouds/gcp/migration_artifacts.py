@@ -14,15 +14,23 @@ Facts (read 2026-12-07):
   (roles/storage.legacyBucketWriter) holds them, on that one bucket.
 - A job whose schedule starts and ends on the same day runs once (TransferJob `schedule`): the
   declaration's `copy_on`; `pulumi up` with a later date runs it again.
+- A reader from another cloud with no federation into Google (AWS DataSync) signs Cloud Storage's XML
+  API requests with an HMAC key of a service account ("HMAC keys", cloud.google.com/storage/docs/
+  authentication/hmackeys); the key acts with that account's permissions: here the two read roles
+  above, on the source bucket only. pulumi-gcp's `storage.HmacKey` answers the secret once, as a secret
+  output (it stays encrypted in the state). A service account id is 6 to 30 characters, a lowercase
+  letter first, then lowercase letters, digits and hyphens, not ending in a hyphen (IAM
+  `projects.serviceAccounts.create`, `accountId`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from accelplane.clouds.gcp.declaration import gcp_platform
-from accelplane.migration.facets import ArtifactSink, ArtifactSource, FederatedReader, TransferEnds
+from accelplane.migration.facets import ArtifactSink, ArtifactSource, FederatedReader, KeyReader, Reader, TransferEnds
 
 if TYPE_CHECKING:
     import pulumi
@@ -58,21 +66,46 @@ def _reader(ends: TransferEnds) -> FederatedReader:
                            what="Storage Transfer Service's service agent")
 
 
-def _grant_gcs(ends: TransferEnds, reader: FederatedReader) -> pulumi.Output[str]:
-    """A Cloud Storage source: the transfer agent may read the source bucket (no credential to name)."""
+def reader_account_id(migration: str) -> str:
+    """The id of the service account a key reader acts as: `<migration>-files`, cut to IAM's 30 characters."""
+    stem = "".join(c if c.isalnum() or c == "-" else "-" for c in migration.lower()).strip("-")[:24].rstrip("-")
+    if not stem[:1].isalpha():
+        stem = f"m-{stem}"[:24].rstrip("-")
+    return f"{stem}-files"
+
+
+def _grant_gcs(ends: TransferEnds, reader: Reader) -> pulumi.Output[str]:
+    """A Cloud Storage source: Google's transfer agent is granted read access to the source bucket (no
+    credential to name: ""); another cloud's reader gets a service account with that access and its
+    HMAC key, answered as a secret JSON object."""
     # Start-up time: as _agent.
     import pulumi
     import pulumi_gcp as gcp
 
-    assert reader.issuer == GOOGLE_ISSUER  # only Google's own transfer service reads a Cloud Storage source here
     source = gcp_platform(ends.source)
     assert source.gcp is not None
     opts = pulumi.ResourceOptions(provider=gcp.Provider(f"{ends.name}-source", project=source.gcp.project))
+    account = None
+    if isinstance(reader, KeyReader):
+        account = gcp.serviceaccount.Account(
+            f"{ends.name}-files-reader", account_id=reader_account_id(ends.name), project=source.gcp.project,
+            display_name=f"{reader.what} reads the model's files for migration {ends.name}", opts=opts)
+        member: pulumi.Input[str] = account.member
+    else:
+        assert isinstance(reader, FederatedReader) and reader.issuer == GOOGLE_ISSUER  # Google's own transfer service
+        member = reader.principal
     grants = [gcp.storage.BucketIAMMember(f"{ends.name}-transfer-{suffix}", bucket=ends.source_bucket, role=role,
-                                          member=reader.principal, opts=opts)
+                                          member=member, opts=opts)
               for suffix, role in (("bucket-reader", SOURCE_BUCKET_ROLE), ("object-reader", SOURCE_OBJECT_ROLE))]
-    # The job waits for the grants: an empty credential that resolves once they exist.
-    return pulumi.Output.all(*(grant.etag for grant in grants)).apply(lambda _etags: "")
+    etags = pulumi.Output.all(*(grant.etag for grant in grants))
+    if account is None:
+        # The job waits for the grants: an empty credential that resolves once they exist.
+        return etags.apply(lambda _etags: "")
+    key = gcp.storage.HmacKey(f"{ends.name}-files-reader", service_account_email=account.email,
+                              project=source.gcp.project, opts=opts)
+    # The key resolves once the grants exist: the sink never reads with a key that cannot read yet.
+    return pulumi.Output.secret(pulumi.Output.all(key.access_id, key.secret, etags).apply(
+        lambda parts: json.dumps({"access_id": parts[0], "secret": parts[1]})))
 
 
 def _transfer(ends: TransferEnds, credential: pulumi.Output[str]) -> Mapping[str, Any]:
