@@ -24,6 +24,7 @@ from accelplane.verify.declared import DeclaredPlatform
 from accelplane.verify.results import VerifyReport
 from accelplane.verify.verification import VerifyOptions, verify
 from tests.verify.moto_platform import MotoPlatform, fill_eks_gaps, honour_secure_transport
+from tests.verify.moto_snapshot import live_platform
 
 CHECKPOINT_FILES = {"model.safetensors": b"\x00weights" * 4096, "optimizer.pt": b"\x01state" * 1024}
 
@@ -77,11 +78,15 @@ def moto() -> Iterator[None]:
 
 @pytest.fixture
 def live_dev(moto: None, dev_declared: DeclaredPlatform, boto_session: boto3.Session) -> MotoPlatform:
-    """The dev platform as `pulumi up` leaves it, plus what the cluster and the trainer add later."""
-    platform = MotoPlatform(dev_declared, session=boto_session).create()
-    platform.register_targets()
-    platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
-    return platform
+    """The dev platform as `pulumi up` leaves it, plus what the cluster and the trainer add later (built once
+    per process, a fresh copy per test: tests/verify/moto_snapshot.py)."""
+    def build() -> MotoPlatform:
+        platform = MotoPlatform(dev_declared, session=boto_session).create()
+        platform.register_targets()
+        platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
+        return platform
+
+    return live_platform("dev", build)
 
 
 def _runner(stack: StackConfig, graph: OfflineGraph, session: boto3.Session) -> Callable[..., VerifyReport]:
@@ -147,11 +152,15 @@ def canary_declared(canary_stack: StackConfig, canary_graph: OfflineGraph) -> De
 
 @pytest.fixture
 def live_canary(moto: None, canary_declared: DeclaredPlatform, boto_session: boto3.Session) -> MotoPlatform:
-    """The canary variant as `pulumi up` leaves it, with targets in every backend's target group."""
-    platform = MotoPlatform(canary_declared, session=boto_session).create()
-    platform.register_targets()
-    platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
-    return platform
+    """The canary variant as `pulumi up` leaves it, with targets in every backend's target group (built once
+    per process, as live_dev)."""
+    def build() -> MotoPlatform:
+        platform = MotoPlatform(canary_declared, session=boto_session).create()
+        platform.register_targets()
+        platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
+        return platform
+
+    return live_platform("canary", build)
 
 
 @pytest.fixture
