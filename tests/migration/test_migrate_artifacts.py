@@ -21,6 +21,7 @@ import pytest
 
 from accelplane.config.project import find_project
 from tests.migration.test_migration_declaration import write_stacks
+from tests.support.cli_process import run_accelplane
 from tests.support.google_api_fake import GoogleApiFake
 from tests.support.google_api_fake.key_file import key_file
 from tests.support.moto_server import moto_server
@@ -74,14 +75,18 @@ def _target(gcs, files: dict[str, bytes]) -> None:  # noqa: F811 (the fixture's 
         gcs.upload(TARGET_BUCKET, f"llm/{key}", data)
 
 
-def _drill(tmp_path: Path, moto_url: str, gcs, key: Path) -> subprocess.CompletedProcess[str]:  # noqa: F811
+def _drill(tmp_path: Path, moto_url: str, gcs, key: Path,  # noqa: F811
+           *, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """The drill in this process (tests/support/cli_process.py), or spawned where its environment is the point."""
     path = write_stacks(tmp_path, {})
     env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
            "GOOGLE_APPLICATION_CREDENTIALS": str(key)}
-    return subprocess.run([sys.executable, "-m", "accelplane", "migrate", "artifacts", "--stack-file", str(path),
-                           "--source-bucket", SOURCE_BUCKET, "--target-bucket", TARGET_BUCKET, "--endpoint-url",
-                           moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json", "--now",
-                           "2026-12-07T10:00:00Z"], capture_output=True, text=True, timeout=120,
+    argv = ["migrate", "artifacts", "--stack-file", str(path), "--source-bucket", SOURCE_BUCKET, "--target-bucket",
+            TARGET_BUCKET, "--endpoint-url", moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json",
+            "--now", "2026-12-07T10:00:00Z"]
+    if not process:
+        return run_accelplane(argv, cwd=find_project().root, env=env)
+    return subprocess.run([sys.executable, "-m", "accelplane", *argv], capture_output=True, text=True, timeout=120,
                           cwd=find_project().root, env=env)
 
 
@@ -117,7 +122,7 @@ def test_a_missing_object_and_one_of_the_same_size_with_other_bytes_fail(
 
 def test_without_google_credentials_the_drill_is_bad_input_saying_what_to_do(
         tmp_path, moto_url, source, gcs) -> None:  # noqa: F811
-    result = _drill(tmp_path, moto_url, gcs, tmp_path / "missing.json")
+    result = _drill(tmp_path, moto_url, gcs, tmp_path / "missing.json", process=True)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"GOOGLE_APPLICATION_CREDENTIALS names {tmp_path / 'missing.json'}, which does not exist" in result.stderr
     assert not (tmp_path / "parity" / "reports").exists()
@@ -140,11 +145,10 @@ def test_the_drill_proves_a_copy_from_cloud_storage_into_s3(tmp_path, moto_url, 
             ("source_prefix: released/, target_prefix: llm/", "source_prefix: llm/, target_prefix: released/")]})
         env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
                "GOOGLE_APPLICATION_CREDENTIALS": str(google)}
-        result = subprocess.run(
-            [sys.executable, "-m", "accelplane", "migrate", "artifacts", "--stack-file", str(path),
-             "--source-bucket", TARGET_BUCKET, "--target-bucket", SOURCE_BUCKET, "--endpoint-url", moto_url,
-             f"--api-endpoint=storage={gcs.url}", "--format", "json", "--now", "2026-12-07T10:00:00Z"],
-            capture_output=True, text=True, timeout=120, cwd=find_project().root, env=env)
+        result = run_accelplane(
+            ["migrate", "artifacts", "--stack-file", path, "--source-bucket", TARGET_BUCKET, "--target-bucket",
+             SOURCE_BUCKET, "--endpoint-url", moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json",
+             "--now", "2026-12-07T10:00:00Z"], cwd=find_project().root, env=env)
         assert result.returncode == 0, result.stdout + result.stderr
         found = json.loads(result.stdout)
         assert (found["objects"], found["verdict"]) == (4, "pass")

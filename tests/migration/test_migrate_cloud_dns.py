@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from accelplane.clouds.gcp.connection import GcpConnection
 from accelplane.clouds.gcp.migration_dns import CLOUD_DNS
 from accelplane.config.project import find_project
 from accelplane.migration.facets import LiveDnsError, LiveRecords
+from tests.support.cli_process import run_accelplane
 from tests.support.google_api_fake import GoogleApiFake
 from tests.support.google_api_fake.key_file import key_file
 from tests.support.stack_files import stack_text
@@ -198,9 +198,8 @@ def _gke_move(tmp_path: Path, weight: int) -> Path:
 
 def _migrate(fake: GoogleApiFake, key: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GOOGLE_APPLICATION_CREDENTIALS": str(key)}
-    return subprocess.run([sys.executable, "-m", "accelplane", "migrate", *map(str, args),
-                           f"--api-endpoint=dns={fake.endpoint('dns', 'v1')}"], capture_output=True, text=True,
-                          timeout=120, cwd=find_project().root, env=env)
+    return run_accelplane(["migrate", *args, f"--api-endpoint=dns={fake.endpoint('dns', 'v1')}"],
+                          cwd=find_project().root, env=env)
 
 
 def test_migrate_reads_cloud_dns_and_abort_moves_both_items_in_one_change(tmp_path, fake, credentials) -> None:

@@ -26,6 +26,7 @@ import pytest
 from accelplane.config.project import find_project
 from accelplane.migration.loader import load_migration
 from tests.migration.test_migration_declaration import write_stacks
+from tests.support.cli_process import run_accelplane
 from tests.support.moto_server import moto_server
 from tests.support.prometheus.server import Prometheus, backfilled, free_port
 
@@ -150,8 +151,7 @@ def _stacks(tmp_path: Path, moto_url: str, name: str, *, reports: bool = True,
 
 def _migrate(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "accelplane", "migrate", *map(str, args)], capture_output=True,
-                          text=True, timeout=120, cwd=find_project().root, env=env)
+    return run_accelplane(["migrate", *args], cwd=find_project().root, env=env)
 
 
 def _weight(path: Path) -> tuple[int, str | None]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,13 +27,13 @@ from accelplane.migration.cost import migration_cost
 from accelplane.migration.cost_output import FORMATS
 from accelplane.migration.loader import load_migration
 from tests.migration.test_migration_declaration import write_stacks
+from tests.support.cli_process import run_accelplane
 
 L40S, INF2, H100, V5E = 1660.7184, 577.486, 8104.7125, 7028.0
 
 
 def _cost(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "accelplane", "cost", *map(str, args)], capture_output=True,
-                          text=True, timeout=120, cwd=find_project().root)
+    return run_accelplane(["cost", *args], cwd=find_project().root)
 
 
 def test_each_step_sizes_both_ends_service_pools_to_their_share() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pulumi
@@ -26,6 +25,7 @@ from accelplane.migration.rollback import rollback_figure
 from accelplane.program import migration_offline_graph, offline_graph
 from tests.migration.test_migration_declaration import write_stacks
 from tests.support.cli_contract import run_cli
+from tests.support.cli_process import run_accelplane
 
 
 @pytest.fixture(scope="module")
@@ -150,8 +150,7 @@ def test_the_rollback_figure_is_propagation_plus_what_clients_cached_of_the_targ
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "accelplane", *args], capture_output=True, text=True, timeout=120,
-                          cwd=find_project().root)
+    return run_accelplane(args, cwd=find_project().root)
 
 
 def test_the_commands_on_a_migration_stack() -> None:

@@ -15,6 +15,7 @@ from accelplane.clouds.gcp.clients import API_VERSIONS, GcpReadError, ReadOnlyEr
 from accelplane.errors import InputError
 from accelplane.verify.results import CheckId, Status
 from accelplane.verify.verify_output import to_report
+from tests.support.cli_process import run_accelplane
 from tests.support.google_api_fake.key_file import key_file as write_key_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,30 +91,15 @@ def test_only_reads(tpu_prod, fake):
     assert all(call.rsplit(".", 1)[-1] in ("get", "list", "getIamPolicy") for call in fake.calls[before:])
 
 
-def _cli(tpu_prod, fake, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
+def _cli(tpu_prod, fake, env: dict[str, str], *extra: str, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """`accelplane verify` in this process (tests/support/cli_process.py), or spawned where the process's own
+    environment is what the test is about."""
     endpoints = [f"--api-endpoint={name}={fake.endpoint(name, version)}" for name, version in API_VERSIONS.items()]
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "accelplane",
-            "verify",
-            "--stack",
-            "tpu-prod",
-            "--probes",
-            "0",
-            "--checkpoint-drill",
-            "off",
-            *endpoints,
-            *extra,
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    argv = ["verify", "--stack", "tpu-prod", "--probes", "0", "--checkpoint-drill", "off", *endpoints, *extra]
+    if not process:
+        return run_accelplane(argv, env=env, cwd=ROOT)
+    return subprocess.run([sys.executable, "-m", "accelplane", *argv], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
 
 
 def _clean_env(tmp_path: Path) -> dict[str, str]:
@@ -129,7 +115,7 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_cli_without_credentials_exits_2_with_what_to_do(tpu_prod, fake, tmp_path):
-    result = _cli(tpu_prod, fake, _clean_env(tmp_path))
+    result = _cli(tpu_prod, fake, _clean_env(tmp_path), process=True)
     assert result.returncode == 2, result.stderr
     assert "no Google Cloud credentials" in result.stderr and "Traceback" not in result.stderr
 
