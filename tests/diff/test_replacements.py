@@ -24,9 +24,17 @@ from tests.support.stack_files import stack_text
 STACKS = ("dev", "prod", "tpu-dev", "tpu-prod", "lab", "lab-mixed")
 
 
+# Offline plans of this process, keyed by the stack and its file's text: the unedited stacks are the base of
+# most diffs here, planned once. Each caller gets its own copy (decoded anew), so none sees another's changes.
+_PLANS: dict[tuple[str, str], str] = {}
+
+
 def _graph(text: str, stack: str) -> dict[str, Any]:
-    return json.loads(json.dumps(offline_graph(load_stack_text(text, path=f"Pulumi.{stack}.yaml", stack=stack))
-                                 .to_json()))
+    key = (stack, text)
+    if key not in _PLANS:
+        graph = offline_graph(load_stack_text(text, path=f"Pulumi.{stack}.yaml", stack=stack))
+        _PLANS[key] = json.dumps(graph.to_json())
+    return json.loads(_PLANS[key])
 
 
 def _diff(stack: str, old: str, new: str, count: int = 1, also: tuple[tuple[str, str], ...] = ()) -> PlanDiff:
