@@ -65,6 +65,10 @@ class Repository:
             assert process.stdout is not None
             with tarfile.open(fileobj=process.stdout, mode="r|") as archive:
                 archive.extractall(destination, filter="tar")
+            # tarfile stops at the end-of-archive blocks; git writes zeros past them up to its record size.
+            # Read them too: closing the pipe first would kill git with SIGPIPE, a failure with no message.
+            while process.stdout.read(1 << 16):
+                pass
         finally:
             if process.stdout is not None:
                 process.stdout.close()

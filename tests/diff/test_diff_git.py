@@ -52,3 +52,29 @@ def test_revisions_that_do_not_name_a_commit_are_bad_input(nested: Path, ref: st
 def test_a_directory_outside_any_repository_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="expected a git repository"):
         Repository.around(tmp_path)
+
+
+def test_the_export_reads_the_archive_to_its_end(nested: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """tarfile stops at the end-of-archive blocks, but git writes on up to its record size: a reader that
+    closed the pipe there killed git with SIGPIPE now and then ("git archive failed:" with no message,
+    seen in CI under load). A `git` that writes 1 MiB of zeros after the archive, more than a pipe holds,
+    fails every time the reader stops early."""
+    import os
+    import stat
+    import subprocess
+
+    archive = tmp_path / "archive.tar"
+    archive.write_bytes(subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=nested, capture_output=True,
+                                       check=True).stdout)
+    real = shutil.which("git")
+    fake = tmp_path / "bin" / "git"
+    fake.parent.mkdir()
+    # `archive` answers with the archive and the padding (exit status: head's, 141 if the pipe closed early);
+    # anything else goes to the real git.
+    fake.write_text(f'#!/bin/sh\nif [ "$1" = archive ]; then cat "{archive}"; head -c 1048576 /dev/zero; '
+                    f'exit $?; fi\nexec "{real}" "$@"\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    exported = Repository.around(nested).export("HEAD", tmp_path / "out")
+    assert (exported / "infra" / "stacks" / "Pulumi.qa.yaml").exists()
