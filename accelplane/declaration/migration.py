@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from datetime import date
 from itertools import pairwise
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, StringConstraints, field_validator
 
 from accelplane.declaration.base import Duration, Hostname, Model, Name, Timestamp
 from accelplane.declaration.kubernetes import RolloutGates
@@ -52,6 +53,22 @@ class MigrationArtifacts(Model):
                         description="How many objects the restore drill compares by content (spread over the keys).")
 
 
+# A DNS name as a validation record has it: labels may start with an underscore (`_acme-challenge_x.`).
+ValidationName = Annotated[str, StringConstraints(
+    pattern=r"^([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$", max_length=253)]
+
+
+class CertificateValidationRecord(Model):
+    """A CNAME a certificate authority reads to validate an end's certificate for the hostname: what the
+    end's certificate request asks for, written in the zone that serves the name (docs/migration.md)."""
+
+    name: ValidationName = Field(description="The record's name, below the migration's hostname, lower case, no "
+                                             "trailing dot (e.g. _acme-challenge_ujmmovf2vn55tgye.llm.acme.example).")
+    type: Literal["CNAME"] = Field(default="CNAME", description="CNAME: the one type the validations here use.")
+    value: ValidationName = Field(description="Where it points, no trailing dot: a name in the validation domain "
+                                              "of one end's certificate authority (docs/migration.md lists them).")
+
+
 class Migration(Model):
     """Where the service is served today (source), where it moves (target), and how clients follow."""
 
@@ -76,6 +93,9 @@ class Migration(Model):
                                 description="What must hold on the target, judged against the source, to advance.")
     parity: Parity = Field(description="The golden set and thresholds the target must meet against the source "
                                        "before it takes more than the first step.")
+    certificate_validation: list[CertificateValidationRecord] = Field(
+        default_factory=list, description="The ends' certificate validation records for the hostname, written in "
+                                          "the zone that serves it (each end's certificate request names them).")
     artifacts: MigrationArtifacts | None = Field(
         default=None, description="Copy the model's files between the ends' buckets and prove the copy before the "
                                   "first step (docs/migration.md).")

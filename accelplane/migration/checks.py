@@ -49,6 +49,7 @@ def problems(stack: MigrationStack) -> Iterator[Issue]:
         yield from _same_clients(stack, services)
     paths = [health_path(getattr(stack, role).platform, service) for role, service in services.items()]
     yield from _dns(stack, fronts, paths)
+    yield from _certificate_validation(stack, fronts)
     yield from _steps(stack)
     yield from _artifacts(stack)
 
@@ -151,6 +152,27 @@ def _dns(stack: MigrationStack, fronts: dict[str, Front], paths: list[str]) -> I
     if stack.environment is Environment.prod and migration.ttl_seconds > PROD_MAX_TTL_SECONDS:
         yield (("ttl_seconds",), f"{migration.ttl_seconds} s is above the prod bound of {PROD_MAX_TTL_SECONDS} s: "
                "clients that cached an answer keep calling the old end that long after an abort")
+
+
+def _certificate_validation(stack: MigrationStack, fronts: dict[str, Front]) -> Iterator[Issue]:
+    """Each record validates an end's certificate for the hostname: a name below it, pointing into the
+    validation domain of one end's certificate authority; one record per name (a CNAME stands alone)."""
+    hostname = stack.migration.hostname
+    authorities = {front.validation_domain: f"{front.validation_what} ({getattr(stack, role).stack!r})"
+                   for role, front in fronts.items() if front.validation_domain}
+    seen: set[str] = set()
+    for index, record in enumerate(stack.migration.certificate_validation):
+        path = ("certificate_validation", index)
+        if not record.name.endswith(f".{hostname}"):
+            yield ((*path, "name"), f"{record.name!r} is not below the hostname {hostname!r}: a certificate for "
+                   f"{hostname} is validated at a name under it")
+        if record.name in seen:
+            yield ((*path, "name"), f"{record.name!r} is given twice: a name holding a CNAME holds nothing else")
+        seen.add(record.name)
+        if len(fronts) == len(ROLES) and not any(record.value.endswith(f".{domain}") for domain in authorities):
+            known = "; ".join(f"{domain} for {what}" for domain, what in authorities.items()) or "none"
+            yield ((*path, "value"), f"{record.value!r} is in no end's validation domain ({known}): only the "
+                   "ends' certificate validation records belong here; other records stay with the zone's owner")
 
 
 def _admits_everyone(cidrs: list[str]) -> bool:

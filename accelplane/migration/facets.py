@@ -50,6 +50,10 @@ class Front:
     # documented TTL of the load balancer's records; None for a fixed address.
     own_ttl_seconds: int | None
     own_ttl_source: str | None
+    # Where the front's certificate authority points its DNS validation records (a CNAME's value ends in
+    # it), with what names it and its source; None where the cloud's certificates are not validated in DNS.
+    validation_domain: str | None = None
+    validation_what: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,8 @@ class WeightedName:
     ttl_seconds: int
     health_checks: bool
     ends: Sequence[DnsEnd]
+    # The ends' certificate validation CNAMEs (name, value; no trailing dots), written beside the records.
+    validation: Sequence[tuple[str, str]] = ()
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,9 @@ def build_migration(stack: MigrationStack) -> Mapping[str, Any]:
     dns = dns_services()[migration.dns.service]
     outputs = dict(dns.declare(WeightedName(name=stack.stack, hostname=migration.hostname, zone=migration.dns.zone,
                                             ttl_seconds=migration.ttl_seconds,
-                                            health_checks=migration.health_checks, ends=ends)))
+                                            health_checks=migration.health_checks, ends=ends,
+                                            validation=[(record.name, record.value)
+                                                        for record in migration.certificate_validation])))
     outputs["hostname"] = migration.hostname
     if migration.artifacts is not None:
         outputs.update(_artifacts(stack, references))

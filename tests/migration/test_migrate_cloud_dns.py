@@ -31,6 +31,10 @@ from tests.support.stack_files import stack_text
 PROJECT, ZONE_ID = "acme-dns", "acme-example"
 ZONE = f"projects/{PROJECT}/managedZones/{ZONE_ID}"
 HOSTNAME = "llm.acme.example"
+# The example's validation record of prod's ACM certificate.
+ACM_VALIDATION = ("      # prod's ACM certificate (DNS validation; renewals read the same record).\n"
+                  "      - name: _a79865eb4cd1a6ab990a45779b4e0b96.llm.acme.example\n"
+                  "        value: _424c7224e9b0146f9a8808af955727d0.xlfgrmvvlj.acm-validations.aws\n")
 ARTIFACTS_LINE = ("    artifacts: {bucket: model_artifacts, source_prefix: released/, target_prefix: llm/, "
                   "copy_on: 2026-12-07}\n")
 NAME = HOSTNAME + "."
@@ -187,8 +191,9 @@ def _gke_move(tmp_path: Path, weight: int) -> Path:
                      ("dns: {service: route53, zone: Z0123456789ABCDEFGHIJ}",
                       f"dns: {{service: cloud-dns, zone: {ZONE}}}"),
                      ("    weight: 0", f"    weight: {weight}"),
-                     # The model's files stay out: the copy is not what these tests are about.
-                     (ARTIFACTS_LINE, "")):
+                     # The model's files stay out: the copy is not what these tests are about; so does
+                     # prod's ACM validation record (no AWS end: no ACM certificate to validate).
+                     (ARTIFACTS_LINE, ""), (ACM_VALIDATION, "")):
         assert old in text
         text = text.replace(old, new)
     path = tmp_path / "Pulumi.gke-move.yaml"

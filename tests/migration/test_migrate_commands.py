@@ -36,6 +36,8 @@ NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
 RECORDED_FROM, RECORDED_UNTIL = NOW - timedelta(seconds=60), NOW + timedelta(seconds=60)
 GOLDEN = "ab" * 32
 HOSTNAME = "llm.acme.example."
+# The first labels of the example's certificate validation records (below the hostname, which each test renames).
+VALIDATION_LABELS = ("_a79865eb4cd1a6ab990a45779b4e0b96", "_acme-challenge_ujmmovf2vn55tgye")
 # tpu-prod's llm-server backends serving today, by name: a parity report for each at its image.
 TARGET_BACKENDS = ("h100", "v5e")
 
@@ -128,6 +130,7 @@ def _stacks(tmp_path: Path, moto_url: str, name: str, *, reports: bool = True,
     hostname = f"llm.{name}.acme.example"
     path = write_stacks(tmp_path, {
         "llm-move": [("Z0123456789ABCDEFGHIJ", zone), ("hostname: llm.acme.example", f"hostname: {hostname}"),
+                     *((f"{label}.llm.acme.example", f"{label}.{hostname}") for label in VALIDATION_LABELS),
                      ("bake: 30m", "bake: 2s"), ("window: 10m, min_requests: 300", "window: 30s, min_requests: 20"),
                      ("uri: parity/llm-server.golden.jsonl",
                       f"uri: parity/llm-server.golden.jsonl\n        sha256: {GOLDEN}")],

@@ -97,7 +97,7 @@ def test_between_two_eks_ends_the_copy_is_refused_naming_the_directions_built(tm
 def test_between_two_gke_ends_the_transfer_reads_cloud_storage_with_the_agents_own_grants(tmp_path: Path) -> None:
     # tpu-prod's llm-server moving to the same service in another project, the files copied between their
     # model_artifacts buckets (Cloud DNS holds the name: two addresses).
-    from tests.migration.test_migrate_cloud_dns import ZONE
+    from tests.migration.test_migrate_cloud_dns import ACM_VALIDATION, ZONE
     from tests.support.stack_files import stack_text
 
     (tmp_path / "Pulumi.tpu-prod.yaml").write_text(stack_text("tpu-prod"))
@@ -109,7 +109,7 @@ def test_between_two_gke_ends_the_transfer_reads_cloud_storage_with_the_agents_o
                       "target: {stack: tpu-west, service: llm-server}"),
                      ("dns: {service: route53, zone: Z0123456789ABCDEFGHIJ}",
                       f"dns: {{service: cloud-dns, zone: {ZONE}}}"),
-                     ("source_prefix: released/", "source_prefix: llm/")):
+                     ("source_prefix: released/", "source_prefix: llm/"), (ACM_VALIDATION, "")):
         text = text.replace(old, new)
     (tmp_path / "Pulumi.gke-move.yaml").write_text(text)
     stack = load_migration(tmp_path / "Pulumi.gke-move.yaml")

@@ -164,10 +164,10 @@ def test_the_commands_on_a_migration_stack() -> None:
     graph = run_cli(["preview", "--stack", "llm-move", "--json", "-"])
     assert graph.code == 0 and "clients follow within" in graph.err
     assert sorted(r["name"] for r in json.loads(graph.out)["resources"] if r["type"].startswith("aws:route53")) == [
-        "llm-move-source", "llm-move-target"]
+        "llm-move-source", "llm-move-target", "llm-move-validation-0", "llm-move-validation-1"]
     check = run_cli(["check", "--stack", "llm-move"])
     assert check.code == 0, check.out + check.err
-    assert "stack llm-move (6 resources" in check.out
+    assert "stack llm-move (8 resources" in check.out
     # Without health checks (the example's tpu-prod refuses Route 53's checkers), both records are advisory
     # findings; so is the transfer service's whole-bucket grant on the target (what Storage Transfer requires).
     findings = {tuple(line.split()[2:4]) for line in check.out.splitlines() if line.startswith("advisory")}

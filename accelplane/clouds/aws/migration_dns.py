@@ -14,6 +14,9 @@ Facts (AWS docs, read 2026-12-07):
 - An alias to an ELB is health-checked by `EvaluateTargetHealth` (the load balancer's targets); an
   address needs a Route 53 health check of its own (Developer Guide, "Creating Amazon Route 53 health
   checks": HTTPS with SNI to the name, from Route 53's checkers).
+- An ACM certificate requested with DNS validation is issued (and renewed) while a CNAME it names is
+  in the domain's zone: `_<hash>.<domain>` pointing at `_<hash>.<...>.acm-validations.aws` (ACM User
+  Guide, "DNS validation").
 """
 
 from __future__ import annotations
@@ -45,7 +48,11 @@ FRONT = Front(
     alias_zone_output="inferenceEndpointZoneId",
     own_ttl_seconds=ALB_ALIAS_TTL_SECONDS,
     own_ttl_source=_ALIAS_TTL_SOURCE,
+    validation_domain="acm-validations.aws",
+    validation_what="ACM's DNS validation",
 )
+# How long resolvers may cache a validation CNAME: it never changes while the certificate lives.
+VALIDATION_TTL_SECONDS = 300
 
 
 def _zone_problem(zone: str) -> str | None:
@@ -89,6 +96,9 @@ def _declare(name: WeightedName) -> Mapping[str, Any]:
             check_id = check.id
         aws.route53.Record(logical, **common, ttl=name.ttl_seconds, records=[end.address], health_check_id=check_id,
                            opts=opts)
+    for index, (record, value) in enumerate(name.validation):
+        aws.route53.Record(f"{name.name}-validation-{index}", zone_id=name.zone, name=record, type="CNAME",
+                           ttl=VALIDATION_TTL_SECONDS, records=[value], opts=opts)
     return {"dnsRecords": {end.label: end.weight for end in name.ends}}
 
 

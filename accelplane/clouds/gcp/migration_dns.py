@@ -36,7 +36,13 @@ FRONT = Front(
     alias_zone_output=None,
     own_ttl_seconds=None,
     own_ttl_source=None,
+    # A Certificate Manager DNS authorization's record: `_acme-challenge_<id>.<domain>` CNAME
+    # `<uuid>.<n>.authorize.certificatemanager.goog` (Certificate Manager, "Create a DNS authorization").
+    validation_domain="authorize.certificatemanager.goog",
+    validation_what="Certificate Manager's DNS authorization",
 )
+# How long resolvers may cache a validation CNAME: it never changes while the authorization lives.
+VALIDATION_TTL_SECONDS = 300
 
 
 def _zone_problem(zone: str) -> str | None:
@@ -87,6 +93,10 @@ def _declare(name: WeightedName) -> Mapping[str, Any]:
                            for end in name.ends]}
     gcp.dns.RecordSet(name.name, project=project, managed_zone=zone, name=f"{name.hostname}.",
                       type="A" if addresses else "CNAME", ttl=name.ttl_seconds, routing_policy=policy)
+    for index, (record, value) in enumerate(name.validation):
+        # Cloud DNS takes names and a CNAME's data with their trailing dots.
+        gcp.dns.RecordSet(f"{name.name}-validation-{index}", project=project, managed_zone=zone, name=f"{record}.",
+                          type="CNAME", ttl=VALIDATION_TTL_SECONDS, rrdatas=[f"{value}."])
     return {"dnsRecords": {end.label: end.weight for end in name.ends}}
 
 
