@@ -80,13 +80,15 @@ def moto() -> Iterator[None]:
 def live_dev(moto: None, dev_declared: DeclaredPlatform, boto_session: boto3.Session) -> MotoPlatform:
     """The dev platform as `pulumi up` leaves it, plus what the cluster and the trainer add later (built once
     per process, a fresh copy per test: tests/verify/moto_snapshot.py)."""
-    def build() -> MotoPlatform:
-        platform = MotoPlatform(dev_declared, session=boto_session).create()
-        platform.register_targets()
-        platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
-        return platform
+    return live_platform("dev", lambda: _as_running(dev_declared, boto_session))
 
-    return live_platform("dev", build)
+
+def _as_running(declared: DeclaredPlatform, session: boto3.Session) -> MotoPlatform:
+    """The platform as created, with targets registered and a trainer checkpoint written."""
+    platform = MotoPlatform(declared, session=session).create()
+    platform.register_targets()
+    platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
+    return platform
 
 
 def _runner(stack: StackConfig, graph: OfflineGraph, session: boto3.Session) -> Callable[..., VerifyReport]:
@@ -154,13 +156,7 @@ def canary_declared(canary_stack: StackConfig, canary_graph: OfflineGraph) -> De
 def live_canary(moto: None, canary_declared: DeclaredPlatform, boto_session: boto3.Session) -> MotoPlatform:
     """The canary variant as `pulumi up` leaves it, with targets in every backend's target group (built once
     per process, as live_dev)."""
-    def build() -> MotoPlatform:
-        platform = MotoPlatform(canary_declared, session=boto_session).create()
-        platform.register_targets()
-        platform.write_checkpoint("trainer/", 1200, CHECKPOINT_FILES)
-        return platform
-
-    return live_platform("canary", build)
+    return live_platform("canary", lambda: _as_running(canary_declared, boto_session))
 
 
 @pytest.fixture
