@@ -101,4 +101,5 @@ def test_entry_point_builds_a_migration_stacks_records_as_the_offline_engine_doe
     # The engine's registration order depends on which reference resolved first: compared by name.
     assert sorted((r.type, r.name, json.dumps(r.inputs, sort_keys=True)) for r in graph.resources) == sorted(
         (r.type, r.name, json.dumps(r.inputs, sort_keys=True)) for r in offline.resources)
-    assert {r.name for r in graph.by_type("aws:route53/record:Record")} == {"llm-move-source", "llm-move-target"}
+    assert {r.name for r in graph.by_type("aws:route53/record:Record")} == {
+        "llm-move-source", "llm-move-target", "llm-move-validation-0", "llm-move-validation-1"}
