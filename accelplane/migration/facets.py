@@ -51,7 +51,8 @@ class Front:
     own_ttl_seconds: int | None
     own_ttl_source: str | None
     # Where the front's certificate authority points its DNS validation records (a CNAME's value ends in
-    # it), with what names it and its source; None where the cloud's certificates are not validated in DNS.
+    # it), and how a message names that validation; None where the cloud's certificates are not validated
+    # in DNS.
     validation_domain: str | None = None
     validation_what: str | None = None
 
@@ -80,8 +81,13 @@ class WeightedName:
     ttl_seconds: int
     health_checks: bool
     ends: Sequence[DnsEnd]
-    # The ends' certificate validation CNAMEs (name, value; no trailing dots), written beside the records.
+    # The ends' certificate validation CNAMEs (name, value; no trailing dots), written beside the records
+    # with VALIDATION_TTL_SECONDS.
     validation: Sequence[tuple[str, str]] = ()
+
+
+# How long resolvers may cache a certificate validation CNAME: it never changes while its certificate lives.
+VALIDATION_TTL_SECONDS = 300
 
 
 @dataclass(frozen=True)
@@ -162,10 +168,9 @@ class FederatedReader:
 @dataclass(frozen=True)
 class KeyReader:
     """Who reads the source bucket for a transfer when no federation reaches it: a service of the sink's
-    cloud that calls the source store's S3-compatible API with an HMAC access key (AWS DataSync reading
-    Cloud Storage's XML API). The source makes an identity of its own, grants it read access to the
-    prefix and makes the key; its `grant` answers the key as a secret JSON object
-    `{"access_id": …, "secret": …}` that only the sink's transfer reads."""
+    cloud that calls the source store's S3-compatible API with an HMAC access key. The source makes an
+    identity of its own, grants it read access to the prefix and makes the key; its `grant` answers the
+    key as a secret JSON object `{"access_id": …, "secret": …}` that only the sink's transfer reads."""
 
     what: str  # how a message names it
 

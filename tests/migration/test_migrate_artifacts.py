@@ -75,14 +75,16 @@ def _target(gcs, files: dict[str, bytes]) -> None:  # noqa: F811 (the fixture's 
         gcs.upload(TARGET_BUCKET, f"llm/{key}", data)
 
 
-def _drill(tmp_path: Path, moto_url: str, gcs, key: Path,  # noqa: F811
-           *, process: bool = False) -> subprocess.CompletedProcess[str]:
-    """The drill in this process (tests/support/cli_process.py), or spawned where its environment is the point."""
-    path = write_stacks(tmp_path, {})
+def _drill(tmp_path: Path, moto_url: str, gcs, key: Path, *, process: bool = False,  # noqa: F811
+           edits: list[tuple[str, str]] | None = None,
+           buckets: tuple[str, str] = (SOURCE_BUCKET, TARGET_BUCKET)) -> subprocess.CompletedProcess[str]:
+    """The drill of the example migration (with `edits`) between `buckets` (source, target), in this process
+    (tests/support/cli_process.py), or spawned where its environment is the point."""
+    path = write_stacks(tmp_path, {"llm-move": edits or []})
     env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
            "GOOGLE_APPLICATION_CREDENTIALS": str(key)}
-    argv = ["migrate", "artifacts", "--stack-file", str(path), "--source-bucket", SOURCE_BUCKET, "--target-bucket",
-            TARGET_BUCKET, "--endpoint-url", moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json",
+    argv = ["migrate", "artifacts", "--stack-file", str(path), "--source-bucket", buckets[0], "--target-bucket",
+            buckets[1], "--endpoint-url", moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json",
             "--now", "2026-12-07T10:00:00Z"]
     if not process:
         return run_accelplane(argv, cwd=find_project().root, env=env)
@@ -139,16 +141,10 @@ def test_the_drill_proves_a_copy_from_cloud_storage_into_s3(tmp_path, moto_url, 
         for key, (data, _) in FILES.items():
             gcs.upload(TARGET_BUCKET, f"llm/{key}", data)
             s3.put_object(Bucket=SOURCE_BUCKET, Key=f"released/{key}", Body=data)  # DataSync sends no CRC32C here
-        path = write_stacks(tmp_path, {"llm-move": [
+        result = _drill(tmp_path, moto_url, gcs, google, buckets=(TARGET_BUCKET, SOURCE_BUCKET), edits=[
             ("source: {stack: prod, service: serve}", "source: {stack: tpu-prod, service: llm-server}"),
             ("target: {stack: tpu-prod, service: llm-server}", "target: {stack: prod, service: serve}"),
-            ("source_prefix: released/, target_prefix: llm/", "source_prefix: llm/, target_prefix: released/")]})
-        env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-               "GOOGLE_APPLICATION_CREDENTIALS": str(google)}
-        result = run_accelplane(
-            ["migrate", "artifacts", "--stack-file", path, "--source-bucket", TARGET_BUCKET, "--target-bucket",
-             SOURCE_BUCKET, "--endpoint-url", moto_url, f"--api-endpoint=storage={gcs.url}", "--format", "json",
-             "--now", "2026-12-07T10:00:00Z"], cwd=find_project().root, env=env)
+            ("source_prefix: released/, target_prefix: llm/", "source_prefix: llm/, target_prefix: released/")])
         assert result.returncode == 0, result.stdout + result.stderr
         found = json.loads(result.stdout)
         assert (found["objects"], found["verdict"]) == (4, "pass")

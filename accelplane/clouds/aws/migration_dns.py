@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from accelplane.migration.facets import DnsService, Front, FrontKind, WeightedName
+from accelplane.migration.facets import VALIDATION_TTL_SECONDS, DnsService, Front, FrontKind, WeightedName
 
 if TYPE_CHECKING:
     import pulumi
@@ -51,8 +51,6 @@ FRONT = Front(
     validation_domain="acm-validations.aws",
     validation_what="ACM's DNS validation",
 )
-# How long resolvers may cache a validation CNAME: it never changes while the certificate lives.
-VALIDATION_TTL_SECONDS = 300
 
 
 def _zone_problem(zone: str) -> str | None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from accelplane.clouds.gcp.dns_zone import ZONE
-from accelplane.migration.facets import DnsService, Front, FrontKind, LiveRecords, WeightedName
+from accelplane.migration.facets import VALIDATION_TTL_SECONDS, DnsService, Front, FrontKind, LiveRecords, WeightedName
 
 if TYPE_CHECKING:
     import pulumi
@@ -41,8 +41,6 @@ FRONT = Front(
     validation_domain="authorize.certificatemanager.goog",
     validation_what="Certificate Manager's DNS authorization",
 )
-# How long resolvers may cache a validation CNAME: it never changes while the authorization lives.
-VALIDATION_TTL_SECONDS = 300
 
 
 def _zone_problem(zone: str) -> str | None:
