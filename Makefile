@@ -8,12 +8,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: preview test lint bench schema clean
 
-# pip --no-compile: byte-compiling every module of every wheel (pulumi_aws and pulumi_gcp hold tens
-# of thousands) took two thirds of the install; Python compiles what is imported, once, on first use.
+# The exact pins install with uv (itself pinned in requirements-bootstrap.txt, installed by pip):
+# pip unpacked the provider SDKs' wheels (pulumi_aws and pulumi_gcp hold tens of thousands of files)
+# in 44 s on 2 cores, uv in 9 s from an empty cache. Neither byte-compiles at install: Python
+# compiles what is imported, once, on first use.
 # The tests run with bytecode writing on (env -u PYTHONDONTWRITEBYTECODE): the suite starts hundreds
 # of Python processes (workers, CLI runs, ansible-playbook, servers) that would each compile again.
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-bootstrap.txt pyproject.toml
 	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))'; then \
 		echo "rebuilding $(VENV): it was made with Python $$($(BIN)/python -c 'import sys; print(sys.version.split()[0])')"; \
 		rm -rf $(VENV); \
@@ -23,8 +25,9 @@ $(STAMP): requirements.txt pyproject.toml
 		echo "creating $(VENV) with $$python"; \
 		"$$python" -m venv $(VENV) || exit 2; \
 	fi
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bootstrap.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
 ## The main job on the built-in default: offline preview (and checks) of the dev stack.

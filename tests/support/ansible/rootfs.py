@@ -89,6 +89,6 @@ def _build_tarball() -> None:
 
 
 if __name__ == "__main__":
-    # .ci/run builds the root here, beside the project's pip install, so that the lab tests find it
-    # ready (standard library only: it runs on the system Python before .venv exists).
+    # .ci/run builds the root here while the suite starts; the lab tests wait for it on the lock
+    # (standard library only: it runs on the system Python, whatever .venv holds).
     print(ensure_rootfs())
