@@ -32,7 +32,7 @@ from accelplane.declaration.base import (
     WorkloadKind,
     duration_seconds,
 )
-from accelplane.declaration.endpoint import HealthCheck, InferenceEndpoint
+from accelplane.declaration.endpoint import ClientAuth, HealthCheck, IdTokens, InferenceEndpoint
 from accelplane.declaration.kubernetes import (
     PROMETHEUS_METRICS,
     ROLLOUT_HISTORY_LIMIT,
@@ -86,11 +86,13 @@ __all__ = [
     "Capacity",
     "CapacityType",
     "Cidr",
+    "ClientAuth",
     "Duration",
     "EnforcementMode",
     "Environment",
     "GoldenSet",
     "HealthCheck",
+    "IdTokens",
     "ImageDigest",
     "InferenceEndpoint",
     "InferenceService",

@@ -29,6 +29,7 @@ from referencing import Registry, Resource
 
 from accelplane.k8s import crd_schemas
 from accelplane.k8s.training_template import TEMPLATE_KEY
+from accelplane.rules.view import SECRET_PLACEHOLDER
 
 _NOT_MANIFESTS = ("kubernetes:helm.sh/", "pulumi:providers:")
 
@@ -71,8 +72,10 @@ def manifests(records: Iterable[ObjectRecord]) -> Iterator[tuple[ObjectRecord, d
 
 
 def _strip_nulls(value: Any) -> Any:
+    """The manifest without nulls, nor values the engine masks as secrets: what they hold is not shown,
+    so it is not validated (a Secret's `stringData` from Secret Manager)."""
     if isinstance(value, dict):
-        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+        return {k: _strip_nulls(v) for k, v in value.items() if v is not None and v != SECRET_PLACEHOLDER}
     if isinstance(value, list):
         return [_strip_nulls(v) for v in value]
     return value

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from accelplane.cloud_support import Issue
 from accelplane.config.loader import StackConfig
 from accelplane.declaration.base import Environment
+from accelplane.declaration.endpoint import ClientAuth
 from accelplane.declaration.kubernetes import InferenceService
 from accelplane.declaration.migration import PROD_MAX_TTL_SECONDS, Migration
 from accelplane.declaration.resilience import RateLimit
@@ -112,11 +113,32 @@ def _same_clients(stack: MigrationStack, services: dict[str, InferenceService]) 
         yield (("target", "stack"), f"the ends admit different client ranges ({stack.source.stack}: "
                f"{', '.join(ranges['source'])}; {stack.target.stack}: {', '.join(ranges['target'])}): a client would "
                "be let in or refused by which end DNS picked; make inference_endpoint.allowed_cidrs the same")
+    auth = {role: _authentication(endpoint.client_auth if endpoint else None) for role, endpoint in endpoints.items()}
+    if auth["source"] != auth["target"]:
+        yield (("target", "stack"), f"the ends authenticate clients differently ({stack.source.stack}: "
+               f"{auth['source']}; {stack.target.stack}: {auth['target']}): a client would be served or refused by "
+               "which end DNS picked; declare the same inference_endpoint.client_auth on both (Google-signed ID "
+               "tokens are validated by both clouds' load balancers)")
     limits = {role: _limits(service.rate_limit) for role, service in services.items()}
     if limits["source"] != limits["target"]:
         yield (("target", "service"), f"the ends limit clients differently ({stack.source.stack}: "
                f"{_said(services['source'].rate_limit)}; {stack.target.stack}: {_said(services['target'].rate_limit)}):"
                " a client would be throttled by which end DNS picked; make the services' rate_limit the same")
+
+
+def _authentication(auth: ClientAuth | None) -> str:
+    """How an end authenticates clients, in words two ends can be compared by."""
+    if auth is None:
+        return "no client authentication"
+    said = []
+    for method in auth.methods():
+        tokens = auth.id_tokens
+        if method == "id_tokens" and tokens is not None:
+            said.append(f"ID tokens of {tokens.issuer} for audience {tokens.audience} naming "
+                        f"{', '.join(sorted(tokens.callers))}")
+        else:
+            said.append(method.replace("_", " "))
+    return " and ".join(said)
 
 
 def _said(limit: RateLimit | None) -> str:

@@ -164,7 +164,10 @@ def test_each_exposed_service_has_a_route_health_check_and_cloud_armor(tpu_prod:
         assert (health["default"]["checkIntervalSec"], health["default"]["timeoutSec"]) == (
             check.interval_seconds, check.timeout_seconds)
         backend = _one(tpu_prod, "GCPBackendPolicy", name, "inference")["spec"]
-        assert backend == {"default": {"securityPolicy": armor.outputs["name"], "timeoutSec": 90,
+        # tpu-prod authenticates callers with Identity-Aware Proxy (tests/program/test_client_auth_gke.py).
+        iap = {"enabled": True, "clientID": "123456789012-llmclients.apps.googleusercontent.com",
+               "oauth2ClientSecret": {"name": "accelplane-iap-oauth-client"}}
+        assert backend == {"default": {"securityPolicy": armor.outputs["name"], "timeoutSec": 90, "iap": iap,
                                        "connectionDraining": {"drainingTimeoutSec": 30}}, "targetRef": target}
 
 

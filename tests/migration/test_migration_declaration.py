@@ -81,6 +81,22 @@ def test_different_client_ranges_are_refused(tmp_path: Path) -> None:
     assert "198.51.100.0/24, 203.0.113.0/24; tpu-prod: 203.0.113.0/24" in found[0][2]
 
 
+def test_ends_authenticating_clients_differently_are_refused(tmp_path: Path) -> None:
+    # prod also asking for client certificates: a client holding only a token would be refused there.
+    callers = "          callers: [llm-gateway@acme-ml-apps.iam.gserviceaccount.com]\n"
+    mutual_tls = "        mutual_tls: {ca_bundle: s3://acme-pki/ca.pem}\n"
+    found = problems(tmp_path, {"prod": [(callers, callers + mutual_tls)]})
+    [(field, _, message)] = found
+    assert field == "accelplane:migration.target.stack"
+    assert message.startswith(
+        "the ends authenticate clients differently (prod: ID tokens of https://accounts.google.com for audience "
+        "123456789012-llmclients.apps.googleusercontent.com naming llm-gateway@acme-ml-apps.iam.gserviceaccount.com "
+        "and mutual tls; tpu-prod: ID tokens of ")
+    # Another caller on one end only is another set of clients too.
+    found = problems(tmp_path, {"tpu-prod": [(callers, callers.replace("llm-gateway@", "batch@"))]})
+    assert [f for f, _, m in found if "authenticate clients differently" in m] == ["accelplane:migration.target.stack"]
+
+
 def test_different_rate_limits_are_refused_but_not_different_exempt_health_paths(tmp_path: Path) -> None:
     # tpu-prod's limit before it was aligned with prod's: 300 a minute against 600.
     found = problems(tmp_path, {"tpu-prod": [("rate_limit: {requests: 600,", "rate_limit: {requests: 300,")]})

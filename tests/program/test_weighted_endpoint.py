@@ -56,7 +56,9 @@ def test_one_target_group_per_backend_tagged_with_service_and_backend(prod_graph
 
 def test_listener_forwards_to_the_backends_with_the_declared_weights(prod_graph: OfflineGraph) -> None:
     groups = _target_groups(prod_graph)
-    [action] = _https(prod_graph, "acme-ml")["defaultActions"]
+    # prod authenticates callers first (tests/program/test_client_auth.py), then forwards.
+    [authenticate, action] = _https(prod_graph, "acme-ml")["defaultActions"]
+    assert authenticate["type"] == "jwt-validation"
     assert action["type"] == "forward" and "targetGroupArn" not in action
     weights = {tg["arn"]: tg["weight"] for tg in action["forward"]["targetGroups"]}
     assert weights == {groups[("serve", "l40s")].outputs["arn"]: 95, groups[("serve", "inf2")].outputs["arn"]: 5}

@@ -15,7 +15,16 @@ from typing import ClassVar
 from pydantic import Field, field_validator, model_validator
 
 from accelplane.clouds.aws.capacity_block import CapacityBlock
-from accelplane.declaration import Capacity, InferenceEndpoint, Network, NodePool, Platform, Secret, SoftwareProfile
+from accelplane.declaration import (
+    Capacity,
+    ClientAuth,
+    InferenceEndpoint,
+    Network,
+    NodePool,
+    Platform,
+    Secret,
+    SoftwareProfile,
+)
 from accelplane.declaration.base import Cidr, Model, Name, Version, _check_cidr
 
 # The software-profile field pinning the EFA device plugin (a pool with `efa: true` runs it).
@@ -98,7 +107,49 @@ class AwsNodePool(NodePool):
         return EFA_PLUGIN_FIELD if self.efa else None
 
 
+class MutualTlsMode(StrEnum):
+    """The ALB's client-certificate handling (botocore elbv2 MutualAuthenticationAttributes `Mode`; `off`
+    is leaving mutual_tls out)."""
+
+    verify = "verify"  # the ALB checks the certificate against the trust store and refuses the handshake
+    passthrough = "passthrough"  # the ALB only forwards the certificate: the backend must verify it
+
+
+class MutualTls(Model):
+    """Clients present a certificate issued by a CA in the bundle (ALB mutual TLS)."""
+
+    ca_bundle: str = Field(
+        pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/\S+\.pem$",
+        description="The PEM bundle of the CAs that issue client certificates (s3://bucket/key.pem). CA "
+        "certificates are public; who may overwrite the object is what matters (rule AP-LB-022).",
+    )
+    ca_bundle_version: str | None = Field(
+        default=None, min_length=1, max_length=1024,
+        description="The S3 object version of the bundle the trust store is built from (pins it: an overwrite "
+        "of the object changes nothing until this changes).",
+    )
+    mode: MutualTlsMode = Field(
+        default=MutualTlsMode.verify, description="verify (the ALB refuses unknown certificates) or passthrough "
+        "(the backend must verify: flagged by AP-LB-021).",
+    )
+
+    def bucket_and_key(self) -> tuple[str, str]:
+        bucket, _, key = self.ca_bundle.removeprefix("s3://").partition("/")
+        return bucket, key
+
+
+class AwsClientAuth(ClientAuth):
+    mutual_tls: MutualTls | None = Field(default=None, description="Client certificates (ALB mutual TLS).")
+
+    def methods(self) -> list[str]:
+        return [*super().methods(), *(["mutual_tls"] if self.mutual_tls is not None else [])]
+
+
 class AwsInferenceEndpoint(InferenceEndpoint):
+    client_auth: AwsClientAuth | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default=None, description="How the ALB authenticates clients before a request reaches a model server: "
+        "ID tokens (listener rules' jwt-validation), client certificates (mutual TLS), or both.",
+    )
     certificate_arn: str = Field(
         pattern=r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}$",
         description="ACM certificate ARN for the ALB's HTTPS listener.",

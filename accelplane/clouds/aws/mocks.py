@@ -39,6 +39,8 @@ _ID_AND_ARN: dict[str, tuple[str, str, str]] = {
     "aws:lb/loadBalancer:LoadBalancer": ("", "elasticloadbalancing", "loadbalancer/app/{name}/{id}"),
     "aws:lb/targetGroup:TargetGroup": ("", "elasticloadbalancing", "targetgroup/{name}/{id}"),
     "aws:lb/listener:Listener": ("", "elasticloadbalancing", "listener/app/{name}/{id}"),
+    # arn:aws:elasticloadbalancing:<region>:<account>:truststore/<name>/<16 hex> (ELB User Guide, trust stores).
+    "aws:lb/trustStore:TrustStore": ("", "elasticloadbalancing", "truststore/{name}/{id}"),
     "aws:secretsmanager/secret:Secret": ("", "secretsmanager", "secret:{name}-AbCdEf"),
     "aws:cloudwatch/logGroup:LogGroup": ("", "logs", "log-group:{name}"),
     # A regional web ACL: arn:aws:wafv2:<region>:<account>:regional/webacl/<name>/<id>.

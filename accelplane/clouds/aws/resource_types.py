@@ -75,6 +75,7 @@ LISTENER_RULES = frozenset({"aws:lb/listenerRule:ListenerRule", "aws:alb/listene
 TARGET_GROUP = "aws:lb/targetGroup:TargetGroup"
 ALB_TARGET_GROUP = "aws:alb/targetGroup:TargetGroup"
 TARGET_GROUPS = frozenset({TARGET_GROUP, ALB_TARGET_GROUP})
+TRUST_STORE = "aws:lb/trustStore:TrustStore"  # ALB mutual TLS (pulumi-aws has no aws:alb alias for it)
 WAF_WEB_ACL = "aws:wafv2/webAcl:WebAcl"
 WAF_WEB_ACL_ASSOCIATION = "aws:wafv2/webAclAssociation:WebAclAssociation"
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pulumi
+import pulumi_gcp.secretmanager as secretmanager
 from pulumi_gcp.billing import Budget as BillingBudget
 from pulumi_gcp.provider import Provider
 
@@ -31,6 +32,7 @@ from accelplane.clouds.gcp.components.bucket import (
 )
 from accelplane.clouds.gcp.components.cluster import GkeCluster, GkeClusterArgs
 from accelplane.clouds.gcp.components.encryption_key import EncryptionKey, EncryptionKeyArgs
+from accelplane.clouds.gcp.components.iap_access import IapAccess, IapAccessArgs
 from accelplane.clouds.gcp.components.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
 from accelplane.clouds.gcp.components.key_ring import KeyRing, KeyRingArgs
 from accelplane.clouds.gcp.components.network import NetworkArgs, PlatformNetwork
@@ -62,6 +64,7 @@ _HYPERDISK_MACHINES = ("ct6e-",)
 class _Context:
     platform: GcpPlatform
     settings: GcpSettings
+    provider: Provider
     labels: dict[str, str]
     protect: bool
     opts: pulumi.ResourceOptions
@@ -91,6 +94,7 @@ def build_gcp(platform: GcpPlatform) -> dict[str, Any]:
     ctx = _Context(
         platform=platform,
         settings=settings,
+        provider=provider,
         labels=platform.resource_labels,
         protect=platform.environment is Environment.prod,
         opts=pulumi.ResourceOptions(providers=[provider]),
@@ -123,11 +127,27 @@ def build_gcp(platform: GcpPlatform) -> dict[str, Any]:
             ctx.opts,
         )
         outputs["inferenceAddress"] = endpoint.address
-    principals = _secrets_and_access(ctx, keys, agents, buckets)
+    principals, secret_ids = _secrets_and_access(ctx, keys, agents, buckets)
     outputs["workloadPrincipals"] = principals
     _budget(ctx, agents)
-    _kubernetes(ctx, cluster, buckets, endpoint)
+    _kubernetes(ctx, cluster, buckets, endpoint, _iap_client_secret(ctx, secret_ids))
     return outputs
+
+
+def _iap_client_secret(ctx: _Context, secret_ids: dict[str, pulumi.Output[str]]) -> pulumi.Output[str] | None:
+    """The IAP OAuth client's secret where the endpoint validates ID tokens (its callers granted access): the
+    value `pulumi config set --secret` gave, else the latest version in Secret Manager, read at `pulumi up`."""
+    spec = ctx.platform.inference_endpoint
+    tokens = spec.client_auth.id_tokens if spec is not None and spec.client_auth is not None else None
+    if tokens is None:
+        return None
+    IapAccess(f"{ctx.name}-iap", IapAccessArgs(project=ctx.settings.project, callers=tokens.callers), ctx.opts)
+    given = secret_values(ctx.platform).get(tokens.oauth_client_secret)
+    if given is not None:
+        return given
+    version = secretmanager.get_secret_version_access_output(secret=secret_ids[tokens.oauth_client_secret],
+                                                             opts=pulumi.InvokeOutputOptions(provider=ctx.provider))
+    return pulumi.Output.secret(version.secret_data)
 
 
 def _exposed(platform: GcpPlatform) -> list[InferenceService]:
@@ -159,7 +179,8 @@ def _budget(ctx: _Context, agents: ServiceAgents) -> None:
 
 
 def _kubernetes(
-    ctx: _Context, cluster: GkeCluster, buckets: dict[BucketRole, SecureBucket], endpoint: InferenceEndpoint | None
+    ctx: _Context, cluster: GkeCluster, buckets: dict[BucketRole, SecureBucket], endpoint: InferenceEndpoint | None,
+    iap_client_secret: pulumi.Output[str] | None,
 ) -> None:
     """The Kubernetes layer on the cluster; the Gateway serves the declared Certificate Manager certificate
     through the endpoint's certificate map (a PRIMARY entry with the certificate)."""
@@ -177,6 +198,7 @@ def _kubernetes(
                 security_policy_name=endpoint.security_policy_name,
                 service_policy_names=endpoint.service_policy_names,
                 certificate_map=endpoint.certificate_map_name,
+                iap_client_secret=iap_client_secret,
             ) if endpoint is not None and endpoint.certificate_map_name is not None else None,
         ),
     )
@@ -349,7 +371,8 @@ def _buckets(ctx: _Context, keys: _Keys) -> dict[BucketRole, SecureBucket]:
 
 def _secrets_and_access(
     ctx: _Context, keys: _Keys, agents: ServiceAgents, buckets: dict[BucketRole, SecureBucket]
-) -> dict[str, pulumi.Output[str]]:
+) -> tuple[dict[str, pulumi.Output[str]], dict[str, pulumi.Output[str]]]:
+    """The workloads' principals, and the secrets' ids by declared name."""
     platform = ctx.platform
     store = SecretStore(
         f"{ctx.name}-secrets",
@@ -377,4 +400,4 @@ def _secrets_and_access(
             ctx.opts,
         )
         principals[workload.name] = access.principal
-    return principals
+    return principals, store.ids

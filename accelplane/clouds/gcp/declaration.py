@@ -16,8 +16,18 @@ from typing import ClassVar
 from pydantic import Field, field_validator, model_validator
 
 from accelplane.clouds.gcp.future_reservation import FutureReservation
-from accelplane.declaration import Capacity, CapacityType, InferenceEndpoint, Network, NodePool, Platform
-from accelplane.declaration.base import Cidr, Model, _check_cidr
+from accelplane.declaration import (
+    Capacity,
+    CapacityType,
+    ClientAuth,
+    IdTokens,
+    InferenceEndpoint,
+    Network,
+    NodePool,
+    Platform,
+)
+from accelplane.declaration.base import Cidr, Model, Name, _check_cidr
+from accelplane.declaration.endpoint import GOOGLE_ISSUER
 
 
 class ReleaseChannel(StrEnum):
@@ -150,7 +160,37 @@ class GcpNodePool(NodePool):
         return self.tpu_topology is not None
 
 
+class GcpIdTokens(IdTokens):
+    """ID tokens checked by Identity-Aware Proxy on the Gateway's backend services (GCPBackendPolicy `iap`),
+    with a custom OAuth client: IAP's Google-managed client serves browsers of the organisation only, not
+    programmatic callers (https://cloud.google.com/iap/docs/custom-oauth-configuration)."""
+
+    oauth_client_secret: Name = Field(
+        description="The platform secret (under `secrets`) holding the OAuth client's secret: `pulumi up` copies it "
+        "from Secret Manager into the Kubernetes Secret the Gateway reads; it is never in a stack file.",
+    )
+
+    @model_validator(mode="after")
+    def _google_tokens(self) -> GcpIdTokens:
+        if self.issuer != GOOGLE_ISSUER:
+            raise ValueError(f"Identity-Aware Proxy validates Google-signed tokens only: issuer {GOOGLE_ISSUER}, "
+                             f"not {self.issuer}")
+        return self
+
+
+class GcpClientAuth(ClientAuth):
+    id_tokens: GcpIdTokens | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default=None, description="Validate callers' Google-signed ID tokens (Identity-Aware Proxy). Client "
+        "certificates (mutual TLS) are not offered: the pinned GKE Gateway policies and Gateway API 1.2.1 have no "
+        "client-certificate validation.",
+    )
+
+
 class GcpInferenceEndpoint(InferenceEndpoint):
+    client_auth: GcpClientAuth | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default=None, description="How the Gateway authenticates clients before a request reaches a model server "
+        "(Identity-Aware Proxy on every exposed service's backend).",
+    )
     certificate: str | None = Field(
         default=None,
         pattern=r"^projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/locations/global/certificates/[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",

@@ -267,6 +267,12 @@ def _endpoint(platform: GcpPlatform) -> Iterator[Issue]:
     if endpoint is not None and endpoint.certificate is None:
         yield (("inference_endpoint", "certificate"),
                "required field is missing (the Certificate Manager certificate the Gateway serves)")
+    tokens = endpoint.client_auth.id_tokens if endpoint is not None and endpoint.client_auth is not None else None
+    declared = [secret.name for secret in platform.secrets]
+    if tokens is not None and tokens.oauth_client_secret not in declared:
+        yield (("inference_endpoint", "client_auth", "id_tokens", "oauth_client_secret"),
+               f"no secret named {tokens.oauth_client_secret!r} under secrets: declare the secret that holds the "
+               f"Identity-Aware Proxy OAuth client's secret{did_you_mean(tokens.oauth_client_secret, declared)}")
 
 
 def _cost(platform: GcpPlatform) -> Iterator[Issue]:

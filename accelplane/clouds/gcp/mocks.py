@@ -113,6 +113,13 @@ class GcpLikeMocks(pulumi.runtime.Mocks):
             email = f"project-{self.project_number}@storage-transfer-service.iam.gserviceaccount.com"
             return {"id": email, "email": email, "member": f"serviceAccount:{email}", "project": project,
                     "subjectId": f"1{self.project_number:0>20}"}
+        if token == "gcp:secretmanager/getSecretVersionAccess:getSecretVersionAccess":
+            # The latest version's payload (projects.secrets.versions.access): the mocks' own text, which a
+            # plan must only ever show as a secret.
+            secret = str(inputs.get("secret", ""))
+            version = f"projects/{self.project_number}/secrets/{_last(secret)}/versions/1"
+            return {"id": version, "name": version, "project": project, "secret": secret, "version": "1",
+                    "secretData": f"mock-secret-of-{_last(secret)}"}
         if token == "gcp:container/getEngineVersions:getEngineVersions":
             versions = ["1.33.5-gke.1080000", "1.32.9-gke.1072000"]
             return {

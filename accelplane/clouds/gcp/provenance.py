@@ -29,7 +29,12 @@ def declaration_paths(platform: GcpPlatform) -> dict[tuple[str, str], Declaratio
         # The Gateway is part of the Kubernetes layer on GKE only.
         ("accelplane:k8s:InferenceGateway", f"{name}-gateway"): ("inference_endpoint",),
         (f"{_GCP}SecretStore", f"{name}-secrets"): ("secrets",),
+        (f"{_GCP}IapAccess", f"{name}-iap"): ("inference_endpoint", "client_auth", "id_tokens", "callers"),
     }
+    # The IAP OAuth client's Secret in each exposed service's namespace (cluster_facts.py).
+    for namespace in {workload.namespace for workload in platform.workloads}:
+        paths[("kubernetes:core/v1:Secret", f"{name}-iap-{namespace}")] = (
+            "inference_endpoint", "client_auth", "id_tokens", "oauth_client_secret")
     for index, pool in enumerate(platform.node_pools):
         paths[(f"{_GCP}AcceleratorNodePool", f"{name}-{pool.name}")] = ("node_pools", index)
         for slice_index in range(pool.scaling.max if pool.tpu_topology else 0):  # one pool per TPU slice

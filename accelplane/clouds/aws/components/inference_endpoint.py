@@ -14,26 +14,37 @@ https://docs.aws.amazon.com/elasticloadbalancing/latest/application/listener-upd
 Each target group is tagged `accelplane:service` and `accelplane:backend`: `accelplane rollout` and
 `verify` find a backend's target group (its CloudWatch dimension, its health) by these tags. The
 listener and each rule carry the weights they deploy as `accelplane:weights` (`endpoint_tags.py`).
+
+Client authentication (`client_auth`): ID tokens are a `jwt-validation` action ahead of every forward
+(the default action's and each rule's), checking the issuer's signature, `aud` and the caller's
+`email` (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/listener-verify-jwt.html;
+botocore elbv2 JwtValidationActionConfig); client certificates are the listener's mutual
+authentication with a trust store built from the declared S3 bundle
+(https://docs.aws.amazon.com/elasticloadbalancing/latest/application/mutual-authentication.html).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 from pulumi_aws.lb import (
     ListenerDefaultActionArgsDict,
     ListenerDefaultActionForwardArgsDict,
+    ListenerMutualAuthenticationArgsDict,
     ListenerRuleActionArgsDict,
     ListenerRuleActionForwardArgsDict,
+    ListenerRuleActionJwtValidationArgsDict,
 )
 
 from accelplane.clouds.aws.components.endpoint_firewall import EndpointFirewall, EndpointFirewallArgs, ProtectedRoute
 from accelplane.clouds.aws.declaration import AwsInferenceEndpoint as EndpointSpec
+from accelplane.clouds.aws.declaration import MutualTlsMode
 from accelplane.clouds.aws.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
-from accelplane.declaration import HealthCheck, RateLimit
+from accelplane.declaration import HealthCheck, IdTokens, RateLimit
 
 DEFAULT_PREFIX = "/"
 # A path-pattern value is at most 128 characters (listener-update-rules.html above): rules are ranked by
@@ -159,13 +170,15 @@ class InferenceEndpoint(pulumi.ComponentResource):
                 )
                 self.target_group_arns[(route.service, backend.name)] = group.arn
         default = next((r for r in args.routes if r.path_prefix == DEFAULT_PREFIX), None)
-        default_action: ListenerDefaultActionArgsDict = (
-            {"type": "forward", "forward": self._default_forward(default)}
+        auth = spec.client_auth
+        tokens = _jwt_validation(auth.id_tokens) if auth is not None and auth.id_tokens is not None else None
+        default_actions: list[ListenerDefaultActionArgsDict] = (
+            _behind(tokens, {"type": "forward", "forward": self._default_forward(default)})
             if default is not None
-            else {
+            else [{
                 "type": "fixed-response",
                 "fixed_response": {"content_type": "text/plain", "message_body": "Not Found", "status_code": "404"},
-            }
+            }]
         )
         listener = aws.lb.Listener(
             f"{name}-https",
@@ -174,7 +187,8 @@ class InferenceEndpoint(pulumi.ComponentResource):
             protocol="HTTPS",
             ssl_policy=spec.tls_policy,
             certificate_arn=spec.certificate_arn,
-            default_actions=[default_action],
+            default_actions=default_actions,
+            mutual_authentication=self._mutual_authentication(name, spec, tags, child),
             tags=tags if default is None else {**tags, WEIGHTS_TAG: _weights(default)},
             opts=child,
         )
@@ -182,13 +196,14 @@ class InferenceEndpoint(pulumi.ComponentResource):
         for route in args.routes:
             if route.path_prefix == DEFAULT_PREFIX:
                 continue
-            action: ListenerRuleActionArgsDict = {"type": "forward", "forward": self._rule_forward(route)}
+            actions: list[ListenerRuleActionArgsDict] = _behind(
+                tokens, {"type": "forward", "forward": self._rule_forward(route)})
             aws.lb.ListenerRule(
                 f"{name}-rule-{route.service}",
                 listener_arn=listener.arn,
                 priority=priorities[route.path_prefix],
                 conditions=[{"path_pattern": {"values": [f"{route.path_prefix}*"]}}],
-                actions=[action],
+                actions=actions,
                 tags={**tags, SERVICE_TAG: route.service, WEIGHTS_TAG: _weights(route)},
                 opts=child,
             )
@@ -225,6 +240,28 @@ class InferenceEndpoint(pulumi.ComponentResource):
         arns = {f"{service}/{backend}": arn for (service, backend), arn in self.target_group_arns.items()}
         self.register_outputs({"dnsName": alb.dns_name, "targetGroupArns": arns})
 
+    @staticmethod
+    def _mutual_authentication(name: str, spec: EndpointSpec, tags: Mapping[str, str],
+                               child: pulumi.ResourceOptions) -> ListenerMutualAuthenticationArgsDict | None:
+        """The listener's client-certificate handling; in verify mode, with a trust store built from the
+        declared bundle (at the pinned object version where one is declared)."""
+        mtls = spec.client_auth.mutual_tls if spec.client_auth is not None else None
+        if mtls is None:
+            return None
+        if mtls.mode is MutualTlsMode.passthrough:
+            return {"mode": "passthrough"}
+        bucket, key = mtls.bucket_and_key()
+        store = aws.lb.TrustStore(
+            f"{name}-clients",
+            ca_certificates_bundle_s3_bucket=bucket,
+            ca_certificates_bundle_s3_key=key,
+            ca_certificates_bundle_s3_object_version=mtls.ca_bundle_version,
+            tags=dict(tags),
+            opts=child,
+        )
+        # Expired client certificates are refused (the default, stated); the CA names are not advertised.
+        return {"mode": "verify", "trust_store_arn": store.arn, "ignore_client_certificate_expiry": False}
+
     # Stickiness off: a client's requests follow the weights, so the canary's share is what the weights
     # say (with stickiness on, the ALB pins a client to one target group for `duration` seconds).
     def _default_forward(self, route: Route) -> ListenerDefaultActionForwardArgsDict:
@@ -242,3 +279,23 @@ class InferenceEndpoint(pulumi.ComponentResource):
             ],
             "stickiness": {"enabled": False, "duration": 1},
         }
+
+
+def _behind(tokens: ListenerRuleActionJwtValidationArgsDict | None, forward: Any) -> list[Any]:
+    """`forward` alone, or after the ID-token check (an action list of several needs each one's `order`)."""
+    if tokens is None:
+        return [forward]
+    return [{"type": "jwt-validation", "order": 1, "jwt_validation": tokens}, {**forward, "order": 2}]
+
+
+def _jwt_validation(tokens: IdTokens) -> ListenerRuleActionJwtValidationArgsDict:
+    """The ID-token check: the issuer's signature, expiry and `iss` (always checked by the ALB), then the
+    audience and the caller, as single-string claims (Google puts one `aud` and one `email` in a token)."""
+    return {
+        "issuer": tokens.issuer,
+        "jwks_endpoint": tokens.keys_uri(),
+        "additional_claims": [
+            {"name": "aud", "format": "single-string", "values": [tokens.audience]},
+            {"name": "email", "format": "single-string", "values": list(tokens.callers)},
+        ],
+    }

@@ -32,12 +32,15 @@ from accelplane.clouds.aws.rules.iam import (
     iam_workload_trust_one_service_account,
 )
 from accelplane.clouds.aws.rules.load_balancer import (
+    lb_clients_authenticated,
     lb_drop_invalid_headers,
     lb_http_redirects_to_https,
     lb_https_tls12,
     lb_inference_rate_limit,
+    lb_mtls_passthrough,
     lb_rate_limit_enforced,
     lb_target_group_health_check,
+    lb_trust_bundle_protected,
 )
 from accelplane.clouds.aws.rules.matrix import matrix_pool_pinned
 from accelplane.clouds.aws.rules.network import (
@@ -117,6 +120,10 @@ RULES: tuple[Rule, ...] = (
     lb_https_tls12.RULE,
     lb_http_redirects_to_https.RULE,
     lb_drop_invalid_headers.RULE,
+    # Load balancer: who may call the endpoint (client authentication)
+    lb_clients_authenticated.RULE,
+    lb_mtls_passthrough.RULE,
+    lb_trust_bundle_protected.RULE,
     # Load balancer: resilience of the inference endpoint (rate limits, health checks, timeouts)
     lb_inference_rate_limit.RULE,
     lb_rate_limit_enforced.RULE,

@@ -14,7 +14,8 @@
 - Workload identity: the IAM bindings name the Kubernetes service account as a Workload Identity
   principal (`gcp/workload_access.py`): no annotation, no Google service account to impersonate.
 - Checkpoints: `gs://`.
-- Exposure: the Gateway (`inference_gateway.py`) and, per exposed service, its route and policies.
+- Exposure: the Gateway (`inference_gateway.py`) and, per exposed service, its route and policies;
+  with ID tokens declared, Identity-Aware Proxy on each backend and its OAuth client's secret.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from accelplane.k8s.provider import provider_for
 from accelplane.k8s.scheduling import declared_taints, pool_selector
 
 NODE_POOL_LABEL = "cloud.google.com/gke-nodepool"
+# The Secret holding the Identity-Aware Proxy OAuth client's secret, in each exposed service's namespace.
+IAP_SECRET_NAME = "accelplane-iap-oauth-client"
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,9 @@ class GkeEndpoint:
     certificate_map: pulumi.Input[str]
     # Exposed service -> its own rate-limiting Cloud Armor policy (services with a rate_limit only).
     service_policy_names: Mapping[str, pulumi.Input[str]] = field(default_factory=dict)
+    # The Identity-Aware Proxy OAuth client's secret (a Pulumi secret, from Secret Manager) where the
+    # endpoint authenticates clients with ID tokens.
+    iap_client_secret: pulumi.Input[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -151,8 +157,9 @@ class GkeFacts(ClusterFacts):
             ),
             opts=opts,
         )
+        iap, secrets = self._iap(platform, spec, sorted({namespaces[s.workload] for s in exposed}), opts)
         return Exposure(
-            depends_on=[gateway],
+            depends_on=[gateway, *secrets],
             backend=GatewayBackend(
                 gateway_name=gateway.name,
                 gateway_namespace=gateway.namespace,
@@ -160,8 +167,31 @@ class GkeFacts(ClusterFacts):
                 security_policy=self.inference_endpoint.security_policy_name,
                 health_check=spec.health_check,
                 services={s.name: _edge(s, spec, platform, self.inference_endpoint) for s in exposed},
+                iap=iap,
             ),
         )
+
+    def _iap(self, platform: GcpPlatform, spec: GcpInferenceEndpoint, namespaces: list[str],
+             opts: pulumi.ResourceOptions) -> tuple[dict[str, object] | None, list[k8s.core.v1.Secret]]:
+        """GCPBackendPolicy `iap` and, in each exposed service's namespace, the Secret it names: the OAuth
+        client's secret under the key `key`, as GKE's Gateway reads it."""
+        tokens = spec.client_auth.id_tokens if spec.client_auth is not None else None
+        if tokens is None or self.inference_endpoint is None or self.inference_endpoint.iap_client_secret is None:
+            return None, []
+        value = self.inference_endpoint.iap_client_secret
+        secrets = [
+            k8s.core.v1.Secret(
+                f"{platform.name}-iap-{namespace}",
+                metadata={"name": IAP_SECRET_NAME, "namespace": namespace,
+                          "labels": {"app.kubernetes.io/part-of": "accelplane"}},
+                type="Opaque",
+                string_data={"key": pulumi.Output.secret(value)},
+                opts=opts,
+            )
+            for namespace in namespaces
+        ]
+        iap = {"enabled": True, "clientID": tokens.audience, "oauth2ClientSecret": {"name": IAP_SECRET_NAME}}
+        return iap, secrets
 
 
 def _edge(

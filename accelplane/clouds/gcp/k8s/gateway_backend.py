@@ -12,7 +12,8 @@ and per backend Service:
 - a `GCPBackendPolicy` (networking.gke.io/v1) naming the endpoint's Cloud Armor policy (the service's
   own, rate-limiting one where it declares a rate limit), so only the declared client ranges reach
   the backend (AP-GLB-003 checks it), with the backend service timeout (one try) and connection
-  draining (a removed pod finishes its requests);
+  draining (a removed pod finishes its requests), and Identity-Aware Proxy where the endpoint
+  authenticates clients (https://cloud.google.com/iap/docs/enabling-gke-howto, Gateway API);
 and on the HTTPRoute rule the request and backendRequest timeouts (Gateway API `timeouts`). The
 HealthCheckPolicy carries `response` where the service matches the probe's body (Google's probes
 pass on 200 only).
@@ -60,6 +61,9 @@ class GatewayBackend(ServiceBackend):
     security_policy: pulumi.Input[str]  # Cloud Armor policy name (the endpoint's allow-list)
     health_check: HealthCheck
     services: Mapping[str, ServiceEdge] = field(default_factory=dict)
+    # GCPBackendPolicy `iap` of every exposed backend: Identity-Aware Proxy with the OAuth client's id and
+    # the Secret (in each service's namespace) holding its secret; None: no client authentication.
+    iap: Mapping[str, object] | None = None
 
     def edge(self, service: str) -> ServiceEdge:
         found = self.services.get(service)
@@ -111,6 +115,8 @@ class GatewayBackend(ServiceBackend):
         }
         if edge.backend_timeout is not None:
             policy["timeoutSec"] = edge.backend_timeout
+        if self.iap is not None:
+            policy["iap"] = dict(self.iap)
         k8s.apiextensions.CustomResource(
             f"{at.name}-health-check",
             api_version=GKE_POLICY_API_VERSION,

@@ -40,6 +40,7 @@ from accelplane.clouds.gcp.rules.load_balancer import (
     gcp_ssl_policy_tls12,
     gke_gateway_cloud_armor,
     gke_gateway_health_check,
+    gke_gateway_iap,
     gke_gateway_rate_limit,
     gke_gateway_ssl_policy,
     gke_route_request_timeout,
@@ -111,6 +112,7 @@ RULES: tuple[Rule, ...] = (
     gcp_ssl_policy_tls12.RULE,
     gcp_cloud_armor_default_deny.RULE,
     gke_gateway_cloud_armor.RULE,
+    gke_gateway_iap.RULE,
     gcp_backend_service_cloud_armor.RULE,
     gke_gateway_ssl_policy.RULE,
     # DNS: a migration's weighted record sets
