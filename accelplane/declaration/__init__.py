@@ -15,6 +15,7 @@ One module per section (`base`: the shared shapes and vocabularies; `network`, `
 `storage`, `endpoint`, `workloads`, `kubernetes`, `platform`); this package is their one import.
 """
 
+from accelplane.declaration.audit import AuditTrail
 from accelplane.declaration.base import (
     BucketAccess,
     BucketRole,
@@ -77,6 +78,7 @@ __all__ = [
     "PROMETHEUS_METRICS",
     "ROLLOUT_HISTORY_LIMIT",
     "AirGap",
+    "AuditTrail",
     "Autoscaling",
     "Backend",
     "Bucket",

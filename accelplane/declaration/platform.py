@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from accelplane.declaration.audit import AuditTrail
 from accelplane.declaration.bare_metal import BareMetal
 from accelplane.declaration.base import (
     Environment,
@@ -94,6 +95,10 @@ class Platform(Model):
         default_factory=list, description="Secrets in the cloud's secret store (values never here)."
     )
     workloads: list[Workload] = Field(default_factory=list, description="Workloads and what each may touch.")
+    audit: AuditTrail | None = Field(
+        default=None, description="Keep an audit trail of who changed or read the stack's data, keys and secrets "
+        "(required in prod by the rules).",
+    )
     waivers: list[Waiver] = Field(default_factory=list, description="Accepted policy findings, with expiry.")
     kubernetes: KubernetesLayer | None = Field(
         default=None, description="The Kubernetes layer: add-ons, inference services, training templates, queues."

@@ -55,6 +55,7 @@ class Family(StrEnum):
     matrix = "version-matrix"
     rollout = "rollout"
     hygiene = "hygiene"
+    audit = "audit"
     cost = "cost"
 
 
@@ -101,6 +102,10 @@ class Rule:
     # A finding's line is that field of the nearest enclosing element that can declare it, or that
     # element when the field is missing (engine/provenance.py `fix_lines`).
     fix_field: str | None = None
+    # Types a stack rule reads beyond `resource_types` to decide (a trail's bucket, the project's audit
+    # configs): `verify` judges the rule only where it reads them all from the live cloud, since a type it
+    # does not read is absent from its view, not absent from the cloud.
+    reads: frozenset[str] = frozenset()
 
     def applies_to(self, type_token: str) -> bool:
         return type_token in self.resource_types

@@ -8,13 +8,14 @@ rule's id, and the stack's waivers and the `--policy-config` levels apply exactl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from accelplane.declaration import Platform
 from accelplane.report.findings import item
 from accelplane.rules.judgement import Policy, judge
+from accelplane.rules.registry import RULES
 from accelplane.rules.rule import Enforcement, Finding
 from accelplane.rules.view import Resource
 from accelplane.rules.waivers import WaiverStatus
@@ -31,11 +32,22 @@ class RuleOutcome:
 
 
 def rule_results(
-    resources: list[Resource], platform: Platform, stack: str, today: date, levels: Mapping[str, str] | None = None
+    resources: list[Resource], platform: Platform, stack: str, today: date, levels: Mapping[str, str] | None = None,
+    read_types: Collection[str] | None = None,
 ) -> RuleOutcome:
+    """`read_types`: the types the live view holds as they are live (None: all); a rule reading others is
+    not judged, and says so."""
+    judged, unjudged = list(RULES), []
+    if read_types is not None:
+        judged = [rule for rule in RULES if rule.reads <= set(read_types)]
+        unjudged = [rule for rule in RULES if not rule.reads <= set(read_types)]
     judgement = judge(resources, policy=Policy(levels=levels or {}, waivers=tuple(platform.waivers), as_of=today),
-                      stack=stack, environment=platform.environment.value)
-    results: list[CheckResult] = []
+                      stack=stack, environment=platform.environment.value, rules=judged)
+    results: list[CheckResult] = [
+        CheckResult(rule.id, Status.skipped, "not judged on the live cloud: verify does not read "
+                    f"{', '.join(sorted(rule.reads - set(read_types or ())))} here (`check` judges the declaration)")
+        for rule in unjudged
+    ]
     for finding in judgement.findings:
         if finding.waived:
             status = Status.skipped

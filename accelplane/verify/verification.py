@@ -74,7 +74,7 @@ def verify(
         results += drift_results(declared, view, session.drift)
         results += session.state_results(read, now)
         results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date(),
-                                options.policy_levels).results
+                                options.policy_levels, read_types=session.drift.specs).results
         results += _endpoint(session, read, options)
         results += _checkpoints(session, read, options, now)
     results += read.read_errors

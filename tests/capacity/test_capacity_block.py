@@ -124,14 +124,15 @@ def test_check_refuses_a_purchase_without_approval_and_counts_its_fee_against_th
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["rule"], f["name"]) for f in findings] == [("AP-CAP-001", "acme-burst-train-h100-block")]
     assert "needs approved_by and approved_on" in findings[0]["message"]
-    # The rest of the stack costs $1,216.01 a month at maximum (system pool $907.01, two 1,000 GiB root
-    # volumes $160, EKS $73, two NAT gateways $65.70 and their addresses $7.30, three KMS keys $3): a $4,000
-    # budget holds it, but not with the block's $3,020.54 fee counted ($4,236.55).
+    # The rest of the stack costs $1,217.01 a month at maximum (system pool $907.01, two 1,000 GiB root
+    # volumes $160, EKS $73, two NAT gateways $65.70 and their addresses $7.30, four KMS keys $4: EKS, data,
+    # secrets, the CloudTrail log files'): a $4,000 budget holds it, but not with the block's $3,020.54 fee
+    # counted ($4,237.55).
     path.write_text(stack_text(STACK).replace("budget: {monthly_usd: 25000,", "budget: {monthly_usd: 4000,"))
     assert main(["check", "--stack-file", str(path), "--format", "json"]) == 1
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert [f["rule"] for f in findings] == ["AP-COST-001"]
-    assert "costs $4,236.55 a month" in findings[0]["message"] and "over by $236.55" in findings[0]["message"]
+    assert "costs $4,237.55 a month" in findings[0]["message"] and "over by $237.55" in findings[0]["message"]
 
 
 def test_cost_prices_the_block_by_its_fee_and_its_nodes_as_prepaid(capsys) -> None:

@@ -103,6 +103,13 @@ def render() -> str:
     next(b for b in service["backends"] if b["weight"] > 0)["minReplicas"] = 0
     # cost: a development pool kept past its expiry
     inputs("acme-ml-dev-infer-l4-ng")["labels"]["accelplane.io/expires"] = "2020-01-31"
+    # audit: a trail delivering into the checkpoints bucket (named outright), which has no Object Lock
+    inputs("acme-ml-dev-checkpoints-bucket")["bucket"] = "acme-ml-dev-checkpoints"
+    trail = {"name": "acme-ml-dev-audit", "s3BucketName": "acme-ml-dev-checkpoints", "isMultiRegionTrail": True,
+             "enableLogFileValidation": True, "tags": inputs("acme-ml-dev-eks-role")["tags"]}
+    resources.append({"urn": "urn:pulumi:dev::accelplane::aws:cloudtrail/trail:Trail::acme-ml-dev-audit",
+                      "custom": True, "id": "acme-ml-dev-audit", "type": "aws:cloudtrail/trail:Trail", "inputs": trail,
+                      "outputs": trail, "parent": stack_urn, "protect": False, "dependencies": []})
     # hygiene: an untagged VPC
     inputs("acme-ml-dev-network-vpc")["tags"] = {"Name": "acme-ml-dev-network-vpc"}
     for r in resources:

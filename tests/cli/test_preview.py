@@ -36,7 +36,7 @@ def test_preview_prints_tree_counts_and_matrix_verdicts(capsys: pytest.CaptureFi
     assert " +   pulumi:pulumi:Stack" in text
     assert "├─ accelplane:aws:AcceleratorNodePool" in text and "│  ├─ aws:ec2/launchTemplate:LaunchTemplate" in text
     assert "[protect]" in text  # prod buckets, keys and secrets
-    assert "       3  aws:kms/key:Key" in text
+    assert "       4  aws:kms/key:Key" in text  # EKS secrets, data, secrets, CloudTrail log files
     assert "train-h100       h100-cuda12      nvidia-hgx-h100-8gpu     compatible" in text
 
 

@@ -35,26 +35,26 @@ def test_formats_say_the_same_totals() -> None:
     text = run_cli(["cost", "--stack", "prod"])
     data = json.loads(run_cli(["cost", "--stack", "prod", "--format", "json"]).out)
     markdown = run_cli(["cost", "--stack", "prod", "--format", "markdown"]).out
-    assert data["total"] == {"minimum": 5016.67, "desired": 102970.79, "maximum": 250710.06}
+    assert data["total"] == {"minimum": 5017.67, "desired": 102971.79, "maximum": 250711.06}
     assert data["currency"] == "USD" and data["prices_retrieved"] == "2026-11-30"
-    assert "TOTAL" in text.out and "$250,710.06" in text.out
-    assert "| **Total** | | | | **$5,016.67** | **$102,970.79** | **$250,710.06** | |" in markdown
+    assert "TOTAL" in text.out and "$250,711.06" in text.out
+    assert "| **Total** | | | | **$5,017.67** | **$102,971.79** | **$250,711.06** | |" in markdown
     assert {s["key"] for s in data["sources"]} >= {"ec2_on_demand", "eks", "vpc"}
 
 
 def test_preview_prints_the_monthly_range() -> None:
     outcome = run_cli(["preview", "--stack", "prod"])
-    assert ("Monthly cost (USD, list prices of 2026-11-30): $5,016.67 at minimum, $102,970.79 at desired, "
-            "$250,710.06 at maximum pool sizes") in outcome.out
+    assert ("Monthly cost (USD, list prices of 2026-11-30): $5,017.67 at minimum, $102,971.79 at desired, "
+            "$250,711.06 at maximum pool sizes") in outcome.out
 
 
 def test_a_budget_below_the_maximum_fails_check(tmp_path: Path) -> None:
     path = _with_budget(tmp_path, "{monthly_usd: 200000}")
     outcome = run_cli(["check", "--stack-file", str(path)])
     assert outcome.code == 1
-    assert "AP-COST-001" in outcome.out and "$250,710.06 a month, 125% of its $200,000.00 budget" in outcome.out
+    assert "AP-COST-001" in outcome.out and "$250,711.06 a month, 125% of its $200,000.00 budget" in outcome.out
     cost = run_cli(["cost", "--stack-file", str(path)])
-    assert "Budget: at maximum pool sizes the stack costs $250,710.06 a month" in cost.out and "OVER" in cost.out
+    assert "Budget: at maximum pool sizes the stack costs $250,711.06 a month" in cost.out and "OVER" in cost.out
 
 
 def test_the_same_budget_judged_at_desired_warns_only(tmp_path: Path) -> None:
@@ -109,7 +109,8 @@ def test_an_unknown_region_is_refused_and_an_unpriced_one_says_no_price(tmp_path
     outcome = run_cli(["cost", "--stack-file", str(unpriced), "--format", "json"])
     assert outcome.code == 0, outcome.err
     data = json.loads(outcome.out)
-    assert data["total"]["maximum"] == 0 and len(data["unpriced"]) == len(data["items"]) - 4  # buckets: usage
+    # Buckets are priced by use: the four declared and the CloudTrail trail's.
+    assert data["total"]["maximum"] == 0 and len(data["unpriced"]) == len(data["items"]) - 5
     assert "no prices for region eu-west-1 in the aws table (regions: us-east-1, us-west-2)" in data["notes"]
 
 

@@ -72,7 +72,7 @@ def test_the_pool_maximum_change_is_priced(reviewed: Reviewed) -> None:
 def test_the_comment_follows_the_cost_convention(reviewed: Reviewed) -> None:
     md = reviewed.markdown
     assert "#### Monthly cost (USD, list prices of 2026-11-30)" in md
-    baseline = 250710.06
+    baseline = 250711.06
     change = 12 * P5_HOUR * HOURS + 12 * 1000 * GP3 + 4 * G6_2XL_HOUR * HOURS + 4 * 200 * GP3
     assert f"Monthly cost will increase by **${change:,.2f}** (+{change / baseline:.0%}) 📈 at maximum pool sizes." \
         in md
@@ -81,7 +81,7 @@ def test_the_comment_follows_the_cost_convention(reviewed: Reviewed) -> None:
         in md
     assert "| `acme-ml-train-h100-ng` | node pool | changed: p5.48xlarge x 0/2/4 → p5.48xlarge x 0/2/16 |" in md
     assert "| `acme-ml-logs-bucket` | S3 bucket | removed |" in md
-    assert "Monthly cost (USD, list prices of 2026-11-30, at maximum pool sizes): $250,710.06 →" in reviewed.text
+    assert "Monthly cost (USD, list prices of 2026-11-30, at maximum pool sizes): $250,711.06 →" in reviewed.text
 
 
 def test_the_picture_holds_pools_per_accelerator_and_the_traffic_split(reviewed: Reviewed) -> None:

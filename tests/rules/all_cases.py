@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from tests.rules.air_gap_cases import AIR_GAP_CASES
+from tests.rules.audit_cases import AUDIT_CASES
 from tests.rules.capacity_cases import CAPACITY_CASES
 from tests.rules.cases import CASES as _BASE
 from tests.rules.cases import Case
@@ -15,4 +16,5 @@ from tests.rules.resilience_cases import RESILIENCE_CASES
 
 assert not set(_BASE) & set(GCP_CASES), sorted(set(_BASE) & set(GCP_CASES))
 CASES: dict[str, Case] = {**_BASE, **GCP_CASES, **AIR_GAP_CASES, **COST_CASES, **RESILIENCE_CASES,
-                         **MIGRATION_CASES, **CAPACITY_CASES, **CLIENT_AUTH_CASES}
+                         **MIGRATION_CASES, **CAPACITY_CASES, **CLIENT_AUTH_CASES,
+                         **AUDIT_CASES}

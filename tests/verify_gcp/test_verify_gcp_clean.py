@@ -27,3 +27,16 @@ def test_untouched_platform_verifies_clean(fake, gcs, stack):
     assert {"storage.buckets.list", "storage.buckets.getIamPolicy"} <= clients.methods
     buckets = [r for r in matched if r.type == "gcp:storage/bucket:Bucket"]
     assert len(buckets) == len(deployment.declared.of_type("gcp:storage/bucket:Bucket")) > 0
+
+
+def test_a_rule_reading_types_verify_does_not_read_is_said_not_judged(fake, gcs):
+    """tpu-prod's audit logs (project audit configs, a locked log bucket and its sink) are not read by
+    verify: AP-GAUD-001 would see them missing from the live view and fail a platform that has them, so
+    it is reported as not judged, naming what was not read, never as passed or failed."""
+    report = deploy(fake, gcs, "tpu-prod").verify()
+    [audit] = [r for r in report.results if r.check == "AP-GAUD-001"]
+    assert audit.status is Status.skipped
+    assert audit.message == (
+        "not judged on the live cloud: verify does not read gcp:logging/projectBucketConfig:ProjectBucketConfig, "
+        "gcp:logging/projectSink:ProjectSink, gcp:projects/iAMAuditConfig:IAMAuditConfig here (`check` judges the "
+        "declaration)")

@@ -15,6 +15,7 @@ import pulumi
 import pulumi_aws as aws
 
 from accelplane.clouds.aws import catalog as aws_catalog
+from accelplane.clouds.aws.components.audit_trail import AuditTrail, AuditTrailArgs
 from accelplane.clouds.aws.components.bucket import SecureBucket, SecureBucketArgs
 from accelplane.clouds.aws.components.cluster import EksCluster, EksClusterArgs
 from accelplane.clouds.aws.components.encryption_key import EncryptionKey, EncryptionKeyArgs
@@ -83,6 +84,7 @@ def build_aws(platform: AwsPlatform) -> dict[str, Any]:
     node_groups = _node_groups(ctx, network, cluster, groups)
     buckets = _buckets(ctx, keys)
     _budget(ctx)
+    _audit(ctx, buckets)
     outputs: dict[str, Any] = {
         "clusterName": cluster.name,
         "clusterEndpoint": cluster.endpoint,
@@ -248,6 +250,22 @@ def _buckets(ctx: _Context, keys: _Keys) -> dict[BucketRole, SecureBucket]:
         )
         for bucket in ctx.platform.buckets
     }
+
+
+def _audit(ctx: _Context, buckets: dict[BucketRole, SecureBucket]) -> None:
+    """The stack's CloudTrail trail, recording the objects of the buckets that hold the model and its
+    checkpoints (where an unseen change matters most)."""
+    audit = ctx.platform.audit
+    if audit is None:
+        return
+    recorded = [buckets[role].arn for role in (BucketRole.model_artifacts, BucketRole.checkpoints) if role in buckets]
+    AuditTrail(
+        f"{ctx.name}-audit",
+        AuditTrailArgs(trail_name=f"{ctx.name}-audit", account_id=ctx.account_id, partition=ctx.partition,
+                       region=ctx.platform.region, retention_days=audit.retention_days, readers=audit.readers,
+                       data_bucket_arns=recorded, tags=ctx.tags, protect=ctx.protect),
+        ctx.opts,
+    )
 
 
 def _routes(platform: AwsPlatform) -> list[Route]:

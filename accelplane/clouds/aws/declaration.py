@@ -10,12 +10,13 @@ fields carry `reportIncompatibleVariableOverride` waived: sound, as every model 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from accelplane.clouds.aws.capacity_block import CapacityBlock
 from accelplane.declaration import (
+    AuditTrail,
     Capacity,
     ClientAuth,
     InferenceEndpoint,
@@ -145,6 +146,18 @@ class AwsClientAuth(ClientAuth):
         return [*super().methods(), *(["mutual_tls"] if self.mutual_tls is not None else [])]
 
 
+RoleArn = Annotated[str, StringConstraints(pattern=r"^arn:aws[a-z-]*:iam::\d{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$")]
+
+
+class AwsAuditTrail(AuditTrail):
+    """CloudTrail: the account's management events (Secrets Manager's reads among them) in every region, and
+    the data events of the stack's model and checkpoint buckets, into an S3 bucket under object lock."""
+
+    readers: list[RoleArn] = Field(
+        default_factory=list, max_length=10,
+        description="IAM roles that may read the trail's log files (the bucket denies every other reader).")
+
+
 class AwsInferenceEndpoint(InferenceEndpoint):
     client_auth: AwsClientAuth | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         default=None, description="How the ALB authenticates clients before a request reaches a model server: "
@@ -213,6 +226,10 @@ class AwsPlatform(Platform):
     )
     secrets: list[AwsSecret] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         default_factory=list, description="Secrets Manager secrets (values never here)."
+    )
+    audit: AwsAuditTrail | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default=None, description="A CloudTrail trail of the account's management events and the model and "
+        "checkpoint buckets' data events, kept under S3 object lock (required in prod by AP-AUD-001).",
     )
     cluster_log_types: list[str] = Field(
         default_factory=lambda: ["api", "audit", "authenticator", "controllerManager", "scheduler"],

@@ -43,6 +43,7 @@ _ID_AND_ARN: dict[str, tuple[str, str, str]] = {
     "aws:lb/trustStore:TrustStore": ("", "elasticloadbalancing", "truststore/{name}/{id}"),
     "aws:secretsmanager/secret:Secret": ("", "secretsmanager", "secret:{name}-AbCdEf"),
     "aws:cloudwatch/logGroup:LogGroup": ("", "logs", "log-group:{name}"),
+    "aws:cloudtrail/trail:Trail": ("", "cloudtrail", "trail/{name}"),
     # A regional web ACL: arn:aws:wafv2:<region>:<account>:regional/webacl/<name>/<id>.
     "aws:wafv2/webAcl:WebAcl": ("", "wafv2", "regional/webacl/{name}/{id}"),
     # DataSync: arn:aws:datasync:<region>:<account>:task/task-<17 hex>, location/loc-<17 hex>.

@@ -28,6 +28,7 @@ def declaration_paths(platform: AwsPlatform) -> dict[tuple[str, str], Declaratio
         (f"{_AWS}NodeRole", f"{name}-node"): ("node_pools",),
         (f"{_AWS}InferenceEndpoint", f"{name}-inference"): ("inference_endpoint",),
         (f"{_AWS}SecretStore", f"{name}-secrets"): ("secrets",),
+        (f"{_AWS}AuditTrail", f"{name}-audit"): ("audit",),
         (f"{_AWS}SecretAccess", f"{name}-secret-access"): ("secrets",),
         ("pulumi:providers:aws", f"{name}-aws"): ("region",),
         # The AWS Load Balancer Controller is part of the Kubernetes layer on EKS only.

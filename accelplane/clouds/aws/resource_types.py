@@ -63,6 +63,9 @@ CAPACITY_BLOCK = "aws:ec2/capacityBlockReservation:CapacityBlockReservation"
 EKS_CLUSTER = "aws:eks/cluster:Cluster"
 EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 LOG_GROUP = "aws:cloudwatch/logGroup:LogGroup"
+CLOUDTRAIL_TRAIL = "aws:cloudtrail/trail:Trail"
+S3_OBJECT_LOCK = frozenset({"aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration",
+                            "aws:s3/bucketObjectLockConfigurationV2:BucketObjectLockConfigurationV2"})
 
 # Load balancing
 LOAD_BALANCER = "aws:lb/loadBalancer:LoadBalancer"

@@ -24,6 +24,7 @@ from pulumi_gcp.provider import Provider
 from accelplane.clouds.gcp import catalog as gcp_catalog
 from accelplane.clouds.gcp import future_reservation
 from accelplane.clouds.gcp.budget import display_name as budget_display_name
+from accelplane.clouds.gcp.components.audit_logs import AuditLogs, AuditLogsArgs
 from accelplane.clouds.gcp.components.bucket import (
     BucketLifecycleRule,
     SecureBucket,
@@ -130,6 +131,10 @@ def build_gcp(platform: GcpPlatform) -> dict[str, Any]:
     principals, secret_ids = _secrets_and_access(ctx, keys, agents, buckets)
     outputs["workloadPrincipals"] = principals
     _budget(ctx, agents)
+    if platform.audit is not None:
+        AuditLogs(f"{ctx.name}-audit", AuditLogsArgs(project=settings.project, location=platform.region,
+                                                    bucket_id=f"{ctx.name}-audit",
+                                                    retention_days=platform.audit.retention_days), ctx.opts)
     _kubernetes(ctx, cluster, buckets, endpoint, _iap_client_secret(ctx, secret_ids))
     return outputs
 

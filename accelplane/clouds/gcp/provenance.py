@@ -29,6 +29,7 @@ def declaration_paths(platform: GcpPlatform) -> dict[tuple[str, str], Declaratio
         # The Gateway is part of the Kubernetes layer on GKE only.
         ("accelplane:k8s:InferenceGateway", f"{name}-gateway"): ("inference_endpoint",),
         (f"{_GCP}SecretStore", f"{name}-secrets"): ("secrets",),
+        (f"{_GCP}AuditLogs", f"{name}-audit"): ("audit",),
         (f"{_GCP}IapAccess", f"{name}-iap"): ("inference_endpoint", "client_auth", "id_tokens", "callers"),
     }
     # The IAP OAuth client's Secret in each exposed service's namespace (cluster_facts.py).

@@ -88,6 +88,9 @@ GCP_SECRET = "gcp:secretmanager/secret:Secret"
 
 # GKE
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
+GCP_AUDIT_CONFIG = "gcp:projects/iAMAuditConfig:IAMAuditConfig"
+GCP_LOG_BUCKET = "gcp:logging/projectBucketConfig:ProjectBucketConfig"
+GCP_LOG_SINK = "gcp:logging/projectSink:ProjectSink"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 # A calendar-mode future reservation a pool requests (capacity bought for fixed dates).
 FUTURE_RESERVATION = "gcp:compute/futureReservation:FutureReservation"

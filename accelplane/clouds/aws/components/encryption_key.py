@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
-from accelplane.clouds.aws.components.policy_document import policy_json
+from accelplane.clouds.aws.components.policy_document import Statement, policy_json
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,9 @@ class EncryptionKeyArgs:
     partition: pulumi.Input[str]
     tags: Mapping[str, str]
     protect: bool
+    # Statements for an AWS service that encrypts with the key itself (CloudTrail's log files), beyond the
+    # account's IAM delegation: a service principal has no IAM policy to be granted by.
+    service_statements: Sequence[Statement] = ()
 
 
 class EncryptionKey(pulumi.ComponentResource):
@@ -42,7 +45,8 @@ class EncryptionKey(pulumi.ComponentResource):
                         "Principal": {"AWS": root},
                         "Action": "kms:*",
                         "Resource": "*",
-                    }
+                    },
+                    *args.service_statements,
                 ]
             ),
             tags=dict(args.tags),

@@ -6,6 +6,7 @@ The neutral registry (`accelplane.rules.registry`) adds them to its own through 
 
 from __future__ import annotations
 
+from accelplane.clouds.aws.rules.audit import cloudtrail_bucket_locked, cloudtrail_records_the_stack
 from accelplane.clouds.aws.rules.capacity import capacity_block_purchase_approved
 from accelplane.clouds.aws.rules.cluster import eks_control_plane_logs, eks_endpoint_restricted, eks_secrets_encryption
 from accelplane.clouds.aws.rules.compute import (
@@ -116,6 +117,9 @@ RULES: tuple[Rule, ...] = (
     eks_endpoint_restricted.RULE,
     eks_secrets_encryption.RULE,
     eks_control_plane_logs.RULE,
+    # Audit trail
+    cloudtrail_records_the_stack.RULE,
+    cloudtrail_bucket_locked.RULE,
     # Load balancer
     lb_https_tls12.RULE,
     lb_http_redirects_to_https.RULE,

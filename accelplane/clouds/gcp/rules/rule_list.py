@@ -6,6 +6,7 @@ The neutral registry (`accelplane.rules.registry`) adds them to its own through 
 
 from __future__ import annotations
 
+from accelplane.clouds.gcp.rules.audit import gcp_data_access_audit_logs
 from accelplane.clouds.gcp.rules.capacity import future_reservation_purchase_approved
 from accelplane.clouds.gcp.rules.cluster import (
     gke_authorized_networks,
@@ -86,6 +87,8 @@ RULES: tuple[Rule, ...] = (
     gcp_kms_no_public_members.RULE,
     gcp_secret_customer_key.RULE,
     gcp_secret_named_readers.RULE,
+    # Audit logs
+    gcp_data_access_audit_logs.RULE,
     # Network, compute and cluster (VPC firewall, TPU slices, GKE)
     gcp_firewall_no_ssh_rdp_from_anywhere.RULE,
     gcp_firewall_no_world_ingress.RULE,

@@ -54,4 +54,5 @@ RULE = Rule(
     references=("https://docs.aws.amazon.com/elasticloadbalancing/latest/application/listener-verify-jwt.html",
                 "https://docs.aws.amazon.com/elasticloadbalancing/latest/application/mutual-authentication.html"),
     fix_field="client_auth",
+    reads=t.LISTENER_RULES | t.LOAD_BALANCERS,
 )

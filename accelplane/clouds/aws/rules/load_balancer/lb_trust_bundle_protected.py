@@ -52,4 +52,5 @@ RULE = Rule(
     categories=("authentication", "least-privilege"),
     references=("https://docs.aws.amazon.com/elasticloadbalancing/latest/application/mutual-authentication.html",),
     fix_field="client_auth",
+    reads=t.IDENTITY_POLICY_TYPES,
 )

@@ -59,4 +59,5 @@ RULE = Rule(
     categories=("authentication", "network-exposure"),
     references=("https://cloud.google.com/iap/docs/enabling-gke-howto",),
     fix_field="client_auth",
+    reads=frozenset({t.GKE_BACKEND_POLICY, neutral.K8S_HTTP_ROUTE}),
 )
