@@ -15,13 +15,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import botocore.session
 import pytest
-from botocore.validate import ParamValidator
 
 from accelplane.clouds.gcp.migration_artifacts import reader_account_id
 from accelplane.migration.loader import load_migration
 from accelplane.program import migration_offline_graph, offline_graph
+from tests.support.botocore_models import invalid
 from tests.support.stack_files import stack_text
 
 ACCOUNT = "123456789012"  # AwsLikeMocks' account
@@ -57,21 +56,8 @@ def _api(value: Any) -> Any:
     return value
 
 
-def _enum_errors(shape: Any, value: Any, path: str) -> list[str]:
-    """Values outside an enum of the model (botocore's own validator does not check enums)."""
-    if shape.type_name == "structure" and isinstance(value, dict):
-        return [error for name, item in value.items() if name in shape.members
-                for error in _enum_errors(shape.members[name], item, f"{path}.{name}")]
-    if shape.type_name == "list" and isinstance(value, list):
-        return [error for item in value for error in _enum_errors(shape.member, item, path)]
-    enum = getattr(shape, "enum", None)
-    return [f"{path}: {value!r} is not one of {enum}"] if enum and value not in enum else []
-
-
 def _invalid(operation: str, params: dict[str, Any]) -> str:
-    model = botocore.session.get_session().get_service_model("datasync").operation_model(operation)
-    report = ParamValidator().validate(params, model.input_shape).generate_report()
-    return "\n".join(filter(None, [report, *_enum_errors(model.input_shape, params, operation)]))
+    return invalid("datasync", operation, params)
 
 
 def test_datasync_reads_cloud_storage_with_a_key_made_for_the_copy_and_writes_the_target_prefix(reverse) -> None:

@@ -17,24 +17,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-import botocore.session
 import pytest
-from botocore.validate import ParamValidator
 
 from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph
 from accelplane.program import offline_graph
+from tests.support.botocore_models import invalid
 from tests.support.cli_process import run_accelplane
 from tests.support.stack_files import write_variant
 
 ACCOUNT = "123456789012"  # the mocks' account
 TRAIL_ARN = f"arn:aws:cloudtrail:us-west-2:{ACCOUNT}:trail/acme-ml-audit"
 READER = "arn:aws:iam::444455556666:role/security-audit"
-
-
-def _invalid(service: str, operation: str, params: dict[str, Any]) -> str:
-    model = botocore.session.get_session().get_service_model(service).operation_model(operation)
-    return ParamValidator().validate(params, model.input_shape).generate_report()
 
 
 def _statements(resource: Any) -> dict[str, dict[str, Any]]:
@@ -59,14 +53,14 @@ def test_the_trail_records_every_region_s_management_events_and_the_model_and_ch
     ]
     key = prod_graph.named("acme-ml-audit-logs-key")
     assert trail["kmsKeyId"] == key.outputs["arn"]
-    assert not _invalid("cloudtrail", "CreateTrail", {
+    assert not invalid("cloudtrail", "CreateTrail", {
         "Name": trail["name"], "S3BucketName": trail["s3BucketName"], "KmsKeyId": trail["kmsKeyId"],
         "IsMultiRegionTrail": True, "IncludeGlobalServiceEvents": True, "EnableLogFileValidation": True})
     selectors = [{"Name": s["name"], "FieldSelectors": [
         {"Field": f["field"], **({"Equals": f["equals"]} if "equals" in f else {}),
          **({"StartsWith": f["startsWiths"]} if "startsWiths" in f else {})} for f in s["fieldSelectors"]]}
         for s in trail["advancedEventSelectors"]]
-    assert not _invalid("cloudtrail", "PutEventSelectors", {"TrailName": "acme-ml-audit",
+    assert not invalid("cloudtrail", "PutEventSelectors", {"TrailName": "acme-ml-audit",
                                                             "AdvancedEventSelectors": selectors})
 
 
@@ -96,7 +90,7 @@ def test_log_files_are_under_compliance_object_lock_for_the_retention(prod_graph
     assert prod_graph.named("acme-ml-audit-bucket").inputs["objectLockEnabled"] is True
     lock = prod_graph.named("acme-ml-audit-object-lock").inputs
     assert lock["rule"] == {"defaultRetention": {"mode": "COMPLIANCE", "days": 365}}
-    assert not _invalid("s3", "PutObjectLockConfiguration", {"Bucket": "b", "ObjectLockConfiguration": {
+    assert not invalid("s3", "PutObjectLockConfiguration", {"Bucket": "b", "ObjectLockConfiguration": {
         "ObjectLockEnabled": lock["objectLockEnabled"],
         "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Days": 365}}}})
     [rule] = prod_graph.named("acme-ml-audit-lifecycle").inputs["rules"]

@@ -18,14 +18,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import botocore.session
 import pytest
-from botocore.validate import ParamValidator
 
 from accelplane.config.loader import load_stack_file, load_stack_text
 from accelplane.engine.graph import OfflineGraph
 from accelplane.errors import InputError
 from accelplane.program import offline_graph
+from tests.support.botocore_models import invalid
 from tests.support.cli_process import run_accelplane
 from tests.support.stack_files import edited_stack, line_of, stack_text, write_variant
 
@@ -75,20 +74,8 @@ def _api(value: Any) -> Any:
     return value
 
 
-def _enum_errors(shape: Any, value: Any, path: str) -> list[str]:
-    if shape.type_name == "structure" and isinstance(value, dict):
-        return [error for name, item in value.items() if name in shape.members
-                for error in _enum_errors(shape.members[name], item, f"{path}.{name}")]
-    if shape.type_name == "list" and isinstance(value, list):
-        return [error for item in value for error in _enum_errors(shape.member, item, path)]
-    enum = getattr(shape, "enum", None)
-    return [f"{path}: {value!r} is not one of {enum}"] if enum and value not in enum else []
-
-
 def _invalid(operation: str, params: dict[str, Any]) -> str:
-    model = botocore.session.get_session().get_service_model("elbv2").operation_model(operation)
-    report = ParamValidator().validate(params, model.input_shape).generate_report()
-    return "\n".join(filter(None, [report, *_enum_errors(model.input_shape, params, operation)]))
+    return invalid("elbv2", operation, params)
 
 
 @pytest.fixture(scope="module")

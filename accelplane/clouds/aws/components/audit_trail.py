@@ -27,6 +27,7 @@ import pulumi
 import pulumi_aws as aws
 from pulumi_aws.cloudtrail import TrailAdvancedEventSelectorArgsDict
 
+from accelplane.clouds.aws.components.bucket import private_objects
 from accelplane.clouds.aws.components.encryption_key import EncryptionKey, EncryptionKeyArgs
 from accelplane.clouds.aws.components.policy_document import Statement, policy_json
 
@@ -71,11 +72,7 @@ class AuditTrail(pulumi.ComponentResource):
             tags={**args.tags, "accelplane.io/bucket-role": "audit"},
             opts=pulumi.ResourceOptions(parent=self, protect=args.protect),
         )
-        aws.s3.BucketOwnershipControls(
-            f"{name}-ownership", bucket=bucket.id, rule={"object_ownership": "BucketOwnerEnforced"}, opts=child)
-        aws.s3.BucketPublicAccessBlock(
-            f"{name}-public-access", bucket=bucket.id, block_public_acls=True, block_public_policy=True,
-            ignore_public_acls=True, restrict_public_buckets=True, opts=child)
+        private_objects(name, bucket.id, child)
         versioning = aws.s3.BucketVersioning(
             f"{name}-versioning", bucket=bucket.id, versioning_configuration={"status": "Enabled"}, opts=child)
         aws.s3.BucketObjectLockConfiguration(

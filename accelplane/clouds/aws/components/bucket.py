@@ -36,18 +36,7 @@ class SecureBucket(pulumi.ComponentResource):
             tags={**args.tags, "accelplane.io/bucket-role": spec.role.value},
             opts=pulumi.ResourceOptions(parent=self, protect=args.protect),
         )
-        aws.s3.BucketOwnershipControls(
-            f"{name}-ownership", bucket=bucket.id, rule={"object_ownership": "BucketOwnerEnforced"}, opts=child
-        )
-        aws.s3.BucketPublicAccessBlock(
-            f"{name}-public-access",
-            bucket=bucket.id,
-            block_public_acls=True,
-            block_public_policy=True,
-            ignore_public_acls=True,
-            restrict_public_buckets=True,
-            opts=child,
-        )
+        private_objects(name, bucket.id, child)
         versioning = aws.s3.BucketVersioning(
             f"{name}-versioning",
             bucket=bucket.id,
@@ -97,6 +86,23 @@ class SecureBucket(pulumi.ComponentResource):
         self.arn = bucket.arn
         self.bucket_name = bucket.bucket
         self.register_outputs({"arn": bucket.arn, "bucket": bucket.bucket})
+
+
+def private_objects(name: str, bucket_id: pulumi.Input[str], opts: pulumi.ResourceOptions) -> None:
+    """No ACLs (the bucket owner owns every object) and every public-access block on: what any bucket of
+    the platform has (AP-S3-001, AP-S3-002, AP-S3-009)."""
+    aws.s3.BucketOwnershipControls(
+        f"{name}-ownership", bucket=bucket_id, rule={"object_ownership": "BucketOwnerEnforced"}, opts=opts
+    )
+    aws.s3.BucketPublicAccessBlock(
+        f"{name}-public-access",
+        bucket=bucket_id,
+        block_public_acls=True,
+        block_public_policy=True,
+        ignore_public_acls=True,
+        restrict_public_buckets=True,
+        opts=opts,
+    )
 
 
 def _lifecycle_rule(rule: LifecycleRule) -> BucketLifecycleConfigurationRuleArgsDict:
