@@ -90,3 +90,8 @@ def dev_graph() -> OfflineGraph:
 @pytest.fixture(scope="session")
 def prod_graph() -> OfflineGraph:
     return offline_graph(load_stack("prod"))
+
+
+@pytest.fixture(scope="session")
+def tpu_prod_graph() -> OfflineGraph:
+    return offline_graph(load_stack("tpu-prod"))

@@ -12,11 +12,9 @@ from typing import Any
 
 import pytest
 
-from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph
 from accelplane.k8s import crd_schemas
 from accelplane.k8s.manifests import validate_manifests
-from accelplane.program import offline_graph
 
 
 @dataclass(frozen=True)
@@ -27,8 +25,8 @@ class Record:
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> OfflineGraph:
-    return offline_graph(load_stack("tpu-prod"))
+def tpu_prod(tpu_prod_graph: OfflineGraph) -> OfflineGraph:
+    return tpu_prod_graph  # built once per test process (tests/conftest.py)
 
 
 def test_every_stored_schema_names_its_source() -> None:

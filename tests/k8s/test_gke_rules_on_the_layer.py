@@ -9,16 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph, RecordedResource, from_offline_graph
-from accelplane.program import offline_graph
 from accelplane.rules.engine import evaluate
 from accelplane.rules.graph import ReferenceGraph
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> OfflineGraph:
-    return offline_graph(load_stack("tpu-prod"))
+def tpu_prod(tpu_prod_graph: OfflineGraph) -> OfflineGraph:
+    return tpu_prod_graph  # built once per test process (tests/conftest.py)
 
 
 def _findings(graph: OfflineGraph) -> dict[str, list[str]]:

@@ -21,8 +21,8 @@ L40S_AT_95 = "              weight: 95\n"
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> OfflineGraph:
-    return offline_graph(load_stack("tpu-prod"))
+def tpu_prod(tpu_prod_graph: OfflineGraph) -> OfflineGraph:
+    return tpu_prod_graph  # built once per test process (tests/conftest.py)
 
 
 @pytest.fixture(params=["dev", "prod", "tpu-prod"])

@@ -19,9 +19,7 @@ from typing import Any
 
 import pytest
 
-from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph
-from accelplane.program import offline_graph
 from tests.support.botocore_models import invalid
 from tests.support.cli_process import run_accelplane
 from tests.support.stack_files import write_variant
@@ -107,8 +105,8 @@ def test_a_prod_stack_without_an_audit_trail_fails_check(tmp_path: Path) -> None
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> OfflineGraph:
-    return offline_graph(load_stack("tpu-prod"))
+def tpu_prod(tpu_prod_graph: OfflineGraph) -> OfflineGraph:
+    return tpu_prod_graph  # built once per test process (tests/conftest.py)
 
 
 def test_data_access_audit_logs_of_storage_kms_and_secrets_kept_in_a_locked_bucket(tpu_prod: OfflineGraph) -> None:

@@ -27,14 +27,6 @@ TPU_PROD = stack_text("tpu-prod")
 OAUTH_SECRET = "          oauth_client_secret: iap-oauth-client\n"
 
 
-@pytest.fixture(scope="module")
-def tpu_prod_graph() -> OfflineGraph:
-    from accelplane.config.loader import load_stack
-    from accelplane.program import offline_graph
-
-    return offline_graph(load_stack("tpu-prod"))
-
-
 def test_every_exposed_backend_is_behind_iap_with_the_oauth_client(tpu_prod_graph: OfflineGraph) -> None:
     policies = [r for r in tpu_prod_graph.by_type("kubernetes:networking.gke.io/v1:GCPBackendPolicy")]
     assert {p.inputs["spec"]["targetRef"]["name"] for p in policies} == {"llm-server-h100", "llm-server-v5e"}

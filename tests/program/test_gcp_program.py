@@ -9,16 +9,14 @@ from typing import Any
 
 import pytest
 
-from accelplane.config.loader import load_stack
 from accelplane.engine.graph import OfflineGraph, RecordedResource
-from accelplane.program import offline_graph
 
 NODE_POOL = "gcp:container/nodePool:NodePool"
 
 
 @pytest.fixture(scope="module")
-def tpu_prod() -> OfflineGraph:
-    return offline_graph(load_stack("tpu-prod"))
+def tpu_prod(tpu_prod_graph: OfflineGraph) -> OfflineGraph:
+    return tpu_prod_graph  # built once per test process (tests/conftest.py)
 
 
 def _pool(graph: OfflineGraph, name: str) -> RecordedResource:
