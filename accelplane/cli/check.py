@@ -77,14 +77,19 @@ def run(args: argparse.Namespace) -> int:
     if file_path is None and args.stack is None and args.stack_file is None:
         raise InputError.single("give --stack NAME, --stack-file PATH, --state FILE or --plan FILE",
                                 file="accelplane check")
-    from accelplane.migration.stack import MigrationStack  # start-up time: as above
-
     # A state or plan is judged with a platform stack's declaration; the offline graph of either kind.
-    stack = stack_from_args(args) if file_path is not None else stack_or_migration(args)
-    if isinstance(stack, MigrationStack):
-        from accelplane.cli.migration_commands import check  # start-up time: as above
+    if file_path is not None:
+        stack = stack_from_args(args)
+    else:
+        # Start-up time: a state or plan without a stack loads no declaration model.
+        from accelplane.migration.stack import MigrationStack
 
-        return check(args, stack)
+        found = stack_or_migration(args)
+        if isinstance(found, MigrationStack):
+            from accelplane.cli.migration_commands import check  # start-up time: as above
+
+            return check(args, found)
+        stack = found
     config = load_policy_config(args.policy_config) if args.policy_config else None
     if stack is not None:
         _check_waiver_rules(stack)

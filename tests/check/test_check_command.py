@@ -285,3 +285,35 @@ def test_policy_config_sets_levels_like_the_pack_config(capsys, tmp_path: Path) 
     config.write_text(json.dumps({"AP-NOPE-001": "advisory"}))
     code, _, err = run(capsys, "--state", str(BAD_STATE), "--policy-config", str(config))
     assert code == 2 and "AP-NOPE-001" in err
+
+
+def test_a_state_check_loads_no_declaration_model_nor_cloud_sdk(tmp_path: Path) -> None:
+    """`check --state` without a stack judges the export alone: the rules' modules, not the declaration's
+    pydantic models, a cloud's SDK or the Pulumi engine (its start-up is what a CI gate pays each run;
+    bench/bench_check_state.py times it against checkov). A fresh process, as the CLI runs; an export of
+    one hardened GPU Deployment, on which no rule fires."""
+    import subprocess
+    import sys
+
+    stack_urn = "urn:pulumi:ci::accelplane::pulumi:pulumi:Stack::accelplane-ci"
+    container = {"name": "trainer", "image": f"registry.example.com/trainer@sha256:{'0' * 64}",
+                 "resources": {"requests": {"nvidia.com/gpu": "8"}, "limits": {"nvidia.com/gpu": "8"}},
+                 "securityContext": {"allowPrivilegeEscalation": False, "runAsNonRoot": True}}
+    deployment = {"urn": "urn:pulumi:ci::accelplane::kubernetes:apps/v1:Deployment::trainer", "custom": True,
+                  "id": "training/trainer", "type": "kubernetes:apps/v1:Deployment", "parent": stack_urn,
+                  "inputs": {"metadata": {"name": "trainer", "namespace": "training"}, "spec": {
+                      "replicas": 1, "selector": {"matchLabels": {"app": "trainer"}},
+                      "template": {"metadata": {"labels": {"app": "trainer"}},
+                                   "spec": {"serviceAccountName": "trainer", "containers": [container]}}}},
+                  "outputs": {}}
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"version": 3, "deployment": {"manifest": {}, "resources": [
+        {"urn": stack_urn, "custom": False, "type": "pulumi:pulumi:Stack"}, deployment]}}))
+    probe = ("import sys\nfrom accelplane.cli import main\n"
+             f"code = main(['check', '--state', {str(state)!r}, '--format', 'json'])\n"
+             "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'pulumi', 'pulumi_aws', "
+             "'pulumi_gcp', 'boto3', 'botocore', 'grpc'} | {m for m in sys.modules "
+             "if m.startswith('accelplane.declaration')})\n"
+             "print(code, heavy, file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert result.stderr.strip().splitlines()[-1] == "0 []", result.stderr[-2000:]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from accelplane.clouds.aws.capacity_block import TAG_OFFERING, CapacityBlock
+from accelplane.clouds.aws.capacity_block import CapacityBlock
+from accelplane.clouds.aws.capacity_terms import TAG_OFFERING
 
 if TYPE_CHECKING:
     from accelplane.clouds.aws.preflight.calls import AwsReads

@@ -18,13 +18,19 @@ target; scale the group to zero more than 30 minutes before the block ends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
+from accelplane.clouds.aws.capacity_terms import (
+    TAG_APPROVED_BY,
+    TAG_APPROVED_ON,
+    TAG_END,
+    TAG_MAX_UPFRONT,
+    TAG_OFFERING,
+    TAG_START,
+    TAG_UPFRONT,
+)
 from accelplane.declaration.base import Model
 
 MAX_INSTANCES = 64
@@ -33,17 +39,6 @@ DAY_HOURS, WEEK_HOURS, MAX_HOURS = 24, 168, 182 * 24
 BLOCK_TIME_OF_DAY = (11, 30)
 # The EKS guide's "more than 30 minutes before the end", with a margin for a slow drain.
 DRAIN_BEFORE_END = timedelta(minutes=45)
-
-# Tags that carry the purchase's terms on the reservation itself: what the policy rules, `cost` and a
-# reviewer read from a plan, a state export or the live reservation.
-TAG_OFFERING = "accelplane:capacity-offering"
-TAG_START = "accelplane:capacity-start"
-TAG_END = "accelplane:capacity-end"
-TAG_UPFRONT = "accelplane:capacity-upfront-usd"
-TAG_MAX_UPFRONT = "accelplane:capacity-max-upfront-usd"
-TAG_APPROVED_BY = "accelplane:capacity-approved-by"
-TAG_APPROVED_ON = "accelplane:capacity-approved-on"
-
 
 def duration_problem(hours: float) -> str | None:
     """Why `hours` is not a Capacity Block's length, or None."""
@@ -122,47 +117,3 @@ class CapacityBlock(Model):
             tags[TAG_APPROVED_BY] = self.approved_by
             tags[TAG_APPROVED_ON] = self.approved_on.isoformat()
         return tags
-
-
-def _money(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-@dataclass(frozen=True)
-class TaggedTerms:
-    """A purchase's terms read back from its tags (a plan's or a state export's `tags` mapping, or the
-    live reservation's): what pricing, the approval rule, `preview` and `capacity sync` judge. A tag
-    missing or unreadable is None."""
-
-    offering: str | None
-    start: str | None  # as tagged: UTC, e.g. 2026-12-21T11:30:00Z
-    end: str | None
-    upfront_usd: float | None
-    max_upfront_usd: float | None
-    approved_by: str | None
-    approved_on: str | None
-
-    @classmethod
-    def of(cls, tags: Mapping[str, Any]) -> TaggedTerms:
-        def text(key: str) -> str | None:
-            value = tags.get(key)
-            return str(value) if value else None
-
-        return cls(offering=text(TAG_OFFERING), start=text(TAG_START), end=text(TAG_END),
-                   upfront_usd=_money(tags.get(TAG_UPFRONT)), max_upfront_usd=_money(tags.get(TAG_MAX_UPFRONT)),
-                   approved_by=text(TAG_APPROVED_BY), approved_on=text(TAG_APPROVED_ON))
-
-    @property
-    def hours(self) -> float:
-        """The block's length; 0 when its dates are not both readable."""
-        try:
-            span = datetime.fromisoformat(str(self.end)) - datetime.fromisoformat(str(self.start))
-        except ValueError:
-            return 0.0
-        return span.total_seconds() / 3600
-
-    def dates(self) -> str:
-        return f"{self.start or '?'} to {self.end or '?'}"

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from accelplane.capacity.purchases import Purchases
-from accelplane.clouds.aws.capacity_block import TaggedTerms
+from accelplane.clouds.aws.capacity_terms import TaggedTerms
 from accelplane.clouds.aws.resource_types import CAPACITY_BLOCK
 from accelplane.node_labels import POOL_LABEL
 

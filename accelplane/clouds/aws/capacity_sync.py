@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from accelplane.capacity.sync import CapacityLife, CapacitySync, PoolCapacity
 from accelplane.cloud_support import Connection
 from accelplane.clouds.aws.bought_blocks import bought_block
-from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END, TaggedTerms
+from accelplane.clouds.aws.capacity_block import DRAIN_BEFORE_END
+from accelplane.clouds.aws.capacity_terms import TaggedTerms
 from accelplane.clouds.aws.declaration import AwsNodePool, aws_platform
 from accelplane.declaration import NodePool, Platform
 from accelplane.errors import InputError

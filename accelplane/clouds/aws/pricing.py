@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from accelplane.clouds.aws.capacity_block import TaggedTerms
+from accelplane.clouds.aws.capacity_terms import TaggedTerms
 from accelplane.clouds.aws.resource_types import CAPACITY_BLOCK as BLOCK
 from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (

@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from accelplane.capacity.offerings import CapacityOfferings, Offering, OfferingQuery
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.declaration import gcp_platform
-from accelplane.clouds.gcp.future_reservation import MAX_DAYS, RequestTerms, commitment_usd, utc_text
+from accelplane.clouds.gcp.future_reservation import MAX_DAYS, utc_text
+from accelplane.clouds.gcp.future_reservation_terms import RequestTerms, commitment_usd
 from accelplane.declaration import Platform
 from accelplane.errors import InputError
 

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from accelplane.capacity.purchases import Purchases
-from accelplane.clouds.gcp.future_reservation import REQUEST_TERMS, RequestTerms, commitment_usd
+from accelplane.clouds.gcp.future_reservation import REQUEST_TERMS
+from accelplane.clouds.gcp.future_reservation_terms import RequestTerms, commitment_usd
 from accelplane.clouds.gcp.resource_types import FUTURE_RESERVATION
 
 

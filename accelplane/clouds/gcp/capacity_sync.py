@@ -21,13 +21,8 @@ from typing import TYPE_CHECKING, Any
 from accelplane.capacity.sync import CapacityLife, CapacitySync, PoolCapacity
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
-from accelplane.clouds.gcp.future_reservation import (
-    DELIVERED,
-    DRAIN_BEFORE_END,
-    RequestTerms,
-    commitment_usd,
-    request_name,
-)
+from accelplane.clouds.gcp.future_reservation import DELIVERED, DRAIN_BEFORE_END, request_name
+from accelplane.clouds.gcp.future_reservation_terms import RequestTerms, commitment_usd
 from accelplane.declaration import NodePool, Platform
 from accelplane.errors import InputError
 

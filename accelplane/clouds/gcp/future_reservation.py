@@ -25,28 +25,26 @@ max-usd=…`, which the approval rule reads back from a plan, a state export or 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import Field, field_validator, model_validator
 
+from accelplane.clouds.gcp.future_reservation_terms import DESCRIPTION_HEAD
 from accelplane.declaration.base import Model
 
 if TYPE_CHECKING:
-    from accelplane.cost.prices import RegionPrices
+    pass
 
 MAX_DAYS = 90
 # How far ahead the advice looks, per accelerator kind (calendar-mode overview).
 AHEAD_DAYS = {"gpu": 60, "tpu": 120}
 # Pods drain before Google reclaims the machines at the end (GKE gives no figure; the same margin as on EKS).
 DRAIN_BEFORE_END = timedelta(minutes=45)
-SOURCE = "https://cloud.google.com/compute/docs/instances/future-reservations-calendar-mode-overview"
 MODE = "CALENDAR"
 SUBMITTED = "SUBMITTED"
 # futureReservations.status.procurementStatus values after which the capacity exists (compute v1).
 DELIVERED = frozenset({"FULFILLED", "FAILED_PARTIALLY_FULFILLED"})
-DESCRIPTION_HEAD = "accelplane purchase"
 # The inputs that say what was requested: the provider replaces the request on `name` and `description`
 # (immutable in magic-modules' FutureReservation.yaml) and sends the others as an amendment Google
 # reviews again; the program ignores changes of all of them once requested, and AP-CAP-002 refuses them.
@@ -105,90 +103,3 @@ class FutureReservation(Model):
             parts += [f"approved-by={self.approved_by}", f"approved-on={self.approved_on.isoformat()}"]
         parts.append(f"max-usd={self.max_usd:.2f}")
         return "; ".join(parts)
-
-
-@dataclass(frozen=True)
-class RequestTerms:
-    """A request's terms as a plan, a state export or compute's API shows them (camelCase inputs)."""
-
-    name: str
-    zone: str | None
-    machine: str | None
-    machines: int | None
-    start: str | None
-    end: str | None
-    approved_by: str | None
-    approved_on: str | None
-    max_usd: float | None
-
-    @classmethod
-    def of(cls, name: str, inputs: dict[str, Any]) -> RequestTerms:
-        sku = _mapping(inputs.get("specificSkuProperties"))
-        properties = _mapping(sku.get("instanceProperties"))
-        window = _mapping(inputs.get("timeWindow"))
-        described = _described(inputs.get("description"))
-        try:
-            count = int(str(sku["totalCount"])) if sku.get("totalCount") is not None else None
-        except ValueError:
-            count = None
-        try:
-            cap = float(described["max-usd"]) if "max-usd" in described else None
-        except ValueError:
-            cap = None
-        zone = inputs.get("zone")
-        return cls(name=str(inputs.get("name") or name), zone=str(zone).rsplit("/", 1)[-1] if zone else None,
-                   machine=str(properties.get("machineType")) if properties.get("machineType") else None,
-                   machines=count, start=_text(window.get("startTime")), end=_text(window.get("endTime")),
-                   approved_by=described.get("approved-by"), approved_on=described.get("approved-on"),
-                   max_usd=cap)
-
-    @property
-    def hours(self) -> float:
-        """The reservation's length; 0 when its dates are not both readable."""
-        try:
-            span = _when(str(self.end)) - _when(str(self.start))
-        except ValueError:
-            return 0.0
-        return span.total_seconds() / 3600
-
-    def dates(self) -> str:
-        return f"{self.start or '?'} to {self.end or '?'}"
-
-    def region(self) -> str | None:
-        return self.zone.rsplit("-", 1)[0] if self.zone and "-" in self.zone else None
-
-
-def commitment_usd(terms: RequestTerms, prices: RegionPrices | None = None) -> float | None:
-    """What the request commits to at on-demand list prices (machines x hours x the machine's hourly price
-    in its region; `prices`: that region's, else the shipped table's): an upper bound of the calendar-mode
-    bill. None where a term or the price is unknown."""
-    if prices is None:
-        # Start-up time: the price table loads only when a plan holds a request.
-        from accelplane.cost.cloud_pricing import builtin_table
-
-        region = terms.region()
-        prices = builtin_table("gcp").region(region) if region else None
-    row = prices.hourly(terms.machine) if prices is not None and terms.machine else None
-    if row is None or not terms.machines or not terms.hours:
-        return None
-    return round(row.on_demand * terms.machines * terms.hours, 2)
-
-
-def _when(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-def _mapping(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _text(value: object) -> str | None:
-    return str(value) if value else None
-
-
-def _described(description: object) -> dict[str, str]:
-    """key=value pairs of an accelplane request's description; {} for any other description."""
-    if not isinstance(description, str) or not description.startswith(DESCRIPTION_HEAD):
-        return {}
-    pairs = (part.strip().split("=", 1) for part in description.split(";")[1:])
-    return {pair[0]: pair[1] for pair in pairs if len(pair) == 2}

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from accelplane.clouds.gcp.flex_start import PRICE_NOTE
-from accelplane.clouds.gcp.future_reservation import RequestTerms, commitment_usd
+from accelplane.clouds.gcp.future_reservation_terms import RequestTerms, commitment_usd
 from accelplane.clouds.gcp.resource_types import FUTURE_RESERVATION
 from accelplane.cost.cloud_pricing import CloudPricing
 from accelplane.cost.plan_pricer import (

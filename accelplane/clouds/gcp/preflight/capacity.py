@@ -13,7 +13,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
-from accelplane.clouds.gcp.future_reservation import DELIVERED, FutureReservation, RequestTerms, utc_text
+from accelplane.clouds.gcp.future_reservation import DELIVERED, FutureReservation, utc_text
+from accelplane.clouds.gcp.future_reservation_terms import RequestTerms
 from accelplane.clouds.gcp.preflight.calls import get, why
 from accelplane.clouds.gcp.preflight.demand import PoolDemand
 from accelplane.preflight.options import PreflightOptions

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from accelplane.capacity.purchases import approval_problems, budget_problem
 from accelplane.clouds.aws import resource_types as t
-from accelplane.clouds.aws.capacity_block import TaggedTerms
+from accelplane.clouds.aws.capacity_terms import TaggedTerms
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource

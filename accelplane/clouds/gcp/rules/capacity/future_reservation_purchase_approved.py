@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from accelplane.capacity.purchases import approval_problems, budget_problem
 from accelplane.clouds.gcp import resource_types as t
-from accelplane.clouds.gcp.future_reservation import SOURCE, RequestTerms, commitment_usd
+from accelplane.clouds.gcp.future_reservation_terms import SOURCE, RequestTerms, commitment_usd
 from accelplane.rules.graph import ReferenceGraph
 from accelplane.rules.rule import Enforcement, Family, Rule, Scope, Severity
 from accelplane.rules.view import Resource
