@@ -1,7 +1,7 @@
 """Who changed what: the audit trail a stack keeps of its own data, keys and secrets.
 
-Each cloud builds it with its own service (CloudTrail on AWS, Cloud Audit Logs on Google Cloud) and
-keeps the records where nobody in the platform can delete them before `retention_days` are over.
+Each cloud builds it with its own audit service (its `composition` module) and keeps the records where
+nobody in the platform can delete them before `retention_days` are over.
 """
 
 from __future__ import annotations

@@ -55,8 +55,7 @@ class IdTokens(Model):
     )
     audience: str = Field(
         min_length=1, max_length=256, pattern=r"^\S+$",
-        description="The tokens' audience (`aud`): the OAuth client id the callers request tokens for (on GKE, "
-        "the Identity-Aware Proxy's OAuth client).",
+        description="The tokens' audience (`aud`): the OAuth client id the callers request tokens for.",
     )
     callers: list[Annotated[str, StringConstraints(pattern=r"^[^@\s]+@[^@\s]+\.[a-z]{2,63}$", max_length=256)]] = Field(
         min_length=1, max_length=MAX_CALLERS,

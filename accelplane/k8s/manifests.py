@@ -73,7 +73,7 @@ def manifests(records: Iterable[ObjectRecord]) -> Iterator[tuple[ObjectRecord, d
 
 def _strip_nulls(value: Any) -> Any:
     """The manifest without nulls, nor values the engine masks as secrets: what they hold is not shown,
-    so it is not validated (a Secret's `stringData` from Secret Manager)."""
+    so it is not validated (a Secret's `stringData` copied from the cloud's secret store)."""
     if isinstance(value, dict):
         return {k: _strip_nulls(v) for k, v in value.items() if v is not None and v != SECRET_PLACEHOLDER}
     if isinstance(value, list):

@@ -130,9 +130,8 @@ def _authentication(auth: ClientAuth | None) -> str:
     """How an end authenticates clients, in words two ends can be compared by."""
     if auth is None:
         return "no client authentication"
-    said = []
+    said, tokens = [], auth.id_tokens
     for method in auth.methods():
-        tokens = auth.id_tokens
         if method == "id_tokens" and tokens is not None:
             said.append(f"ID tokens of {tokens.issuer} for audience {tokens.audience} naming "
                         f"{', '.join(sorted(tokens.callers))}")

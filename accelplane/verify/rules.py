@@ -37,16 +37,14 @@ def rule_results(
 ) -> RuleOutcome:
     """`read_types`: the types the live view holds as they are live (None: all); a rule reading others is
     not judged, and says so."""
-    judged, unjudged = list(RULES), []
-    if read_types is not None:
-        judged = [rule for rule in RULES if rule.reads <= set(read_types)]
-        unjudged = [rule for rule in RULES if not rule.reads <= set(read_types)]
+    unread = {rule: rule.reads - set(read_types) if read_types is not None else set() for rule in RULES}
     judgement = judge(resources, policy=Policy(levels=levels or {}, waivers=tuple(platform.waivers), as_of=today),
-                      stack=stack, environment=platform.environment.value, rules=judged)
+                      stack=stack, environment=platform.environment.value,
+                      rules=[rule for rule in RULES if not unread[rule]])
     results: list[CheckResult] = [
-        CheckResult(rule.id, Status.skipped, "not judged on the live cloud: verify does not read "
-                    f"{', '.join(sorted(rule.reads - set(read_types or ())))} here (`check` judges the declaration)")
-        for rule in unjudged
+        CheckResult(rule.id, Status.skipped, f"not judged on the live cloud: verify does not read "
+                    f"{', '.join(sorted(types))} here (`check` judges the declaration)")
+        for rule, types in unread.items() if types
     ]
     for finding in judgement.findings:
         if finding.waived:

@@ -11,7 +11,6 @@ them, are recorded by every trail whose selectors keep them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from accelplane.clouds.aws import resource_types as t
 from accelplane.rules.graph import ReferenceGraph
@@ -76,7 +75,7 @@ def check(resource: Resource, graph: ReferenceGraph) -> Iterator[str | About]:
                if (role := as_str(get(bucket.get("tags") or {}, ROLE_TAG))) in RECORDED_ROLES
                and (arn := _arn(bucket))]
     for trail in trails:
-        problems: list[Any] = list(_problems(trail, buckets))
+        problems = list(_problems(trail, buckets))
         if problems:
             yield About(trail, f"CloudTrail trail {trail.name}: {'; '.join(problems)}")
 
