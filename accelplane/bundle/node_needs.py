@@ -4,8 +4,8 @@ The roles are the one place that maps a software profile to packages, pins, whee
 URLs (roles/node_software/tasks/components.yml, the vendor's phase files, each role's defaults).
 Rather than copy that mapping, this walks the same task files Ansible runs for `site.yml`, with the
 same variables (role defaults, the inventory's group variables, `group_vars/` beside the stack file,
-and the facts a node of the profile's OS would report), and templates them with ansible-core's own templar. It
-collects the arguments of the tasks that fetch: `pinned_packages` sets, `apt` names, `pip`
+and the facts a node of the profile's OS would report), and templates them with ansible-core's own
+templar. It collects the arguments of the tasks that fetch: `pinned_packages` sets, `apt` names, `pip`
 requirements and index, `get_url` URLs and checksums. A task whose condition is false for the
 group is skipped as Ansible would skip it.
 """
