@@ -20,6 +20,12 @@ class Secret(Model):
 
     name: Name
     description: str = Field(default="", description="What the secret holds (never its value).")
+    rotation_days: int | None = Field(
+        default=None, ge=1, le=1000,
+        description="Rotate the secret every this many days (1-1000, Secrets Manager's range for "
+        "AutomaticallyAfterDays). What rotates it is the cloud's: see the cloud's own keys beside this one. "
+        "Without it the secret never rotates (flagged by the rules).",
+    )
 
 class BucketGrant(Model):
     role: BucketRole = Field(description="Which bucket.")

@@ -61,7 +61,7 @@ def test_the_diff_only_step_check_is_listed_and_shown(capsys: pytest.CaptureFixt
     assert [line.split()[:4] for line in listing if line.startswith("AP-RO-004")] == [
         ["AP-RO-004", "high", "mandatory", "rollout"]]
     assert "(diff only)" in next(line for line in listing if line.startswith("AP-RO-004"))
-    assert listing[-1].startswith("127 rules and 2 checks of `accelplane diff` only")
+    assert listing[-1].startswith("131 rules and 2 checks of `accelplane diff` only")
     assert main(["rules", "show", "ap-ro-004", "--format", "json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["name"] == "rollout-one-step-per-change" and record["diff_only"] is True

@@ -13,8 +13,9 @@ from tests.rules.cost_cases import COST_CASES
 from tests.rules.gcp_cases import GCP_CASES
 from tests.rules.migration_cases import MIGRATION_CASES
 from tests.rules.resilience_cases import RESILIENCE_CASES
+from tests.rules.secret_rotation_cases import SECRET_ROTATION_CASES
 
 assert not set(_BASE) & set(GCP_CASES), sorted(set(_BASE) & set(GCP_CASES))
 CASES: dict[str, Case] = {**_BASE, **GCP_CASES, **AIR_GAP_CASES, **COST_CASES, **RESILIENCE_CASES,
                          **MIGRATION_CASES, **CAPACITY_CASES, **CLIENT_AUTH_CASES,
-                         **AUDIT_CASES}
+                         **AUDIT_CASES, **SECRET_ROTATION_CASES}

@@ -38,7 +38,7 @@ def _defined_rules() -> list[Rule]:
 
 
 # The registry's size, stated exactly: a rule added or dropped changes this line in the same commit.
-RULE_COUNT = 127
+RULE_COUNT = 131
 
 
 def test_registry_holds_exactly_the_rules_it_lists_in_every_family() -> None:

@@ -19,6 +19,8 @@ named here, so no test passes because of a moto quirk:
   so the declared TLS-only policy (`Deny` when `aws:SecureTransport` is false) would deny every
   request; `honour_secure_transport()` makes moto skip exactly those statements, as AWS does for
   requests over TLS (all boto3 requests to AWS are).
+- Secrets Manager: `RotateSecret` invokes the rotation Lambda at once (moto needs the function and
+  Docker to run it): `_secret_rotation` sets the rotation settings RotateSecret stores on moto's secret;
 - EKS: a node group always reports a `remoteAccessSecurityGroup` whose id is not even well formed
   (AWS creates one only for `remoteAccess`): `fill_eks_gaps()` leaves it out without remote access;
 - EKS: `ListAccessEntries`, `DescribeAccessEntry`, `ListAssociatedAccessPolicies` and `ListAddons`
@@ -234,6 +236,7 @@ class MotoPlatform:
             "aws:secretsmanager/secret:Secret": self._secret,
             "aws:secretsmanager/secretPolicy:SecretPolicy": self._secret_policy,
             "aws:secretsmanager/secretVersion:SecretVersion": self._secret_version,
+            "aws:secretsmanager/secretRotation:SecretRotation": self._secret_rotation,
             "aws:wafv2/webAcl:WebAcl": self._web_acl,
             "aws:wafv2/webAclAssociation:WebAclAssociation": self._web_acl_association,
         }
@@ -682,6 +685,19 @@ class MotoPlatform:
             SecretId=props["secretId"], SecretString=SECRET_PLACEHOLDER_VALUE
         )
         self._record(resource, props["secretId"])
+
+    def _secret_rotation(self, resource: Resource, props: dict[str, Any]) -> None:
+        """RotateSecret as AWS records it. moto 5.2.5 invokes the rotation Lambda on RotateSecret, which
+        needs a Lambda function in moto and Docker to run it: the rotation settings RotateSecret stores
+        (what ListSecrets then reports) are set on moto's secret object instead."""
+        from moto.secretsmanager.models import secretsmanager_backends
+
+        secret = secretsmanager_backends[ACCOUNT][self.region].secrets[props["secretId"]]
+        secret.rotation_requested = True
+        secret.rotation_enabled = True
+        secret.rotation_lambda_arn = props["rotationLambdaArn"]
+        secret.auto_rotate_after_days = props["rotationRules"]["automaticallyAfterDays"]
+        self._record(resource, secret.arn)
 
     # -- what the Kubernetes layer and the trainer add later -----------------------------------
 

@@ -88,7 +88,10 @@ def test_cli_passes_on_the_declared_platform_then_fails_on_drift(
 
     assert clean.returncode == 0, clean.stderr + clean.stdout[-2000:]
     report = json.loads(clean.stdout)
-    assert report["summary"]["passed"] is True and report["findings"] == []
+    # The live platform raises only the advice the declaration raises: dev's hand-rotated token never rotates.
+    assert report["summary"]["passed"] is True
+    assert [(f["rule"], f["name"], f["enforcement"]) for f in report["findings"]] == [
+        ("AP-SM-003", "acme-ml-dev-secrets-hf-token", "advisory")]
     assert report["api_calls"]["total"] == sum(report["api_calls"]["by_operation"].values()) > 30
     statuses = {c["check"]: c["status"] for c in report["checks"] if c["check"].startswith("checkpoint.")}
     assert statuses == {"checkpoint.present": "pass", "checkpoint.age": "pass", "checkpoint.integrity": "pass"}

@@ -282,11 +282,16 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ),
     (
         shapes.SECRET,
+        # secrets.get: `rotation` as the service returns it (nextRotationTime; rotationPeriod is input-only).
         {"name": "projects/acme-ml/secrets/hf-token", "labels": {"env": "prod"}, "annotations": {"owner": "ml"},
          "replication": {"userManaged": {"replicas": [{"location": "us-central1"}]}}, "versionDestroyTtl": "86400s",
+         "topics": [{"name": "projects/acme-ml/topics/acme-secrets-rotation"}],
+         "rotation": {"nextRotationTime": "2027-04-04T09:00:00Z"},
          "createTime": "2026-01-05T10:00:00Z", "etag": "\"1\""},
         {"secretId": "hf-token", "labels": {"env": "prod"}, "annotations": {"owner": "ml"},
-         "replication": {"userManaged": {"replicas": [{"location": "us-central1"}]}}, "versionDestroyTtl": "86400s"},
+         "replication": {"userManaged": {"replicas": [{"location": "us-central1"}]}}, "versionDestroyTtl": "86400s",
+         "topics": [{"name": "projects/acme-ml/topics/acme-secrets-rotation"}],
+         "rotation": {"nextRotationTime": "2027-04-04T09:00:00Z"}},
     ),
     (
         shapes.SERVICE_ACCOUNT,

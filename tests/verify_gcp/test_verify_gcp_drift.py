@@ -560,6 +560,21 @@ CASES: list[tuple[str, Callable[[Deployment], None], CheckId, str, str]] = [
         "acme-tpu-secrets-hf-token",
         "labels",
     ),
+    # `gcloud secrets update --remove-rotation-schedule` / `--remove-topics`: updateMask rotation, topics.
+    (
+        "secret rotation schedule removed",
+        lambda d: _secrets(d).patch(name=SECRET, updateMask="rotation", body={}).execute(),
+        CHANGED,
+        "acme-tpu-secrets-hf-token",
+        "rotation",
+    ),
+    (
+        "secret rotation topics removed",
+        lambda d: _secrets(d).patch(name=SECRET, updateMask="topics", body={}).execute(),
+        CHANGED,
+        "acme-tpu-secrets-hf-token",
+        "topics",
+    ),
     (
         "extra accessor on a secret",
         _grant(_secrets, SECRET, "roles/secretmanager.secretAccessor", "user:someone@example.com"),

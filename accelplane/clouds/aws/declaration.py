@@ -184,6 +184,22 @@ class AwsSecret(Secret):
     """A Secrets Manager secret."""
 
     recovery_window_days: int = Field(default=30, ge=7, le=30, description="Days a deleted secret can be restored.")
+    rotation_function: str | None = Field(
+        default=None,
+        pattern=r"^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:[A-Za-z0-9_-]{1,64}$",
+        description="The Lambda function that rotates the secret (Secrets Manager calls it with the createSecret, "
+        "setSecret, testSecret and finishSecret steps), by ARN; required with rotation_days. The stack lets "
+        "Secrets Manager invoke it for this secret only.",
+    )
+
+    @model_validator(mode="after")
+    def _rotation_needs_a_function(self) -> AwsSecret:
+        if (self.rotation_days is None) != (self.rotation_function is None):
+            raise ValueError(
+                "rotation_days and rotation_function go together: Secrets Manager rotates a secret by calling "
+                "its rotation function every rotation_days"
+            )
+        return self
 
 
 class AwsSoftwareProfile(SoftwareProfile):

@@ -47,6 +47,9 @@ KMS_KEY = "aws:kms/key:Key"
 KMS_KEY_POLICY = "aws:kms/keyPolicy:KeyPolicy"
 SECRET = "aws:secretsmanager/secret:Secret"
 SECRET_POLICY = "aws:secretsmanager/secretPolicy:SecretPolicy"
+SECRET_ROTATION = "aws:secretsmanager/secretRotation:SecretRotation"
+# A statement of a Lambda function's resource policy (who may invoke it)
+LAMBDA_PERMISSION = "aws:lambda/permission:Permission"
 
 # EC2 and VPC
 SECURITY_GROUP = "aws:ec2/securityGroup:SecurityGroup"

@@ -381,9 +381,11 @@ def _secrets_and_access(
     platform = ctx.platform
     store = SecretStore(
         f"{ctx.name}-secrets",
-        SecretStoreArgs(secrets=[SecretSpec(name=s.name, description=s.description) for s in platform.secrets],
+        SecretStoreArgs(secrets=[SecretSpec(name=s.name, description=s.description, rotation_days=s.rotation_days,
+                                            next_rotation_time=s.next_rotation_time) for s in platform.secrets],
                         region=platform.region, kms_key_id=keys.secrets.key_id, key_grants=[keys.secrets.grant],
-                        values=secret_values(platform), labels=ctx.labels, protect=ctx.protect),
+                        values=secret_values(platform), labels=ctx.labels, protect=ctx.protect,
+                        secret_manager_member=agents.secret_manager_member),
         ctx.opts,
     )
     principals = {}

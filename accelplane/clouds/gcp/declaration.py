@@ -10,10 +10,11 @@ fields carry `reportIncompatibleVariableOverride` waived: sound, as every model 
 
 from __future__ import annotations
 
+from datetime import UTC
 from enum import StrEnum
 from typing import ClassVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AwareDatetime, Field, field_validator, model_validator
 
 from accelplane.clouds.gcp.future_reservation import FutureReservation
 from accelplane.declaration import (
@@ -25,6 +26,7 @@ from accelplane.declaration import (
     Network,
     NodePool,
     Platform,
+    Secret,
 )
 from accelplane.declaration.base import Cidr, Model, Name, _check_cidr
 from accelplane.declaration.endpoint import GOOGLE_ISSUER
@@ -203,6 +205,35 @@ class GcpInferenceEndpoint(InferenceEndpoint):
     )
 
 
+class GcpSecret(Secret):
+    """A Secret Manager secret."""
+
+    first_rotation: AwareDatetime | None = Field(
+        default=None,
+        description="When Secret Manager first sends the rotation notification (RFC 3339 with its offset, e.g. "
+        "2027-01-04T09:00:00Z), then every rotation_days; required with rotation_days, since Secret Manager needs "
+        "a next rotation time with a period. Google refuses a time less than 5 minutes ahead when the secret is "
+        "created; after that Google moves it on and `pulumi up` leaves it be. The notifications go to the stack's "
+        "rotation topic, whose subscriber adds the new version.",
+    )
+
+    @model_validator(mode="after")
+    def _rotation_needs_a_start(self) -> GcpSecret:
+        if (self.rotation_days is None) != (self.first_rotation is None):
+            raise ValueError(
+                "rotation_days and first_rotation go together: Secret Manager sends the first rotation notification "
+                "at first_rotation, then one every rotation_days"
+            )
+        return self
+
+    @property
+    def next_rotation_time(self) -> str | None:
+        """first_rotation in UTC, as Secret Manager's RFC 3339 "Zulu" timestamps."""
+        if self.first_rotation is None:
+            return None
+        return self.first_rotation.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 class GcpPlatform(Platform):
     """A GKE stack (`cloud: gcp`)."""
 
@@ -215,6 +246,9 @@ class GcpPlatform(Platform):
     )
     inference_endpoint: GcpInferenceEndpoint | None = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         default=None, description="Public HTTPS inference endpoint (a GKE Gateway)."
+    )
+    secrets: list[GcpSecret] = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
+        default_factory=list, description="Secret Manager secrets (values never here)."
     )
 
     @property

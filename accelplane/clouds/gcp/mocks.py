@@ -156,6 +156,7 @@ _IAM_TYPES = {
     "gcp:projects/iAMMember:IAMMember": "project",
     "gcp:storage/bucketIAMMember:BucketIAMMember": "bucket",
     "gcp:secretmanager/secretIamMember:SecretIamMember": "secretId",
+    "gcp:pubsub/topicIAMMember:TopicIAMMember": "topic",
 }
 
 
@@ -248,6 +249,11 @@ def _key_ring(new: _New) -> Shaped:
             {"name": new.name, "location": new.location})
 
 
+def _topic(new: _New) -> Shaped:
+    # pulumi-gcp's Topic id: projects/{{project}}/topics/{{name}}
+    return f"projects/{new.project}/topics/{new.name}", {"name": new.name}
+
+
 def _crypto_key(new: _New) -> Shaped:
     return f"{new.inputs.get('keyRing', '')}/cryptoKeys/{new.name}", {"name": new.name}
 
@@ -312,6 +318,7 @@ _SHAPERS: dict[str, Callable[[_New], Shaped]] = {
     "gcp:compute/futureReservation:FutureReservation": _future_reservation,
     "gcp:kms/keyRing:KeyRing": _key_ring,
     "gcp:kms/cryptoKey:CryptoKey": _crypto_key,
+    "gcp:pubsub/topic:Topic": _topic,
     "gcp:serviceaccount/account:Account": _service_account,
     "gcp:projects/serviceIdentity:ServiceIdentity": _service_identity,
     "gcp:storage/bucket:Bucket": _bucket,

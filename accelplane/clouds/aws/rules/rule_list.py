@@ -54,8 +54,10 @@ from accelplane.clouds.aws.rules.secrets import (
     kms_key_rotation,
     kms_no_wildcard_principal,
     no_secrets_in_user_data,
+    rotation_function_invoke_scoped,
     secret_customer_key,
     secret_named_readers,
+    secret_rotation,
 )
 from accelplane.clouds.aws.rules.storage import (
     s3_access_scoped_to_prefix,
@@ -104,6 +106,8 @@ RULES: tuple[Rule, ...] = (
     kms_no_wildcard_principal.RULE,
     secret_customer_key.RULE,
     secret_named_readers.RULE,
+    secret_rotation.RULE,
+    rotation_function_invoke_scoped.RULE,
     no_secrets_in_user_data.RULE,
     # Network and compute
     sg_no_world_ingress.RULE,

@@ -199,6 +199,12 @@ SPECS: dict[str, Spec] = {
         ("description", "kmsKeyId", "tags"), ignore=("recoveryWindowInDays", "forceOverwriteReplicaSecret")
     ),
     "aws:secretsmanager/secretPolicy:SecretPolicy": _spec(("secretArn", "policy"), ignore=("blockPublicPolicy",)),
+    # Rotation as ListSecrets reports it; `rotateImmediately` is what the create call did, not a setting.
+    "aws:secretsmanager/secretRotation:SecretRotation": _spec(
+        ("secretId", "rotationLambdaArn", "rotationRules"),
+        ignore=("rotateImmediately", "rotationEnabled", "externalSecretRotationMetadatas",
+                "externalSecretRotationRoleArn", "region"),
+    ),
     # A secret version is checked for existence only: its value is never read.
     "aws:secretsmanager/secretVersion:SecretVersion": _spec(
         ("secretId",),

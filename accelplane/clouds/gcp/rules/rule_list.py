@@ -53,6 +53,8 @@ from accelplane.clouds.gcp.rules.secrets import (
     gcp_kms_no_public_members,
     gcp_secret_customer_key,
     gcp_secret_named_readers,
+    gcp_secret_rotation,
+    gcp_secret_rotation_notified,
 )
 from accelplane.clouds.gcp.rules.storage import (
     gcs_checkpoint_versioning,
@@ -87,6 +89,8 @@ RULES: tuple[Rule, ...] = (
     gcp_kms_no_public_members.RULE,
     gcp_secret_customer_key.RULE,
     gcp_secret_named_readers.RULE,
+    gcp_secret_rotation.RULE,
+    gcp_secret_rotation_notified.RULE,
     # Audit logs
     gcp_data_access_audit_logs.RULE,
     # Network, compute and cluster (VPC firewall, TPU slices, GKE)

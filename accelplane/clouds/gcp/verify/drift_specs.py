@@ -99,6 +99,14 @@ class GcpDrift(DriftMapping):
     global_kind = "global"
     specs = SPECS
 
+    def comparable(self, type_token: str, key: str, value: Any) -> Any:
+        # A secret's rotation schedule: Google moves nextRotationTime on at every notification and
+        # never returns the input-only rotationPeriod, so what can be compared is that one is set.
+        if type_token == SECRET and key == "rotation":
+            scheduled = isinstance(value, Mapping) and bool(value.get("nextRotationTime"))
+            return "a rotation schedule" if scheduled else None
+        return value
+
     def describe_unexpected(self, live: Resource, props: Mapping[str, Any]) -> str:
         if live.type == FIREWALL:
             rules = props.get("allows") or props.get("denies") or []

@@ -341,6 +341,8 @@ FIELDS.update(
             Field("annotations", "annotations"),
             Field("replication", "replication"),
             Field("versionDestroyTtl", "versionDestroyTtl"),
+            Field("topics", "topics"),
+            Field("rotation", "rotation"),
         ),
         SERVICE_ACCOUNT: (
             Field("accountId", "email", account_id),

@@ -1,4 +1,4 @@
-"""Secrets Manager secrets, their policies and versions (values are never read)."""
+"""Secrets Manager secrets, their policies, versions and rotation (values are never read)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from accelplane.clouds.aws.verify.live_inventory import UNREADABLE, tags_of
 from accelplane.clouds.aws.verify.live_view.core import (
     ViewCore,
 )
+from accelplane.rules.view import Resource
 
 
 class SecretsReader(ViewCore):
@@ -15,10 +16,11 @@ class SecretsReader(ViewCore):
         declared = self.declared.of_type("aws:secretsmanager/secret:Secret")
         policies = self.declared.of_type("aws:secretsmanager/secretPolicy:SecretPolicy")
         versions = self.declared.of_type("aws:secretsmanager/secretVersion:SecretVersion")
+        rotations = self.declared.of_type("aws:secretsmanager/secretRotation:SecretRotation")
         if not declared:
             return
         if self.inv.secrets is UNREADABLE:
-            self._unreadable([*declared, *policies, *versions], "secretsmanager:ListSecrets failed")
+            self._unreadable([*declared, *policies, *versions, *rotations], "secretsmanager:ListSecrets failed")
             return
         claimed: set[str] = set()
         for resource in declared:
@@ -84,3 +86,30 @@ class SecretsReader(ViewCore):
             if current:
                 # Only the version's existence: its value is never read.
                 self._live(resource, resource.type, f"{arn}|{current}", {"secretId": arn, "versionId": current})
+        for resource in rotations:
+            self._rotation(resource)
+
+    def _rotation(self, resource: Resource) -> None:
+        """A secret's rotation as ListSecrets reports it (RotationEnabled, RotationLambdaARN,
+        RotationRules): turned off (`cancel-rotate-secret`) it is missing, with why."""
+        arn = self._live_ref(resource.props.get("secretId"))
+        secret = next((s for s in self.inv.secrets if s["ARN"] == arn), None) if arn else None
+        if arn is None or secret is None:
+            return
+        if not secret.get("RotationEnabled"):
+            self.view.missing_reason[resource.urn] = (
+                f"rotation of {secret['Name']} is off (RotationEnabled false: cancelled, or never turned on)"
+            )
+            return
+        rules = secret.get("RotationRules") or {}
+        live_rules = {
+            key: value
+            for key, value in (
+                ("automaticallyAfterDays", rules.get("AutomaticallyAfterDays")),
+                ("duration", rules.get("Duration")),
+                ("scheduleExpression", rules.get("ScheduleExpression")),
+            )
+            if value not in (None, "")
+        }
+        props = {"secretId": arn, "rotationLambdaArn": secret.get("RotationLambdaARN"), "rotationRules": live_rules}
+        self._live(resource, resource.type, arn, props)

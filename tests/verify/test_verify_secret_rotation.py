@@ -1,0 +1,89 @@
+"""`verify` of a secret's rotation (issue 49): the dev stack with its Hugging Face token rotating every 30
+days, created in moto; the rotation as ListSecrets reports it (RotationEnabled, RotationLambdaARN,
+RotationRules) is compared with the declaration, and rotation cancelled or changed by hand is drift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from accelplane.clouds.aws.verify.declared import aws_declared
+from accelplane.config.loader import StackConfig, load_stack_text
+from accelplane.config.project import find_project
+from accelplane.engine.graph import OfflineGraph
+from accelplane.program import offline_graph
+from accelplane.verify.declared import DeclaredPlatform
+from accelplane.verify.results import CheckId
+from tests.verify.conftest import _as_running, _runner, failures
+from tests.verify.moto_platform import MotoPlatform
+from tests.verify.moto_snapshot import live_platform
+
+FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:acme-rotate-hf-token"
+ROTATION = "acme-ml-dev-secrets-hf-token-rotation"
+
+
+def _rotating_dev_text() -> str:
+    text = Path(find_project(Path(__file__)).stack_file("dev")).read_text()
+    old = "      - name: hf-token\n"
+    assert text.count(old) == 1
+    return text.replace(old, f"{old}        rotation_days: 30\n        rotation_function: {FUNCTION}\n")
+
+
+@pytest.fixture(scope="module")
+def rotating_stack() -> StackConfig:
+    return load_stack_text(_rotating_dev_text(), path="Pulumi.dev.yaml", stack="dev")
+
+
+@pytest.fixture(scope="module")
+def rotating_graph(rotating_stack: StackConfig) -> OfflineGraph:
+    return offline_graph(rotating_stack)
+
+
+@pytest.fixture(scope="module")
+def rotating_declared(rotating_stack: StackConfig, rotating_graph: OfflineGraph) -> DeclaredPlatform:
+    return aws_declared(rotating_stack, rotating_graph)
+
+
+@pytest.fixture
+def live(moto: None, rotating_declared: DeclaredPlatform, boto_session: boto3.Session) -> MotoPlatform:
+    return live_platform("rotating-dev", lambda: _as_running(rotating_declared, boto_session))
+
+
+@pytest.fixture
+def run(rotating_stack: StackConfig, rotating_graph: OfflineGraph, boto_session: boto3.Session) -> Any:
+    return _runner(rotating_stack, rotating_graph, boto_session)
+
+
+def _rotation_results(report: Any) -> list[Any]:
+    return [r for r in report.results if r.name == ROTATION]
+
+
+def test_the_declared_rotation_verifies_clean(live: MotoPlatform, run: Any) -> None:
+    report = run()
+    assert failures(report) == []
+    assert [r.check for r in _rotation_results(report)] == [CheckId.drift_matched]
+    assert _rotation_results(report)[0].status.value == "pass"
+
+
+def test_rotation_cancelled_by_hand_is_missing_with_why(live: MotoPlatform, run: Any) -> None:
+    secrets = live.client("secretsmanager")
+    secrets.cancel_rotate_secret(SecretId=live.secret_arn("hf-token"))
+    report = run()
+    [missing] = [r for r in _rotation_results(report) if r.check == CheckId.drift_missing]
+    assert missing.status.value == "fail"
+    assert "rotation of acme-ml-dev-secrets/hf-token-" in missing.message
+    assert "is off (RotationEnabled false" in missing.message
+
+
+def test_a_rotation_period_changed_by_hand_is_drift(live: MotoPlatform, run: Any) -> None:
+    from moto.secretsmanager.models import secretsmanager_backends
+
+    # What `aws secretsmanager rotate-secret --rotation-rules AutomaticallyAfterDays=90` leaves: moto
+    # would invoke the function (tests/verify/moto_platform.py says why it is set on moto's secret).
+    secret = secretsmanager_backends["123456789012"]["us-east-1"].secrets[live.secret_arn("hf-token")]
+    secret.auto_rotate_after_days = 90
+    report = run()
+    assert (CheckId.drift_changed, ROTATION, "rotationRules.automaticallyAfterDays") in failures(report)
