@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import ClassVar
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from accelplane.declaration.base import (
     BucketAccess,
@@ -22,10 +23,20 @@ class Secret(Model):
     description: str = Field(default="", description="What the secret holds (never its value).")
     rotation_days: int | None = Field(
         default=None, ge=1, le=1000,
-        description="Rotate the secret every this many days (1-1000, Secrets Manager's range for "
-        "AutomaticallyAfterDays). What rotates it is the cloud's: see the cloud's own keys beside this one. "
-        "Without it the secret never rotates (flagged by the rules).",
+        description="Rotate the secret every this many days (1-1000). What rotates it is the cloud's: see the "
+        "cloud's own keys beside this one. Without it the secret never rotates (flagged by the rules).",
     )
+
+    # The cloud's key that goes with rotation_days (what rotates the secret, or when it first does), and why.
+    rotation_needs: ClassVar[tuple[str, str] | None] = None
+
+    @model_validator(mode="after")
+    def _rotation_goes_with_the_cloud_s_key(self) -> Secret:
+        if self.rotation_needs is not None:
+            key, why = self.rotation_needs
+            if (self.rotation_days is None) != (getattr(self, key) is None):
+                raise ValueError(f"rotation_days and {key} go together: {why}")
+        return self
 
 class BucketGrant(Model):
     role: BucketRole = Field(description="Which bucket.")

@@ -192,14 +192,9 @@ class AwsSecret(Secret):
         "Secrets Manager invoke it for this secret only.",
     )
 
-    @model_validator(mode="after")
-    def _rotation_needs_a_function(self) -> AwsSecret:
-        if (self.rotation_days is None) != (self.rotation_function is None):
-            raise ValueError(
-                "rotation_days and rotation_function go together: Secrets Manager rotates a secret by calling "
-                "its rotation function every rotation_days"
-            )
-        return self
+    rotation_needs: ClassVar[tuple[str, str] | None] = (
+        "rotation_function", "Secrets Manager rotates a secret by calling its rotation function every rotation_days"
+    )
 
 
 class AwsSoftwareProfile(SoftwareProfile):

@@ -217,14 +217,10 @@ class GcpSecret(Secret):
         "rotation topic, whose subscriber adds the new version.",
     )
 
-    @model_validator(mode="after")
-    def _rotation_needs_a_start(self) -> GcpSecret:
-        if (self.rotation_days is None) != (self.first_rotation is None):
-            raise ValueError(
-                "rotation_days and first_rotation go together: Secret Manager sends the first rotation notification "
-                "at first_rotation, then one every rotation_days"
-            )
-        return self
+    rotation_needs: ClassVar[tuple[str, str] | None] = (
+        "first_rotation",
+        "Secret Manager sends the first rotation notification at first_rotation, then one every rotation_days",
+    )
 
     @property
     def next_rotation_time(self) -> str | None:
