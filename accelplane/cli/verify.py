@@ -105,6 +105,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--ca-bundle", help="PEM file of CAs to verify the endpoint with (default: system store)")
     parser.add_argument(
+        "--probe-token-file",
+        metavar="FILE",
+        help="where the endpoint authenticates clients (client_auth): a file holding an ID token the health "
+        "probes send as a bearer token (e.g. `gcloud auth print-identity-token --audiences=<audience> > FILE`); "
+        "never printed",
+    )
+    parser.add_argument("--probe-client-cert", metavar="PEM",
+                        help="a client certificate (and its key, unless --probe-client-key) the probes present "
+                        "where the endpoint declares mutual TLS")
+    parser.add_argument("--probe-client-key", metavar="PEM", help="the key of --probe-client-cert")
+    parser.add_argument(
         "--checkpoint-max-age",
         type=_duration,
         metavar="DURATION",
@@ -148,6 +159,9 @@ def run(args: argparse.Namespace) -> int:
         probe_url=args.probe_url,
         probe_http_url=args.probe_http_url,
         ca_bundle=args.ca_bundle,
+        probe_token_file=args.probe_token_file,
+        probe_client_cert=args.probe_client_cert,
+        probe_client_key=args.probe_client_key,
         checkpoint_max_age=args.checkpoint_max_age,
         checkpoint_drill=args.checkpoint_drill,
         concurrency=max(1, args.concurrency),

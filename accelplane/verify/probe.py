@@ -5,6 +5,13 @@ client), verified against the system trust store or `--ca-bundle`. Reported: whe
 for the host, whether every probe answered with a status the declared matcher accepts within the
 timeout, the certificate's days to expiry (warning under 30, failure once expired) and the latency
 p50/p99 (nearest rank) of the probes that succeeded.
+
+Where the endpoint authenticates its clients (`client_auth`), one more request goes without any
+credential and must be refused (`endpoint.auth`): an HTTP 401 or 403 (the load balancer's token
+validation, Identity-Aware Proxy) or the TLS handshake (mutual TLS without a client certificate). The
+health probes then go as a caller would: the ID token of `--probe-token-file` as a bearer token, the
+client certificate of `--probe-client-cert`/`--probe-client-key`; without either they are skipped, not
+failed (every one would be refused, as it must be). The token is never printed.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from accelplane.urls import url_problem
@@ -62,6 +70,49 @@ class Probe:
     seconds: float
     error: str | None = None  # "timeout", "tls: ...", "connection: ..."
     ok: bool = False
+    # The server ended the TLS handshake (an alert: no client certificate, one it does not trust), as
+    # opposed to a server certificate this client does not trust.
+    handshake_refused: bool = False
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What a caller presents: a bearer token (an ID token, never printed), a client certificate."""
+
+    token: str | None = None
+    client_cert: str | None = None  # PEM file
+    client_key: str | None = None  # PEM file; None: the key is in client_cert
+
+    @property
+    def given(self) -> bool:
+        return bool(self.token or self.client_cert)
+
+    @staticmethod
+    def from_files(token_file: str | None, client_cert: str | None, client_key: str | None) -> Credentials:
+        token = Path(token_file).read_text().strip() if token_file else None
+        return Credentials(token or None, client_cert, client_key)
+
+
+def credentials_problem(token_file: str | None, client_cert: str | None, client_key: str | None
+                        ) -> tuple[str, str] | None:
+    """(option, what is wrong) with the probe's credentials; None when they load."""
+    if client_key and not client_cert:
+        return "--probe-client-key", "give the certificate too (--probe-client-cert)"
+    if token_file:
+        try:
+            if not Path(token_file).read_text().strip():
+                return "--probe-token-file", "the file is empty: expected an ID token"
+        except OSError as error:
+            return "--probe-token-file", f"cannot read it: {error.strerror or error}"
+    if client_cert:
+        try:
+            ssl.create_default_context().load_cert_chain(client_cert, client_key)
+        except FileNotFoundError:
+            return "--probe-client-cert", "no such file"
+        except (ssl.SSLError, OSError, ValueError) as error:
+            reason = getattr(error, "reason", None) or getattr(error, "strerror", None) or error
+            return "--probe-client-cert", f"expected a PEM certificate and its key (cannot load them: {reason})"
+    return None
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -72,7 +123,7 @@ def percentile(values: Sequence[float], pct: float) -> float:
 
 
 def probe_once(
-    url: str, *, timeout: float, context: ssl.SSLContext, accept: Callable[[int], bool]
+    url: str, *, timeout: float, context: ssl.SSLContext, accept: Callable[[int], bool], token: str | None = None
 ) -> tuple[Probe, dict | None]:
     parts = urlsplit(url)
     host = parts.hostname or ""
@@ -84,7 +135,10 @@ def probe_once(
     try:
         connection.connect()
         certificate = connection.sock.getpeercert() if connection.sock else None
-        connection.request("GET", path, headers={"User-Agent": "accelplane-verify", "Connection": "close"})
+        headers = {"User-Agent": "accelplane-verify", "Connection": "close"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         response.read()
         elapsed = time.perf_counter() - start
@@ -94,9 +148,13 @@ def probe_once(
     except ssl.SSLCertVerificationError as error:
         return Probe(None, time.perf_counter() - start, f"tls: {error.verify_message or error}"), None
     except ssl.SSLError as error:
-        return Probe(None, time.perf_counter() - start, f"tls: {error.reason or error}"), None
+        return Probe(None, time.perf_counter() - start, f"tls: {error.reason or error}", handshake_refused=True), None
     except TimeoutError:
         return Probe(None, time.perf_counter() - start, "timeout"), certificate
+    except ConnectionResetError as error:
+        # A server that requires a client certificate may drop the connection instead of sending its alert
+        # (the request was already on the way when it checked the certificate).
+        return Probe(None, time.perf_counter() - start, f"connection: {error}", handshake_refused=True), certificate
     except (OSError, http.client.HTTPException) as error:
         return Probe(None, time.perf_counter() - start, f"connection: {error}"), certificate
     finally:
@@ -119,20 +177,36 @@ def probe_endpoint(
     ca_bundle: str | None = None,
     now: datetime | None = None,
     subject: Subject | None = None,
+    authenticates: str | None = None,
+    credentials: Credentials | None = None,
 ) -> list[CheckResult]:
-    """Results for `endpoint.tls`, `endpoint.health`, `endpoint.certificate-expiry`, `endpoint.latency`."""
+    """Results for `endpoint.tls`, `endpoint.health`, `endpoint.certificate-expiry`, `endpoint.latency`, and
+    `endpoint.auth` where the endpoint `authenticates` clients (the declared methods, in words)."""
     where: Subject = subject or {}
-    context = ssl.create_default_context(cafile=ca_bundle)
     accept = parse_matcher(matcher)
-    outcomes: list[Probe] = []
+    results: list[CheckResult] = []
     certificate: dict | None = None
+    if authenticates:
+        anonymous, certificate = probe_once(url, timeout=timeout, context=ssl.create_default_context(cafile=ca_bundle),
+                                            accept=accept)
+        results.append(_refused(url, anonymous, authenticates, where))
+        if not (credentials and credentials.given):
+            results.append(CheckResult(
+                CheckId.endpoint_health, Status.skipped,
+                f"{url} authenticates its clients ({authenticates}): give --probe-token-file or --probe-client-cert "
+                "to probe it as a caller", **where))
+            return results + _certificate_results(certificate, now, where)
+    context = ssl.create_default_context(cafile=ca_bundle)
+    if credentials and credentials.client_cert:
+        context.load_cert_chain(credentials.client_cert, credentials.client_key)
+    token = credentials.token if credentials else None
+    outcomes: list[Probe] = []
     for _ in range(probes):
-        outcome, seen = probe_once(url, timeout=timeout, context=context, accept=accept)
+        outcome, seen = probe_once(url, timeout=timeout, context=context, accept=accept, token=token)
         outcomes.append(outcome)
         certificate = certificate or seen
         if outcome.error and outcome.error.startswith("tls:"):
             break  # a certificate that does not verify will not verify on the next try
-    results: list[CheckResult] = []
     tls_errors = [o.error for o in outcomes if o.error and o.error.startswith("tls:")]
     if tls_errors:
         results.append(CheckResult(CheckId.endpoint_tls, Status.failed, f"{url}: {tls_errors[0]}", **where))
@@ -162,16 +236,7 @@ def probe_endpoint(
                 **where,
             )
         )
-    expiry = _expiry(certificate)
-    if expiry is not None:
-        days = (expiry - (now or datetime.now(UTC))).total_seconds() / 86400
-        if days < 0:
-            status, text = Status.failed, f"certificate expired on {expiry.date()}"
-        elif days < CERT_WARN_DAYS:
-            status, text = Status.warning, f"certificate expires in {int(days)} days ({expiry.date()}): renew it"
-        else:
-            status, text = Status.passed, f"certificate valid for {int(days)} more days ({expiry.date()})"
-        results.append(CheckResult(CheckId.endpoint_certificate, status, text, actual=expiry.isoformat(), **where))
+    results += _certificate_results(certificate, now, where)
     if good:
         latencies = [o.seconds * 1000 for o in good]
         p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
@@ -185,3 +250,36 @@ def probe_endpoint(
             )
         )
     return results
+
+
+def _certificate_results(certificate: dict | None, now: datetime | None, where: Subject) -> list[CheckResult]:
+    expiry = _expiry(certificate)
+    if expiry is None:
+        return []
+    days = (expiry - (now or datetime.now(UTC))).total_seconds() / 86400
+    if days < 0:
+        status, text = Status.failed, f"certificate expired on {expiry.date()}"
+    elif days < CERT_WARN_DAYS:
+        status, text = Status.warning, f"certificate expires in {int(days)} days ({expiry.date()}): renew it"
+    else:
+        status, text = Status.passed, f"certificate valid for {int(days)} more days ({expiry.date()})"
+    return [CheckResult(CheckId.endpoint_certificate, status, text, actual=expiry.isoformat(), **where)]
+
+
+def _refused(url: str, anonymous: Probe, authenticates: str, where: Subject) -> CheckResult:
+    """`endpoint.auth`: what a request without any credential got."""
+    if anonymous.status in (401, 403):
+        return CheckResult(CheckId.endpoint_auth, Status.passed,
+                           f"{url} refused a client without credentials: HTTP {anonymous.status} ({authenticates})",
+                           **where)
+    if anonymous.handshake_refused and "mutual_tls" in authenticates:
+        return CheckResult(CheckId.endpoint_auth, Status.passed,
+                           f"{url} refused a client without credentials at the TLS handshake ({anonymous.error}; "
+                           f"{authenticates})", **where)
+    if anonymous.status is not None:
+        return CheckResult(CheckId.endpoint_auth, Status.failed,
+                           f"{url} answered HTTP {anonymous.status} to a client without credentials: it does not "
+                           f"authenticate clients as declared ({authenticates})", actual=anonymous.status, **where)
+    return CheckResult(CheckId.endpoint_auth, Status.failed,
+                       f"{url}: could not tell whether a client without credentials is refused: {anonymous.error}",
+                       **where)

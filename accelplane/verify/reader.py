@@ -35,6 +35,10 @@ class VerifyOptions:
     probe_url: str | None = None  # default: the live load balancer's address and the health check path
     probe_http_url: str | None = None  # the HTTP->HTTPS redirect's URL; default: the probe URL's host on port 80
     ca_bundle: str | None = None
+    # What the probes present where the endpoint authenticates clients (files; the token is never printed).
+    probe_token_file: str | None = None
+    probe_client_cert: str | None = None
+    probe_client_key: str | None = None
     checkpoint_max_age: timedelta | None = None
     checkpoint_drill: str = "download"  # download | checksum | off
     concurrency: int = 8

@@ -61,6 +61,7 @@ class CheckId(StrEnum):
     endpoint_latency = "endpoint.latency"
     endpoint_tls_versions = "endpoint.tls-versions"
     endpoint_http_redirect = "endpoint.http-redirect"
+    endpoint_auth = "endpoint.auth"  # a client without credentials is refused where client_auth is declared
     checkpoint_present = "checkpoint.present"
     checkpoint_age = "checkpoint.age"
     checkpoint_integrity = "checkpoint.integrity"

@@ -23,7 +23,13 @@ from accelplane.errors import InputError
 from accelplane.verify.checkpoint import DRILL_MODES, checkpoint_drill
 from accelplane.verify.drift import drift_results, stack_missing
 from accelplane.verify.endpoint_policy import http_url_for, http_url_problem, redirect_check, tls_versions_check
-from accelplane.verify.probe import ca_bundle_problem, probe_endpoint, probe_url_problem
+from accelplane.verify.probe import (
+    Credentials,
+    ca_bundle_problem,
+    credentials_problem,
+    probe_endpoint,
+    probe_url_problem,
+)
 from accelplane.verify.reader import LiveRead, LiveReader, LiveSession, VerifyOptions
 from accelplane.verify.restore_drill import RestoreStore, restore_drill
 from accelplane.verify.results import CheckId, CheckResult, Status, VerifyReport
@@ -43,6 +49,9 @@ def check_options(options: VerifyOptions, reader: LiveReader) -> None:
     for option, problem in problems:
         if problem:
             raise InputError.single(problem, file=_HERE, field=option)
+    credentials = credentials_problem(options.probe_token_file, options.probe_client_cert, options.probe_client_key)
+    if credentials is not None:
+        raise InputError.single(credentials[1], file=_HERE, field=credentials[0])
     if options.checkpoint_drill not in DRILL_MODES:
         raise InputError.single(
             f"expected {', '.join(DRILL_MODES[:-1])} or {DRILL_MODES[-1]} (got {options.checkpoint_drill!r})",
@@ -113,6 +122,9 @@ def _endpoint(session: LiveSession, read: LiveRead, options: VerifyOptions) -> l
         matcher=spec.health_check.matcher,
         ca_bundle=options.ca_bundle,
         subject=target.subject,
+        authenticates=", ".join(spec.client_auth.methods()) if spec.client_auth is not None else None,
+        credentials=Credentials.from_files(options.probe_token_file, options.probe_client_cert,
+                                           options.probe_client_key),
     )
     policy = session.endpoint_policy(read)
     if policy.minimum_tls is not None:

@@ -23,7 +23,7 @@ from cryptography.x509.oid import NameOID
 
 from accelplane.clouds.aws.verify.reader import elb_policy_minimum_tls
 from accelplane.verify.endpoint_policy import EndpointPolicy, redirect_check, tls_versions_check
-from accelplane.verify.probe import parse_matcher, percentile, probe_endpoint
+from accelplane.verify.probe import Credentials, credentials_problem, parse_matcher, percentile, probe_endpoint
 from accelplane.verify.results import CheckId, Status
 from tests.verify.moto_platform import MotoPlatform
 
@@ -81,6 +81,8 @@ def issue(
     days: float = 90,
     names: tuple[str, ...] = ("127.0.0.1", "localhost"),
     expired: bool = False,
+    usage: x509.ObjectIdentifier = x509.oid.ExtendedKeyUsageOID.SERVER_AUTH,
+    stem: str = "server",
 ) -> tuple[Path, Path]:
     key = ec.generate_private_key(ec.SECP256R1())
     now = dt.datetime.now(dt.UTC)
@@ -100,11 +102,11 @@ def issue(
         .not_valid_after(end)
         .add_extension(x509.SubjectAlternativeName(alternative), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca.key.public_key()), critical=False)
         .sign(ca.key, hashes.SHA256())
     )
-    cert_path, key_path = directory / "server.pem", directory / "server.key"
+    cert_path, key_path = directory / f"{stem}.pem", directory / f"{stem}.key"
     cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
     key_path.write_bytes(
         key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
@@ -134,11 +136,15 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def serve(cert: Path, key: Path, *, old_tls: bool = False) -> tuple[ThreadingHTTPServer, int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+def serve(cert: Path, key: Path, *, old_tls: bool = False, handler: type[BaseHTTPRequestHandler] = Handler,
+          client_ca: Path | None = None) -> tuple[ThreadingHTTPServer, int]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
+    if client_ca is not None:  # mutual TLS in verify mode: no handshake without a certificate from this CA
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(client_ca)
     if old_tls:  # a listener on an old policy: TLS 1.0 and 1.1 with their ciphers
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -153,8 +159,10 @@ def serve(cert: Path, key: Path, *, old_tls: bool = False) -> tuple[ThreadingHTT
 def https(ca: Ca, tmp_path: Path) -> Iterator[Any]:
     servers: list[ThreadingHTTPServer] = []
 
-    def start(old_tls: bool = False, **certificate: Any) -> str:
-        server, port = serve(*issue(ca, tmp_path, **certificate), old_tls=old_tls)
+    def start(old_tls: bool = False, handler: type[BaseHTTPRequestHandler] = Handler, client_ca: Path | None = None,
+              **certificate: Any) -> str:
+        server, port = serve(*issue(ca, tmp_path, **certificate), old_tls=old_tls, handler=handler,
+                             client_ca=client_ca)
         servers.append(server)
         return f"https://127.0.0.1:{port}"
 
@@ -353,3 +361,87 @@ def test_nothing_listening_on_plain_http_fails_the_redirect_check() -> None:
 ])
 def test_elb_policy_names_give_their_minimum_tls(policy: str, minimum: str) -> None:
     assert elb_policy_minimum_tls(policy) == minimum
+
+
+# -- client authentication (issue 49): a request without credentials must be refused ---------------
+
+TOKEN = "eyJhbGciOiJSUzI1NiJ9.test-token.signature"
+
+
+class TokenHandler(Handler):
+    """What a load balancer validating tokens answers: 401 without the bearer token (RFC 6750's
+    WWW-Authenticate), the backend's answer with it."""
+
+    def do_GET(self) -> None:
+        if self.headers.get("Authorization") != f"Bearer {TOKEN}":
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Bearer realm="serve"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+def test_a_token_endpoint_refuses_the_anonymous_client_and_serves_the_caller(https: Any, ca: Ca, tmp_path: Path
+                                                                             ) -> None:
+    base = https(handler=TokenHandler)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=3, timeout=2, ca_bundle=str(ca.pem),
+                                      authenticates="id_tokens", credentials=Credentials(token=TOKEN)))
+
+    assert results[CheckId.endpoint_auth].status is Status.passed
+    assert "refused a client without credentials: HTTP 401 (id_tokens)" in results[CheckId.endpoint_auth].message
+    assert results[CheckId.endpoint_health].status is Status.passed
+    assert "3/3 probes" in results[CheckId.endpoint_health].message
+    assert all(TOKEN not in r.message for r in results.values())
+
+
+def test_an_endpoint_serving_anyone_fails_the_auth_check(https: Any, ca: Ca) -> None:
+    base = https()
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=1, timeout=2, ca_bundle=str(ca.pem),
+                                      authenticates="id_tokens", credentials=Credentials(token=TOKEN)))
+
+    assert results[CheckId.endpoint_auth].status is Status.failed
+    assert "answered HTTP 200 to a client without credentials" in results[CheckId.endpoint_auth].message
+
+
+def test_without_credentials_the_health_probes_are_skipped_not_failed(https: Any, ca: Ca) -> None:
+    base = https(handler=TokenHandler)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=3, timeout=2, ca_bundle=str(ca.pem),
+                                      authenticates="id_tokens"))
+
+    assert results[CheckId.endpoint_auth].status is Status.passed
+    assert results[CheckId.endpoint_health].status is Status.skipped
+    assert "--probe-token-file" in results[CheckId.endpoint_health].message
+    assert results[CheckId.endpoint_certificate].status is Status.passed  # read from the refused request
+
+
+def test_mutual_tls_refuses_at_the_handshake_and_serves_a_client_certificate(https: Any, ca: Ca, tmp_path: Path
+                                                                            ) -> None:
+    base = https(client_ca=ca.pem)
+    cert, key = issue(ca, tmp_path, names=("client.example.com",), usage=x509.oid.ExtendedKeyUsageOID.CLIENT_AUTH,
+                      stem="client")
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=2, timeout=2, ca_bundle=str(ca.pem),
+                                      authenticates="mutual_tls",
+                                      credentials=Credentials(client_cert=str(cert), client_key=str(key))))
+
+    assert results[CheckId.endpoint_auth].status is Status.passed
+    assert "at the TLS handshake" in results[CheckId.endpoint_auth].message
+    assert results[CheckId.endpoint_health].status is Status.passed
+
+
+def test_the_probe_s_credentials_are_checked_before_anything_is_read(tmp_path: Path, ca: Ca) -> None:
+    empty = tmp_path / "token"
+    empty.write_text("\n")
+    assert credentials_problem(str(empty), None, None) == (
+        "--probe-token-file", "the file is empty: expected an ID token")
+    assert credentials_problem(None, None, str(tmp_path / "k.pem"))[0] == "--probe-client-key"
+    problem = credentials_problem(None, str(ca.pem), None)  # a CA certificate without its key
+    assert problem is not None and problem[0] == "--probe-client-cert" and "cannot load them" in problem[1]
+    token = tmp_path / "id-token"
+    token.write_text(TOKEN + "\n")
+    assert credentials_problem(str(token), None, None) is None
+    assert Credentials.from_files(str(token), None, None).token == TOKEN

@@ -192,7 +192,10 @@ SPECS: dict[str, Spec] = {
         ("port", "protocol", "targetType", "vpcId", "deregistrationDelay", "healthCheck", "tags")
     ),
     "aws:lb/listener:Listener": _spec(
-        ("loadBalancerArn", "port", "protocol", "sslPolicy", "certificateArn", "alpnPolicy", "defaultActions", "tags")
+        ("loadBalancerArn", "port", "protocol", "sslPolicy", "certificateArn", "alpnPolicy", "defaultActions", "tags",
+         "mutualAuthentication"),
+        # Without mutual TLS the listener reports mode "off".
+        defaults={"mutualAuthentication.mode": "off"},
     ),
     "aws:lb/listenerRule:ListenerRule": _spec(("listenerArn", "priority", "conditions", "actions", "tags")),
     "aws:secretsmanager/secret:Secret": _spec(

@@ -13,6 +13,7 @@ from accelplane.clouds.aws.verify.live_view.core import (
 from accelplane.clouds.aws.verify.live_view.wire import (
     as_int,
     bool_attr,
+    wire,
     wire_actions,
 )
 from accelplane.clouds.aws.verify.routing import BACKEND_TAG, SERVICE_TAG, live_conditions
@@ -225,6 +226,8 @@ class Elbv2Reader(ViewCore):
                     ),
                     "tags": inv.elb_tags.get(arn, {}),
                 }
+                if listener.get("MutualAuthentication"):  # client_auth.mutual_tls: verify (trust store) or passthrough
+                    props["mutualAuthentication"] = wire(listener["MutualAuthentication"])
                 if resource is not None:
                     self._live(resource, resource.type, arn, props, {"arn": arn}, raw=listener)
                 else:

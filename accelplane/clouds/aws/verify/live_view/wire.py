@@ -79,6 +79,7 @@ _ACTION_RENAMES = {
     "RedirectConfig": "redirect",
     "FixedResponseConfig": "fixedResponse",
     "ForwardConfig": "forward",
+    "JwtValidationConfig": "jwtValidation",  # client_auth.id_tokens: the token check before the forward
 }
 
 def wire_actions(actions: Any, template: Any) -> list[Any]:
