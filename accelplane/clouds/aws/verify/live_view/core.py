@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from accelplane.clouds.aws.verify.drift_specs import SPECS
 from accelplane.clouds.aws.verify.inventory import Collector
 from accelplane.clouds.aws.verify.live_inventory import UNREADABLE, LiveInventory, tags_of
 from accelplane.clouds.aws.verify.view import AwsLiveView
@@ -21,42 +22,9 @@ BUCKET_ROLE_TAG = "accelplane.io/bucket-role"
 
 PLATFORM_TAG = "accelplane:platform"
 
-# Declared types verify reads; everything else is listed as not verified (routes, NAT, Kubernetes).
-VERIFIED_TYPES = frozenset(
-    {
-        "aws:ec2/vpc:Vpc",
-        "aws:ec2/subnet:Subnet",
-        "aws:ec2/securityGroup:SecurityGroup",
-        "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup",
-        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
-        "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
-        "aws:ec2/launchTemplate:LaunchTemplate",
-        "aws:ec2/placementGroup:PlacementGroup",
-        "aws:eks/cluster:Cluster",
-        "aws:eks/nodeGroup:NodeGroup",
-        "aws:iam/openIdConnectProvider:OpenIdConnectProvider",
-        "aws:iam/role:Role",
-        "aws:iam/rolePolicy:RolePolicy",
-        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
-        "aws:kms/key:Key",
-        "aws:kms/alias:Alias",
-        "aws:s3/bucket:Bucket",
-        "aws:s3/bucketVersioning:BucketVersioning",
-        "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
-        "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock",
-        "aws:s3/bucketOwnershipControls:BucketOwnershipControls",
-        "aws:s3/bucketPolicy:BucketPolicy",
-        "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration",
-        "aws:lb/loadBalancer:LoadBalancer",
-        "aws:lb/targetGroup:TargetGroup",
-        "aws:lb/listener:Listener",
-        "aws:lb/listenerRule:ListenerRule",
-        "aws:secretsmanager/secret:Secret",
-        "aws:secretsmanager/secretPolicy:SecretPolicy",
-        "aws:secretsmanager/secretVersion:SecretVersion",
-        "aws:cloudwatch/logGroup:LogGroup",
-    }
-)
+# Declared types verify reads: those the drift engine has a spec for; everything else is listed as
+# not verified (routes, NAT, Kubernetes).
+VERIFIED_TYPES = frozenset(SPECS)
 
 INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
 
