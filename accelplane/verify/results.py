@@ -54,6 +54,7 @@ class CheckId(StrEnum):
     certificate = "live.certificate"
     secret_value = "live.secret-value"
     secret_rotation = "live.secret-rotation"
+    trail_logging = "live.trail-logging"  # a declared CloudTrail trail is logging and delivering
     rules = "rules.evaluated"
     endpoint_tls = "endpoint.tls"
     endpoint_health = "endpoint.health"

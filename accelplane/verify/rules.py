@@ -16,7 +16,7 @@ from accelplane.declaration import Platform
 from accelplane.report.findings import item
 from accelplane.rules.judgement import Policy, judge
 from accelplane.rules.registry import RULES
-from accelplane.rules.rule import Enforcement, Finding
+from accelplane.rules.rule import Enforcement, Finding, Rule
 from accelplane.rules.view import Resource
 from accelplane.rules.waivers import WaiverStatus
 from accelplane.verify.results import CheckId, CheckResult, Status
@@ -33,11 +33,18 @@ class RuleOutcome:
 
 def rule_results(
     resources: list[Resource], platform: Platform, stack: str, today: date, levels: Mapping[str, str] | None = None,
-    read_types: Collection[str] | None = None,
+    read_types: Collection[str] | None = None, declared_types: Collection[str] | None = None,
 ) -> RuleOutcome:
-    """`read_types`: the types the live view holds as they are live (None: all); a rule reading others is
-    not judged, and says so."""
-    unread = {rule: rule.reads - set(read_types) if read_types is not None else set() for rule in RULES}
+    """`read_types`: the types the live view holds as they are live (None: all); a rule reading a type the
+    declaration has (`declared_types`; None: any) that is not among them is not judged, and says so. A type
+    neither declared nor read is absent from both sides alike: the rule is judged."""
+    def unread_of(rule: Rule) -> set[str]:
+        if read_types is None:
+            return set()
+        relevant = rule.reads if declared_types is None else rule.reads & set(declared_types)
+        return set(relevant) - set(read_types)
+
+    unread = {rule: unread_of(rule) for rule in RULES}
     judgement = judge(resources, policy=Policy(levels=levels or {}, waivers=tuple(platform.waivers), as_of=today),
                       stack=stack, environment=platform.environment.value,
                       rules=[rule for rule in RULES if not unread[rule]])

@@ -83,7 +83,8 @@ def verify(
         results += drift_results(declared, view, session.drift)
         results += session.state_results(read, now)
         results += rule_results(view.resources, stack.platform, stack.stack, options.today or now.date(),
-                                options.policy_levels, read_types=session.drift.specs).results
+                                options.policy_levels, read_types=session.drift.specs,
+                                declared_types={r.type for r in declared.resources}).results
         results += _endpoint(session, read, options)
         results += _checkpoints(session, read, options, now)
     results += read.read_errors

@@ -229,6 +229,8 @@ class MotoPlatform:
             ),
             "aws:s3/bucketPolicy:BucketPolicy": self._bucket_setting,
             "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration": self._bucket_setting,
+            "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration": self._bucket_setting,
+            "aws:cloudtrail/trail:Trail": self._trail,
             "aws:lb/loadBalancer:LoadBalancer": self._load_balancer,
             "aws:lb/targetGroup:TargetGroup": self._target_group,
             "aws:lb/listener:Listener": self._listener,
@@ -518,7 +520,9 @@ class MotoPlatform:
         location = (
             {} if self.region == "us-east-1" else {"CreateBucketConfiguration": {"LocationConstraint": self.region}}
         )
-        s3.create_bucket(Bucket=name, **location)
+        # Object Lock only at creation (CreateBucket's x-amz-bucket-object-lock-enabled), as for the provider.
+        lock = {"ObjectLockEnabledForBucket": True} if props.get("objectLockEnabled") else {}
+        s3.create_bucket(Bucket=name, **location, **lock)
         s3.put_bucket_tagging(Bucket=name, Tagging={"TagSet": tag_list(props.get("tags"))})
         self._record(resource, name, arn=f"arn:aws:s3:::{name}", name=name)
 
@@ -543,6 +547,12 @@ class MotoPlatform:
             s3.put_bucket_encryption(Bucket=bucket, ServerSideEncryptionConfiguration={"Rules": to_api(props["rules"])})
         elif kind == "BucketPolicy":
             s3.put_bucket_policy(Bucket=bucket, Policy=props["policy"])
+        elif kind == "BucketObjectLockConfiguration":
+            retention = props["rule"]["defaultRetention"]
+            s3.put_object_lock_configuration(Bucket=bucket, ObjectLockConfiguration={
+                "ObjectLockEnabled": props["objectLockEnabled"],
+                "Rule": {"DefaultRetention": {"Mode": retention["mode"], "Days": retention["days"]}},
+            })
         elif kind == "BucketLifecycleConfiguration":
             s3.put_bucket_lifecycle_configuration(
                 Bucket=bucket, LifecycleConfiguration={"Rules": to_api(props["rules"])}
@@ -698,6 +708,29 @@ class MotoPlatform:
         secret.rotation_lambda_arn = props["rotationLambdaArn"]
         secret.auto_rotate_after_days = props["rotationRules"]["automaticallyAfterDays"]
         self._record(resource, secret.arn)
+
+    def _trail(self, resource: Resource, props: dict[str, Any]) -> None:
+        """What the provider does for a trail: CreateTrail, PutEventSelectors (advanced), StartLogging."""
+        cloudtrail = self.client("cloudtrail")
+        trail = cloudtrail.create_trail(
+            Name=props["name"],
+            S3BucketName=props["s3BucketName"],
+            IsMultiRegionTrail=props["isMultiRegionTrail"],
+            IncludeGlobalServiceEvents=props["includeGlobalServiceEvents"],
+            EnableLogFileValidation=props["enableLogFileValidation"],
+            KmsKeyId=props["kmsKeyId"],
+            TagsList=tag_list(props.get("tags")),
+        )
+        operators = {"field": "Field", "equals": "Equals", "startsWiths": "StartsWith", "endsWiths": "EndsWith",
+                     "notEquals": "NotEquals", "notStartsWiths": "NotStartsWith", "notEndsWiths": "NotEndsWith"}
+        cloudtrail.put_event_selectors(TrailName=trail["TrailARN"], AdvancedEventSelectors=[
+            {"Name": selector["name"],
+             "FieldSelectors": [{operators[k]: v for k, v in field.items()} for field in selector["fieldSelectors"]]}
+            for selector in props["advancedEventSelectors"]
+        ])
+        if props.get("enableLogging"):
+            cloudtrail.start_logging(Name=trail["TrailARN"])
+        self._record(resource, trail["TrailARN"], arn=trail["TrailARN"], name=props["name"])
 
     # -- what the Kubernetes layer and the trainer add later -----------------------------------
 

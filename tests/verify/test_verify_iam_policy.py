@@ -22,6 +22,7 @@ _S3_ACTIONS = {
     "GetBucketLifecycleConfiguration": "GetLifecycleConfiguration",
     "ListObjectsV2": "ListBucket",
     "HeadObject": "GetObject",
+    "GetObjectLockConfiguration": "GetBucketObjectLockConfiguration",
 }
 # Needed without being an API call of verify's: reading an SSE-KMS object (the checkpoint drill).
 _IMPLIED = {"kms:Decrypt"}

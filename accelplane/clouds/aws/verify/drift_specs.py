@@ -168,6 +168,11 @@ SPECS: dict[str, Spec] = {
     "aws:s3/bucketOwnershipControls:BucketOwnershipControls": _spec((*_BUCKET_SETTING, "rule")),
     "aws:s3/bucketPolicy:BucketPolicy": _spec((*_BUCKET_SETTING, "policy")),
     "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration": _spec((*_BUCKET_SETTING, "rules")),
+    # The audit bucket's default retention: shortened or switched to GOVERNANCE (which a principal with
+    # s3:BypassGovernanceRetention may override) by hand is drift.
+    "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration": _spec(
+        (*_BUCKET_SETTING, "objectLockEnabled", "rule"), ignore=("token", "expectedBucketOwner"),
+    ),
     "aws:lb/loadBalancer:LoadBalancer": _spec(
         (
             "loadBalancerType",
@@ -212,6 +217,20 @@ SPECS: dict[str, Spec] = {
     "aws:secretsmanager/secretVersion:SecretVersion": _spec(
         ("secretId",),
         ignore=("secretString", "secretBinary", "secretStringWo", "secretStringWoVersion", "versionStages"),
+    ),
+    # Whether the trail is logging is judged by `live.trail-logging` (GetTrailStatus: when it stopped,
+    # delivery errors), not as an input that changed.
+    "aws:cloudtrail/trail:Trail": _spec(
+        ("s3BucketName", "s3KeyPrefix", "isMultiRegionTrail", "includeGlobalServiceEvents", "enableLogFileValidation",
+         "isOrganizationTrail", "kmsKeyId", "snsTopicName", "cloudWatchLogsGroupArn", "advancedEventSelectors",
+         "tags"),
+        ignore=("enableLogging",),
+        defaults={
+            "s3KeyPrefix": ABSENT,
+            "isOrganizationTrail": False,
+            "snsTopicName": ABSENT,
+            "cloudWatchLogsGroupArn": ABSENT,
+        },
     ),
     "aws:cloudwatch/logGroup:LogGroup": _spec(
         ("retentionInDays", "kmsKeyId", "tags"), defaults={"retentionInDays": ABSENT, "kmsKeyId": ABSENT}

@@ -22,6 +22,8 @@ List calls (paginated, largest pages), each answering for every resource of its 
   and `iam:ListRoles` (maximum session duration); `iam:ListOpenIDConnectProviders` (the ARN holds
   the cluster's issuer);
 - `logs:DescribeLogGroups` with the declared name as prefix;
+- per declared CloudTrail trail (its name is deterministic): `cloudtrail:GetTrail`, `GetTrailStatus`
+  (logging or stopped, the last delivery and its error), `GetEventSelectors` and `ListTags`;
 - `eks:ListAccessEntries` and `eks:ListAddons` of the cluster (what was granted or installed by hand:
   the program declares the access it needs, EKS adds the node roles' entries), and
   `eks:ListAssociatedAccessPolicies` per access entry (what each entry may do);
@@ -36,8 +38,8 @@ node group's remote-access group) is read with `ec2:DescribeSecurityGroups` and
 `DescribeSecurityGroupRules` filtered on `group-id` (two calls, whatever their number).
 
 Per-resource reads, only where no list call answers: `eks:DescribeNodegroup` (EKS has no batch
-describe); S3 versioning, encryption, public-access block, ownership, policy and lifecycle per
-bucket; `kms:DescribeKey`, `GetKeyRotationStatus`, `GetKeyPolicy` per key; load balancer and
+describe); S3 versioning, encryption, public-access block, ownership, policy, lifecycle and Object Lock
+configuration per bucket; `kms:DescribeKey`, `GetKeyRotationStatus`, `GetKeyPolicy` per key; load balancer and
 target group attributes, listeners and target health; `wafv2:GetWebACLForResource` per load balancer
 where a web ACL is declared (the one attached, with its rules: the endpoint's rate limits);
 `elbv2:DescribeRules` per listener (the listener rules, with their forward actions and target group
@@ -91,6 +93,8 @@ _NOT_FOUND = frozenset(
         "LoadBalancerNotFound",
         "TargetGroupNotFound",
         "ListenerNotFound",
+        "TrailNotFoundException",
+        "ObjectLockConfigurationNotFoundError",
         "InvalidLaunchTemplateId.NotFound",
         "InvalidLaunchTemplateId.VersionNotFound",
     }
@@ -224,7 +228,8 @@ class Collector:
     # -- the run -----------------------------------------------------------------------------
 
     def collect(self) -> LiveInventory:
-        chains = (self._eks, self._network, self._launch_templates, self._tagged, self._secrets, self._iam, self._logs)
+        chains = (self._eks, self._network, self._launch_templates, self._tagged, self._secrets, self._iam, self._logs,
+                  self._trails)
         with (
             ThreadPoolExecutor(self.concurrency, thread_name_prefix="verify-call") as fanout,
             ThreadPoolExecutor(len(chains), thread_name_prefix="verify-chain") as chain_pool,
@@ -537,6 +542,7 @@ class Collector:
             ("ownership", "get_bucket_ownership_controls", "OwnershipControls"),
             ("policy", "get_bucket_policy", "Policy"),
             ("lifecycle", "get_bucket_lifecycle_configuration", "Rules"),
+            ("object_lock", "get_object_lock_configuration", "ObjectLockConfiguration"),
         )
         for name, tags in sorted(buckets.items()):
             state = BucketState(name=name, tags=tags)
@@ -758,3 +764,31 @@ class Collector:
                 self.inventory.log_groups[name] = UNREADABLE
                 continue
             self.inventory.log_groups[name] = next((g for g in found if g["logGroupName"] == name), None)
+
+    # -- CloudTrail --------------------------------------------------------------------------
+
+    def _trails(self) -> None:
+        """Each declared trail by its name: the trail, whether it is logging and delivering, its event
+        selectors and tags. A trail that is gone is `NOT_FOUND` (missing); a failed read `UNREADABLE`."""
+        for resource in self.declared.of_type("aws:cloudtrail/trail:Trail"):
+            name = resource.props.get("name")
+            if not isinstance(name, str):
+                continue
+            found = self.call("cloudtrail", "get_trail", name, Name=name)
+            trail = found.get("Trail") if found else found
+            if not trail:
+                self.inventory.trails[name] = trail
+                continue
+            arn = trail["TrailARN"]
+            status = self.call("cloudtrail", "get_trail_status", name, Name=arn)
+            selectors = self.call("cloudtrail", "get_event_selectors", name, TrailName=arn)
+            tags = self.call("cloudtrail", "list_tags", name, ResourceIdList=[arn])
+            self.inventory.trails[name] = {
+                "trail": trail,
+                "status": {k: v for k, v in status.items() if k != "ResponseMetadata"} if status else status,
+                "selectors": selectors,
+                "tags": (
+                    tags_of(next((t.get("TagsList") for t in tags.get("ResourceTagList", [])), None))
+                    if tags else tags
+                ),
+            }

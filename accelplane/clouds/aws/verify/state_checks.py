@@ -1,6 +1,7 @@
 """Live state no declaration holds but go-live depends on: cluster and node group status and health,
 the launch template version node groups run, target health, KMS key state, secrets having a value
-(its existence only: values are never read) and rotation that keeps up with its schedule.
+(its existence only: values are never read), rotation that keeps up with its schedule, and the audit
+trail logging and delivering.
 
 Each evaluation is a pure function over the API's response shape, so it is tested on shapes moto
 cannot produce (unhealthy targets, degraded node groups) as well as on what moto returns.
@@ -188,6 +189,60 @@ def secret_rotation(
     return CheckResult(CheckId.secret_rotation, Status.passed, f"rotation enabled every {days} days", **where)
 
 
+# CloudTrail delivers log files "within an average of about 5 minutes of an API call" (CloudTrail User
+# Guide, "How CloudTrail works"); an account always has management events, so an hour without a
+# delivery while logging means the delivery is stuck even where no error is reported.
+TRAIL_DELIVERY_STALE = timedelta(hours=1)
+
+
+def _when(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return None
+
+
+def trail_logging(resource: Resource, read: Mapping[str, Any], *, now: datetime) -> CheckResult:
+    """The trail's GetTrailStatus: logging (not stopped by `StopLogging`), and delivering its log and
+    digest files to the bucket (no `LatestDeliveryError` / `LatestDigestDeliveryError`, an S3 or KMS
+    error such as AccessDenied after a bucket or key policy changed)."""
+    where = _where(resource)
+    name = (read.get("trail") or {}).get("Name", resource.name)
+    status = read.get("status")
+    if status is UNREADABLE or not isinstance(status, Mapping):
+        return CheckResult(CheckId.read_error, Status.failed, "not verified: cloudtrail:GetTrailStatus failed",
+                           **where)
+    if not status.get("IsLogging"):
+        stopped = _when(status.get("StopLoggingTime"))
+        since = f" since {stopped.isoformat(timespec='seconds')}" if stopped else ""
+        return CheckResult(
+            CheckId.trail_logging, Status.failed,
+            f"trail {name} is not logging{since} (StopLogging): no API call or object access is recorded; "
+            f"`aws cloudtrail start-logging --name {name}`",
+            **where,
+        )
+    errors = [f"{label} {status[key]}" for key, label in (("LatestDeliveryError", "log files:"),
+                                                           ("LatestDigestDeliveryError", "digest files:"))
+              if status.get(key)]
+    if errors:
+        return CheckResult(
+            CheckId.trail_logging, Status.failed,
+            f"trail {name} is logging but its last delivery to the bucket failed ({'; '.join(errors)}): "
+            "check the bucket policy and the log key's policy",
+            **where,
+        )
+    delivered = _when(status.get("LatestDeliveryTime"))
+    started = _when(status.get("StartLoggingTime"))
+    if delivered is None and started is not None and now - started > TRAIL_DELIVERY_STALE:
+        return CheckResult(CheckId.trail_logging, Status.warning,
+                           f"trail {name} has logged since {started.isoformat(timespec='seconds')} "
+                           "without delivering a log file", **where)
+    if delivered is not None and now - delivered > TRAIL_DELIVERY_STALE:
+        return CheckResult(CheckId.trail_logging, Status.warning,
+                           f"trail {name} last delivered a log file at {delivered.isoformat(timespec='seconds')}",
+                           **where)
+    return CheckResult(CheckId.trail_logging, Status.passed, f"trail {name} is logging and delivering", **where)
+
+
 def rate_limits(resource: Resource, web_acl: Any, declared: Mapping[str, str]) -> CheckResult:
     """The declared rate-based rules (name -> declared action, `block` or `count`) on the web ACL the
     load balancer really has: attached, each rule present as a rate-based rule, acting as declared."""
@@ -272,6 +327,8 @@ def state_results(
         elif live.type == "aws:secretsmanager/secret:Secret" and raw:
             results.append(secret_value(declared, raw))
             results.append(secret_rotation(declared, raw, declared_rotation=rotation_declared, now=now))
+        elif live.type == "aws:cloudtrail/trail:Trail" and raw:
+            results.append(trail_logging(declared, raw, now=now))
     return results
 
 

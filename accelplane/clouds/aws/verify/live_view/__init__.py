@@ -24,6 +24,7 @@ Matching (the names of autonamed resources differ between the offline engine and
 | target group | its `accelplane:service` and `accelplane:backend` tags, else as a load balancer |
 | listener rule | its listener, then its conditions (the path pattern), else its priority |
 | secret | its declared name or name prefix |
+| CloudTrail trail | its declared name |
 
 Live resources that carry the platform's identity (tag, parent group, role, load balancer) but
 match no declared resource are `unexpected`: a rule added by hand, a node group created outside
@@ -43,7 +44,8 @@ as such), which the report lists as its coverage.
 Forward actions (listener default actions, listener rule actions) keep their target groups and
 weights in the declared shape (`forward.targetGroups: [{arn, weight}]`); `routing` judges them.
 
-One module per AWS service (`network`, `eks`, `iam`, `kms`, `s3`, `elbv2`, `secrets`, `logs`), each a
+One module per AWS service (`network`, `eks`, `iam`, `kms`, `s3`, `elbv2`, `secrets`, `logs`,
+`cloudtrail`), each a
 reader of the shared `core.ViewCore`; `builder` runs them in order and `wire` turns API responses
 into the declared shape.
 """

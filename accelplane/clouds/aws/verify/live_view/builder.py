@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from accelplane.clouds.aws.verify.inventory import Collector
+from accelplane.clouds.aws.verify.live_view.cloudtrail import CloudTrailReader
 from accelplane.clouds.aws.verify.live_view.core import VERIFIED_TYPES, AwsLiveView
 from accelplane.clouds.aws.verify.live_view.eks import EksReader
 from accelplane.clouds.aws.verify.live_view.elbv2 import Elbv2Reader
@@ -15,7 +16,8 @@ from accelplane.clouds.aws.verify.live_view.secrets import SecretsReader
 from accelplane.verify.declared import ACCOUNT_SYMBOL, DeclaredPlatform
 
 
-class ViewBuilder(NetworkReader, EksReader, IamReader, KmsReader, S3Reader, Elbv2Reader, SecretsReader, LogsReader):
+class ViewBuilder(NetworkReader, EksReader, IamReader, KmsReader, S3Reader, Elbv2Reader, SecretsReader, LogsReader,
+                  CloudTrailReader):
     """Every service's reader, run in order; what is not read is counted as not verified."""
 
     def build(self) -> AwsLiveView:
@@ -35,6 +37,7 @@ class ViewBuilder(NetworkReader, EksReader, IamReader, KmsReader, S3Reader, Elbv
             self._load_balancing,
             self._secrets,
             self._logs,
+            self._trails,
             self._access,
         ):
             step()

@@ -21,6 +21,7 @@ BUCKET_SETTINGS = {
     "aws:s3/bucketOwnershipControls:BucketOwnershipControls": "ownership",
     "aws:s3/bucketPolicy:BucketPolicy": "policy",
     "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration": "lifecycle",
+    "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration": "object_lock",
 }
 
 
@@ -104,4 +105,6 @@ class S3Reader(ViewCore):
             return {"rule": wire(rules[0], resource.props.get("rule"))}
         if kind == "policy":
             return {"policy": value}
+        if kind == "object_lock":
+            return wire(value, resource.props)
         return {"rules": wire(value, resource.props.get("rules"))}
