@@ -207,6 +207,16 @@ def probe_endpoint(
         certificate = certificate or seen
         if outcome.error and outcome.error.startswith("tls:"):
             break  # a certificate that does not verify will not verify on the next try
+    results += _probe_results(url, outcomes, certificate, matcher=matcher, timeout=timeout, where=where)
+    results += _certificate_results(certificate, now, where)
+    results += _latency_results(outcomes, where)
+    return results
+
+
+def _probe_results(url: str, outcomes: Sequence[Probe], certificate: dict | None, *, matcher: str, timeout: float,
+                   where: Subject) -> list[CheckResult]:
+    """`endpoint.tls` and `endpoint.health` from the probes' outcomes."""
+    results: list[CheckResult] = []
     tls_errors = [o.error for o in outcomes if o.error and o.error.startswith("tls:")]
     if tls_errors:
         results.append(CheckResult(CheckId.endpoint_tls, Status.failed, f"{url}: {tls_errors[0]}", **where))
@@ -236,20 +246,24 @@ def probe_endpoint(
                 **where,
             )
         )
-    results += _certificate_results(certificate, now, where)
-    if good:
-        latencies = [o.seconds * 1000 for o in good]
-        p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
-        results.append(
-            CheckResult(
-                CheckId.endpoint_latency,
-                Status.passed,
-                f"latency over {len(good)} probes: p50 {p50:.1f} ms, p99 {p99:.1f} ms",
-                actual={"p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "probes": len(good)},
-                **where,
-            )
-        )
     return results
+
+
+def _latency_results(outcomes: Sequence[Probe], where: Subject) -> list[CheckResult]:
+    good = [o for o in outcomes if o.ok]
+    if not good:
+        return []
+    latencies = [o.seconds * 1000 for o in good]
+    p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+    return [
+        CheckResult(
+            CheckId.endpoint_latency,
+            Status.passed,
+            f"latency over {len(good)} probes: p50 {p50:.1f} ms, p99 {p99:.1f} ms",
+            actual={"p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "probes": len(good)},
+            **where,
+        )
+    ]
 
 
 def _certificate_results(certificate: dict | None, now: datetime | None, where: Subject) -> list[CheckResult]:
