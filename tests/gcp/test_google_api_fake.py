@@ -75,6 +75,24 @@ def test_iam_policy_round_trip_with_etag(fake):
     assert stale.value.status_code == 409
 
 
+def test_set_iam_policy_changes_audit_configs_only_when_the_mask_names_them(fake):
+    # SetIamPolicyRequest.updateMask, default "bindings, etag": a policy written without a mask keeps
+    # the project's audit configs, whatever the body says (what a careless read-modify-write relies on).
+    fake.put("cloudresourcemanager", "v3", f"v3/projects/{PROJECT}", {"name": "projects/1", "projectId": PROJECT})
+    projects = fake.client("cloudresourcemanager", "v3").projects()
+    resource = f"projects/{PROJECT}"
+    audit = [{"service": "storage.googleapis.com", "auditLogConfigs": [{"logType": "DATA_READ"}]}]
+    owner = [{"role": "roles/owner", "members": ["group:admins@example.com"]}]
+    projects.setIamPolicy(resource=resource, body={"policy": {"bindings": owner, "auditConfigs": audit}}).execute()
+    assert "auditConfigs" not in projects.getIamPolicy(resource=resource, body={}).execute()
+
+    projects.setIamPolicy(resource=resource, body={"policy": {"bindings": owner, "auditConfigs": audit},
+                                                  "updateMask": "bindings,etag,auditConfigs"}).execute()
+    projects.setIamPolicy(resource=resource, body={"policy": {"bindings": []}}).execute()  # default mask
+    policy = projects.getIamPolicy(resource=resource, body={}).execute()
+    assert policy["auditConfigs"] == audit and policy.get("bindings", []) == []
+
+
 def test_a_body_the_api_would_refuse_is_a_400(fake):
     compute = fake.client("compute", "v1")
     body = {**_firewall("bad", ["22"]), "sourceRange": ["0.0.0.0/0"]}

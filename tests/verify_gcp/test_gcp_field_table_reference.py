@@ -1,9 +1,9 @@
-"""The field table verify reads Google resources with (`shapes.to_wire`), against resources written
-out by hand as the REST references show them (compute.v1, container.v1, cloudkms.v1,
-secretmanager.v1, iam.v1, storage.v1, certificatemanager.v1) and the pulumi-gcp inputs each one
-stands for, also written by hand. Every mapped field has its own value in some case here, so a
-field read from another API field (sourceTags for targetTags, the pool's `locations` for the
-cluster's, a count from the wrong autoscaling bound) fails; `test_every_mapped_field_has_a_case`
+"""The field table verify reads Google resources with (`shapes.to_wire`), against resources written out
+by hand as the REST references show them (compute.v1, container.v1, cloudkms.v1, secretmanager.v1,
+iam.v1, storage.v1, certificatemanager.v1, cloudresourcemanager.v3, logging.v2) and the pulumi-gcp
+inputs each one stands for, also written by hand. Every mapped field has its own value in some case
+here, so a field read from another API field (sourceTags for targetTags, the pool's `locations` for
+the cluster's, a count from the wrong autoscaling bound) fails; `test_every_mapped_field_has_a_case`
 keeps it so when the table grows."""
 
 from __future__ import annotations
@@ -385,6 +385,38 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
          "condition": {"title": "ckpt", "expression": "resource.name.startsWith('projects/_/buckets/acme')"}},
         {"bucket": "acme-checkpoints", "role": "roles/storage.objectUser", "member": "principal://x/trainer",
          "condition": {"title": "ckpt", "expression": "resource.name.startsWith('projects/_/buckets/acme')"}},
+    ),
+    (
+        # cloudresourcemanager.v3 Policy.auditConfigs[]: one AuditConfig, with a member exempted.
+        shapes.AUDIT_CONFIG,
+        {"service": "secretmanager.googleapis.com",
+         "auditLogConfigs": [{"logType": "DATA_READ", "exemptedMembers": ["user:ops@example.com"]},
+                             {"logType": "ADMIN_READ"}]},
+        {"service": "secretmanager.googleapis.com",
+         "auditLogConfigs": [{"logType": "DATA_READ", "exemptedMembers": ["user:ops@example.com"]},
+                             {"logType": "ADMIN_READ"}]},
+    ),
+    (
+        # logging.v2 LogBucket as projects.locations.buckets.list returns it.
+        shapes.LOG_BUCKET,
+        {"name": "projects/acme-ml/locations/europe-west4/buckets/acme-audit", "description": "audit logs",
+         "retentionDays": 400, "locked": True, "lifecycleState": "ACTIVE", "createTime": "2026-01-05T10:00:00Z"},
+        {"bucketId": "acme-audit", "location": "europe-west4", "description": "audit logs", "retentionDays": 400,
+         "locked": True},
+    ),
+    (
+        # logging.v2 LogSink as projects.sinks.list returns it.
+        shapes.LOG_SINK,
+        {"name": "acme-audit", "destination": "logging.googleapis.com/projects/acme-ml/locations/europe-west4/"
+         "buckets/acme-audit", "filter": 'logName:"cloudaudit.googleapis.com"', "description": "to the locked bucket",
+         "disabled": False, "writerIdentity": "serviceAccount:service-1@gcp-sa-logging.iam.gserviceaccount.com",
+         "exclusions": [{"name": "no-gcs", "filter": 'protoPayload.serviceName="storage.googleapis.com"',
+                         "disabled": True, "description": "too loud"}]},
+        {"name": "acme-audit", "destination": "logging.googleapis.com/projects/acme-ml/locations/europe-west4/"
+         "buckets/acme-audit", "filter": 'logName:"cloudaudit.googleapis.com"', "description": "to the locked bucket",
+         "disabled": False,
+         "exclusions": [{"name": "no-gcs", "filter": 'protoPayload.serviceName="storage.googleapis.com"',
+                         "disabled": True, "description": "too loud"}]},
     ),
 ]
 

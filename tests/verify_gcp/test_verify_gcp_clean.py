@@ -29,14 +29,31 @@ def test_untouched_platform_verifies_clean(fake, gcs, stack):
     assert len(buckets) == len(deployment.declared.of_type("gcp:storage/bucket:Bucket")) > 0
 
 
-def test_a_rule_reading_types_verify_does_not_read_is_said_not_judged(fake, gcs):
-    """tpu-prod's audit logs (project audit configs, a locked log bucket and its sink) are not read by
-    verify: AP-GAUD-001 would see them missing from the live view and fail a platform that has them, so
-    it is reported as not judged, naming what was not read, never as passed or failed."""
+def test_the_audit_rule_is_judged_on_the_live_audit_configs_sink_and_bucket(fake, gcs):
+    """tpu-prod's audit logs (project audit configs, a locked log bucket and its sink) are read live, so
+    AP-GAUD-001 is judged on them: clean here, no result; the same rule fails once a config is gone
+    (test_verify_gcp_drift_audit.py)."""
     report = deploy(fake, gcs, "tpu-prod").verify()
-    [audit] = [r for r in report.results if r.check == "AP-GAUD-001"]
+    assert [r for r in report.results if r.check == "AP-GAUD-001"] == []
+    assert {r.type for r in report.results if r.check == CheckId.drift_matched} >= {
+        "gcp:logging/projectBucketConfig:ProjectBucketConfig", "gcp:logging/projectSink:ProjectSink",
+        "gcp:projects/iAMAuditConfig:IAMAuditConfig"}
+
+
+def test_a_rule_reading_a_declared_type_verify_does_not_read_is_said_not_judged(tpu_prod):
+    """Were the sink not read (an older reader, a cloud without it), AP-GAUD-001 would see it missing from
+    the live view and fail a platform that has it: it is reported as not judged, naming what was not
+    read, never as passed or failed. A type the declaration does not have at all is no reason."""
+    from datetime import date
+
+    from accelplane.clouds.gcp.verify.drift_specs import SPECS
+    from accelplane.verify.rules import rule_results
+
+    declared = tpu_prod.declared
+    read = set(SPECS) - {"gcp:logging/projectSink:ProjectSink"}
+    results = rule_results(declared.resources, tpu_prod.stack.platform, "tpu-prod", date(2026, 12, 8),
+                           read_types=read, declared_types={r.type for r in declared.resources}).results
+    [audit] = [r for r in results if r.check == "AP-GAUD-001"]
     assert audit.status is Status.skipped
-    assert audit.message == (
-        "not judged on the live cloud: verify does not read gcp:logging/projectBucketConfig:ProjectBucketConfig, "
-        "gcp:logging/projectSink:ProjectSink, gcp:projects/iAMAuditConfig:IAMAuditConfig here (`check` judges the "
-        "declaration)")
+    assert audit.message == ("not judged on the live cloud: verify does not read gcp:logging/projectSink:ProjectSink "
+                             "here (`check` judges the declaration)")

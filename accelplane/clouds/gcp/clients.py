@@ -70,6 +70,7 @@ API_VERSIONS = {
     "storage": "v1",
     "cloudquotas": "v1",
     "dns": "v1",  # a migration's weighted records (`accelplane migrate`)
+    "logging": "v2",  # the audit logs' sink and locked log bucket
 }
 # The IAM permission each read needs (Google's "IAM permissions reference"): named in a denied
 # read's message where Google's answer does not, and the source of docs/gcp/verify-role.yaml.
@@ -98,6 +99,8 @@ PERMISSIONS = {
     "certificatemanager.projects.locations.certificateMaps.certificateMapEntries.list":
         "certificatemanager.certmapentries.list",
     "certificatemanager.projects.locations.certificates.get": "certificatemanager.certs.get",
+    "logging.projects.sinks.list": "logging.sinks.list",
+    "logging.projects.locations.buckets.list": "logging.buckets.list",
     "storage.objects.list": "storage.objects.list",  # the checkpoint drill
     "storage.objects.get": "storage.objects.get",
 }

@@ -260,14 +260,22 @@ def _set_iam_policy(state: State, api: Api, call: Call) -> dict:
     target = _target(call)
     state.existing(api, target)
     key = state.key(api, target)
-    policy = dict((call.body or {}).get("policy") or {})
+    request = call.body or {}
+    policy = dict(request.get("policy") or {})
     current = state.policies.get(key, {"etag": "ACAB"})
     if policy.get("etag") and policy["etag"] != current.get("etag"):
         raise ApiError(409, "There were concurrent policy changes. Please retry the whole read-modify-write.")
-    policy["etag"] = f"BwY{next(state._serial):05d}"
-    policy.setdefault("version", 1)
-    state.policies[key] = policy
-    return copy.deepcopy(policy)
+    # SetIamPolicyRequest.updateMask: "Only the fields in the mask will be modified. If no mask is
+    # provided, the following default mask is used: `paths: "bindings, etag"`" (the discovery
+    # documents of Resource Manager, Cloud KMS, Secret Manager): a policy's auditConfigs change only
+    # when the mask names them.
+    mask = {path.strip() for path in str(request.get("updateMask") or "bindings,etag").split(",")}
+    updated = {name: value for name, value in current.items() if name not in mask}
+    updated.update({name: value for name, value in policy.items() if name in mask or name == "version"})
+    updated["etag"] = f"BwY{next(state._serial):05d}"
+    updated.setdefault("version", 1)
+    state.policies[key] = updated
+    return copy.deepcopy(updated)
 
 
 _NOT_NEW_IDS = frozenset({"requestId", "projectId", "clusterId", "nodePoolId", "operationId", "clientOperationId"})

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from accelplane.clouds.gcp.verify.shapes import (
+    AUDIT_CONFIG,
     BUCKET,
     BUCKET_MEMBER,
     CERT_MAP,
@@ -24,6 +25,8 @@ from accelplane.clouds.gcp.verify.shapes import (
     GLOBAL_ADDRESS,
     KEY_BINDING,
     KEY_RING,
+    LOG_BUCKET,
+    LOG_SINK,
     NETWORK,
     NODE_POOL,
     PROJECT_MEMBER,
@@ -91,6 +94,12 @@ SPECS: dict[str, Spec] = {
     BUCKET_MEMBER: spec(wire_keys(BUCKET_MEMBER), ignore=_IDENTITY, defaults={"condition": ABSENT}),
     CERT_MAP: spec(wire_keys(CERT_MAP), ignore=_IDENTITY),
     CERT_MAP_ENTRY: spec(wire_keys(CERT_MAP_ENTRY), ignore=_IDENTITY, defaults={"hostname": ABSENT}),
+    # Exact: a member exempted from a log type (`exemptedMembers`, which the stack never sets) is drift.
+    AUDIT_CONFIG: spec(wire_keys(AUDIT_CONFIG), ignore=_IDENTITY, exact=("auditLogConfigs",)),
+    LOG_BUCKET: spec(wire_keys(LOG_BUCKET), ignore=_IDENTITY, defaults={"description": ABSENT}),
+    # The writer identity's kind is a create-time choice (no grant is needed into a bucket of the project).
+    LOG_SINK: spec(wire_keys(LOG_SINK), ignore=(*_IDENTITY, "uniqueWriterIdentity"),
+                   defaults={"disabled": False, "exclusions": ABSENT, "description": ABSENT}),
 }
 
 

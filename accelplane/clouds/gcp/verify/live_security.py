@@ -17,6 +17,7 @@ from typing import Any
 from accelplane.clouds.gcp.mocks import FAKE_PROJECT_NUMBER
 from accelplane.clouds.gcp.verify import shapes
 from accelplane.clouds.gcp.verify.shapes import (
+    AUDIT_CONFIG,
     CRYPTO_KEY,
     KEY_BINDING,
     KEY_RING,
@@ -40,6 +41,7 @@ class SecurityReader:
         self.clients = builder.clients
         self.project = builder.project
         self.other_project_grants: list[tuple[str, str]] = []  # (role, member) of other principals
+        self.project_policy: dict | None = None  # the project's IAM policy, where read (audit configs too)
 
     def read(self) -> None:
         self._project_number_symbols()
@@ -48,7 +50,7 @@ class SecurityReader:
             self._kms()
         if of_type(SECRET):
             self._secrets()
-        if of_type(SERVICE_ACCOUNT) or of_type(PROJECT_MEMBER):
+        if of_type(SERVICE_ACCOUNT) or of_type(PROJECT_MEMBER) or of_type(AUDIT_CONFIG):
             self._service_accounts_and_project()
 
     def _project_number_symbols(self) -> None:
@@ -218,15 +220,16 @@ class SecurityReader:
                     emails.add(str(item.get("email")))
                     self.b._live(resource, SERVICE_ACCOUNT, str(item.get("name") or item.get("email")), item)
                     self._user_managed_keys(resource, item, iam)
-        if not self.b.declared.of_type(PROJECT_MEMBER):
+        if not (self.b.declared.of_type(PROJECT_MEMBER) or self.b.declared.of_type(AUDIT_CONFIG)):
             return
         projects = self.clients.service("cloudresourcemanager").projects()
         policy = self.b._read(
-            (PROJECT_MEMBER,),
+            (PROJECT_MEMBER, AUDIT_CONFIG),
             lambda: self.clients.read(projects.getIamPolicy(resource=f"projects/{self.project}", body={})),
         )
         if policy is None:
             return
+        self.project_policy = policy
         pairs = _pairs(policy)
         taken = self._match_grants(self.b.declared.of_type(PROJECT_MEMBER), PROJECT_MEMBER, pairs, self.project, {})
         ours = {f"serviceAccount:{email}" for email in emails}

@@ -18,6 +18,7 @@ from typing import Any
 
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.verify import shapes
+from accelplane.clouds.gcp.verify.live_audit import AuditReader
 from accelplane.clouds.gcp.verify.live_certificates import CertificateReader
 from accelplane.clouds.gcp.verify.live_security import SecurityReader
 from accelplane.clouds.gcp.verify.live_storage import StorageReader
@@ -60,6 +61,7 @@ class GcpViewBuilder:
         self.security = SecurityReader(self)
         self.storage = StorageReader(self)
         self.certificates = CertificateReader(self)
+        self.audit = AuditReader(self)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -84,6 +86,7 @@ class GcpViewBuilder:
         self.security.read()
         self.storage.read()
         self.certificates.read()
+        self.audit.read(self.security.project_policy)
         for resource in self.declared.resources:
             if (resource.type.startswith("gcp:") and resource.type not in VERIFIED_TYPES) or resource.type.startswith(
                 "kubernetes:"

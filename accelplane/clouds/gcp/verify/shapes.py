@@ -40,6 +40,9 @@ BUCKET = "gcp:storage/bucket:Bucket"
 CERT_MAP = "gcp:certificatemanager/certificateMap:CertificateMap"
 CERT_MAP_ENTRY = "gcp:certificatemanager/certificateMapEntry:CertificateMapEntry"
 BUCKET_MEMBER = "gcp:storage/bucketIAMMember:BucketIAMMember"
+AUDIT_CONFIG = "gcp:projects/iAMAuditConfig:IAMAuditConfig"
+LOG_BUCKET = "gcp:logging/projectBucketConfig:ProjectBucketConfig"
+LOG_SINK = "gcp:logging/projectSink:ProjectSink"
 
 
 def key_account(value: Any) -> Any:
@@ -427,6 +430,38 @@ FIELDS.update(
             Field("hostname", "hostname"),
             Field("certificates", "certificates"),
             Field("labels", "labels"),
+        ),
+    }
+)
+
+FIELDS.update(
+    {
+        # One service's entry of the project IAM policy's `auditConfigs`: a member exempted from its
+        # Data Access logs by hand (`exemptedMembers`) is drift, as is a log type turned off.
+        AUDIT_CONFIG: (
+            Field("service", "service"),
+            Field("auditLogConfigs", "auditLogConfigs",
+                  items=(Field("logType", "logType"), Field("exemptedMembers", "exemptedMembers"))),
+        ),
+        # logging.v2 LogBucket: `name` is projects/P/locations/L/buckets/ID.
+        LOG_BUCKET: (
+            Field("bucketId", "name", last_segment),
+            Field("location", "name", location_of),
+            Field("description", "description"),
+            Field("retentionDays", "retentionDays"),
+            Field("locked", "locked"),
+        ),
+        # logging.v2 LogSink: `name` is the sink's own id; a sink disabled or given an exclusion by hand
+        # routes nothing, or less, to the locked bucket.
+        LOG_SINK: (
+            Field("name", "name"),
+            Field("destination", "destination"),
+            Field("filter", "filter"),
+            Field("description", "description"),
+            Field("disabled", "disabled"),
+            Field("exclusions", "exclusions",
+                  items=(Field("name", "name"), Field("filter", "filter"), Field("disabled", "disabled"),
+                         Field("description", "description"))),
         ),
     }
 )
