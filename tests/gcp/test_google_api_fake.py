@@ -93,6 +93,22 @@ def test_set_iam_policy_changes_audit_configs_only_when_the_mask_names_them(fake
     assert policy["auditConfigs"] == audit and policy.get("bindings", []) == []
 
 
+def test_a_pubsub_topic_is_created_at_its_name_once(fake):
+    # topics.create is a PUT to the topic's own name (pubsub.v1 `v1/{+name}`); a second create of the same
+    # name is refused as Pub/Sub does (409 ALREADY_EXISTS), and so is a name starting with "goog".
+    topics = fake.client("pubsub", "v1").projects().topics()
+    name = f"projects/{PROJECT}/topics/rotation"
+    assert topics.create(name=name, body={"labels": {"owner": "ml"}}).execute() == {
+        "name": name, "labels": {"owner": "ml"}}
+    assert topics.list(project=f"projects/{PROJECT}").execute()["topics"] == [{"name": name, "labels": {"owner": "ml"}}]
+    with pytest.raises(HttpError) as again:
+        topics.create(name=name, body={}).execute()
+    assert again.value.status_code == 409
+    with pytest.raises(HttpError) as reserved:
+        topics.create(name=f"projects/{PROJECT}/topics/google-things", body={}).execute()
+    assert reserved.value.status_code == 400
+
+
 def test_a_body_the_api_would_refuse_is_a_400(fake):
     compute = fake.client("compute", "v1")
     body = {**_firewall("bad", ["22"]), "sourceRange": ["0.0.0.0/0"]}

@@ -206,7 +206,21 @@ def _kms(deployment: Deployment) -> None:
             rings.cryptoKeys().setIamPolicy(resource=key, body=_policy(deployment, grants)).execute()
 
 
+def _topics(deployment: Deployment) -> None:
+    """The rotation topic (a PUT to its name, as Pub/Sub's create is) and its publisher grant, made
+    before the secrets that name it."""
+    topics = deployment.client("pubsub").projects().topics()
+    for resource in deployment.declared.of_type(shapes.TOPIC):
+        name = f"projects/{deployment.project}/topics/{resource.props['name']}"
+        topics.create(name=name, body=_body(deployment, resource)).execute()
+        grants = [(member.props["role"], member.props["member"])
+                  for member in deployment.declared.of_type(shapes.TOPIC_MEMBER) if member.props["topic"] == name]
+        if grants:
+            topics.setIamPolicy(resource=name, body=_policy(deployment, grants)).execute()
+
+
 def _secrets(deployment: Deployment) -> None:
+    _topics(deployment)
     secrets = deployment.client("secretmanager").projects().secrets()
     for resource in deployment.declared.of_type(shapes.SECRET):
         secret_id = resource.props["secretId"]

@@ -1,6 +1,6 @@
 """The field table verify reads Google resources with (`shapes.to_wire`), against resources written out
 by hand as the REST references show them (compute.v1, container.v1, cloudkms.v1, secretmanager.v1,
-iam.v1, storage.v1, certificatemanager.v1, cloudresourcemanager.v3, logging.v2) and the pulumi-gcp
+iam.v1, storage.v1, certificatemanager.v1, cloudresourcemanager.v3, logging.v2, pubsub.v1) and the pulumi-gcp
 inputs each one stands for, also written by hand. Every mapped field has its own value in some case
 here, so a field read from another API field (sourceTags for targetTags, the pool's `locations` for
 the cluster's, a count from the wrong autoscaling bound) fails; `test_every_mapped_field_has_a_case`
@@ -385,6 +385,22 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
          "condition": {"title": "ckpt", "expression": "resource.name.startsWith('projects/_/buckets/acme')"}},
         {"bucket": "acme-checkpoints", "role": "roles/storage.objectUser", "member": "principal://x/trainer",
          "condition": {"title": "ckpt", "expression": "resource.name.startsWith('projects/_/buckets/acme')"}},
+    ),
+    (
+        # pubsub.v1 Topic as topics.list returns it.
+        shapes.TOPIC,
+        {"name": "projects/acme-ml/topics/acme-secrets-rotation", "labels": {"owner": "ml"},
+         "messageRetentionDuration": "86400s", "kmsKeyName": f"{KEYS}/cryptoKeys/topics",
+         "state": "ACTIVE"},
+        {"name": "acme-secrets-rotation", "labels": {"owner": "ml"}, "messageRetentionDuration": "86400s",
+         "kmsKeyName": f"{KEYS}/cryptoKeys/topics"},
+    ),
+    (
+        shapes.TOPIC_MEMBER,
+        {"topic": "projects/acme-ml/topics/acme-secrets-rotation", "role": "roles/pubsub.publisher",
+         "member": "serviceAccount:service-1@gcp-sa-secretmanager.iam.gserviceaccount.com"},
+        {"topic": "projects/acme-ml/topics/acme-secrets-rotation", "role": "roles/pubsub.publisher",
+         "member": "serviceAccount:service-1@gcp-sa-secretmanager.iam.gserviceaccount.com"},
     ),
     (
         # cloudresourcemanager.v3 Policy.auditConfigs[]: one AuditConfig, with a member exempted.

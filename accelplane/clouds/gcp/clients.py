@@ -71,6 +71,7 @@ API_VERSIONS = {
     "cloudquotas": "v1",
     "dns": "v1",  # a migration's weighted records (`accelplane migrate`)
     "logging": "v2",  # the audit logs' sink and locked log bucket
+    "pubsub": "v1",  # the secrets' rotation topic
 }
 # The IAM permission each read needs (Google's "IAM permissions reference"): named in a denied
 # read's message where Google's answer does not, and the source of docs/gcp/verify-role.yaml.
@@ -99,6 +100,8 @@ PERMISSIONS = {
     "certificatemanager.projects.locations.certificateMaps.certificateMapEntries.list":
         "certificatemanager.certmapentries.list",
     "certificatemanager.projects.locations.certificates.get": "certificatemanager.certs.get",
+    "pubsub.projects.topics.list": "pubsub.topics.list",
+    "pubsub.projects.topics.getIamPolicy": "pubsub.topics.getIamPolicy",
     "logging.projects.sinks.list": "logging.sinks.list",
     "logging.projects.locations.buckets.list": "logging.buckets.list",
     "storage.objects.list": "storage.objects.list",  # the checkpoint drill

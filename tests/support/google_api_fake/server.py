@@ -14,7 +14,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from tests.support.google_api_fake import advice, aggregated, compute, dns, faults, gke, iam, query, schema
+from tests.support.google_api_fake import advice, aggregated, compute, dns, faults, gke, iam, pubsub, query, schema
 from tests.support.google_api_fake.state import ApiError, Call, Handler, State
 from tools import google_discovery as discovery
 
@@ -30,7 +30,7 @@ class GoogleApiFake:
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         # The methods with semantics of their own that the fake serves like Google does.
-        for methods in (gke, compute, iam, dns, advice, aggregated):
+        for methods in (gke, compute, iam, dns, pubsub, advice, aggregated):
             methods.install(self)
 
     # -- lifecycle ---------------------------------------------------------------------------

@@ -38,6 +38,8 @@ from accelplane.clouds.gcp.verify.shapes import (
     SERVICE_ACCOUNT,
     SSL_POLICY,
     SUBNETWORK,
+    TOPIC,
+    TOPIC_MEMBER,
     wire_keys,
 )
 from accelplane.rules.view import Resource
@@ -95,6 +97,9 @@ SPECS: dict[str, Spec] = {
     CERT_MAP: spec(wire_keys(CERT_MAP), ignore=_IDENTITY),
     CERT_MAP_ENTRY: spec(wire_keys(CERT_MAP_ENTRY), ignore=_IDENTITY, defaults={"hostname": ABSENT}),
     # Exact: a member exempted from a log type (`exemptedMembers`, which the stack never sets) is drift.
+    TOPIC: spec(wire_keys(TOPIC), ignore=_IDENTITY,
+                 defaults={"messageRetentionDuration": ABSENT, "kmsKeyName": ABSENT}),
+    TOPIC_MEMBER: spec(wire_keys(TOPIC_MEMBER), ignore=_IDENTITY),
     AUDIT_CONFIG: spec(wire_keys(AUDIT_CONFIG), ignore=_IDENTITY, exact=("auditLogConfigs",)),
     LOG_BUCKET: spec(wire_keys(LOG_BUCKET), ignore=_IDENTITY, defaults={"description": ABSENT}),
     # The writer identity's kind is a create-time choice (no grant is needed into a bucket of the project).
@@ -128,7 +133,7 @@ class GcpDrift(DriftMapping):
             sources = props.get("sourceRanges") or props.get("destinationRanges") or []
             direction = props.get("direction", "INGRESS")
             return f"{live.name}: {direction} {verb} {ports or 'all'} from {', '.join(sources) or 'any'}"
-        if live.type in (KEY_BINDING, SECRET_MEMBER, PROJECT_MEMBER, BUCKET_MEMBER):
+        if live.type in (KEY_BINDING, SECRET_MEMBER, PROJECT_MEMBER, BUCKET_MEMBER, TOPIC_MEMBER):
             # A binding's members as a list of names; never "for None" (a live grant read without its member).
             members = props.get("member") or ", ".join(str(m) for m in props.get("members") or []) or "no member read"
             return f"{props.get('role') or 'a role not read'} for {members}"

@@ -1,4 +1,5 @@
-"""The Google Cloud live view, continued: Cloud KMS, Secret Manager, service accounts and IAM.
+"""The Google Cloud live view, continued: Cloud KMS, Secret Manager (and its rotation topic), service
+accounts and IAM.
 
 Keys and secrets are listed once per key ring and per project; each IAM policy the declaration
 grants on (a crypto key, a secret, the project) is read once. A declared grant is live when the
@@ -26,6 +27,8 @@ from accelplane.clouds.gcp.verify.shapes import (
     SECRET_MEMBER,
     SERVICE_ACCOUNT,
     SERVICE_ACCOUNT_KEY,
+    TOPIC,
+    TOPIC_MEMBER,
 )
 from accelplane.clouds.gcp.verify.view_builder import ViewBuilder
 from accelplane.rules.view import Resource
@@ -50,6 +53,8 @@ class SecurityReader:
             self._kms()
         if of_type(SECRET):
             self._secrets()
+        if of_type(TOPIC) or of_type(TOPIC_MEMBER):
+            self._topics()
         if of_type(SERVICE_ACCOUNT) or of_type(PROJECT_MEMBER) or of_type(AUDIT_CONFIG):
             self._service_accounts_and_project()
 
@@ -146,6 +151,23 @@ class SecurityReader:
             )
             if policy is not None:
                 self._members(SECRET_MEMBER, "secretId", name, policy)
+
+    def _topics(self) -> None:
+        """The rotation topic Secret Manager notifies, and its publishers: another member able to publish
+        there could fake a rotation notice (an extra grant is drift, as on a secret)."""
+        topics = self.clients.service("pubsub").projects().topics()
+        found = self.b._read(
+            (TOPIC, TOPIC_MEMBER), lambda: self.clients.pages(topics, "topics", project=f"projects/{self.project}")
+        )
+        if found is None:
+            return
+        matched = self._by_full_name(TOPIC, found, lambda r: f"projects/{self.project}/topics/{r.props.get('name')}")
+        for name in sorted(matched):
+            policy = self.b._read(
+                (TOPIC_MEMBER,), lambda name=name: self.clients.read(topics.getIamPolicy(resource=name))
+            )
+            if policy is not None:
+                self._members(TOPIC_MEMBER, "topic", name, policy)
 
     # -- grants ----------------------------------------------------------------------------
 

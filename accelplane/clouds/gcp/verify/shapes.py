@@ -41,6 +41,8 @@ CERT_MAP = "gcp:certificatemanager/certificateMap:CertificateMap"
 CERT_MAP_ENTRY = "gcp:certificatemanager/certificateMapEntry:CertificateMapEntry"
 BUCKET_MEMBER = "gcp:storage/bucketIAMMember:BucketIAMMember"
 AUDIT_CONFIG = "gcp:projects/iAMAuditConfig:IAMAuditConfig"
+TOPIC = "gcp:pubsub/topic:Topic"
+TOPIC_MEMBER = "gcp:pubsub/topicIAMMember:TopicIAMMember"
 LOG_BUCKET = "gcp:logging/projectBucketConfig:ProjectBucketConfig"
 LOG_SINK = "gcp:logging/projectSink:ProjectSink"
 
@@ -364,6 +366,14 @@ FIELDS.update(
         KEY_BINDING: (Field("cryptoKeyId", "cryptoKeyId"), Field("role", "role"), Field("members", "members")),
         SECRET_MEMBER: (Field("secretId", "secretId"), Field("role", "role"), Field("member", "member")),
         PROJECT_MEMBER: (Field("role", "role"), Field("member", "member")),
+        # The secrets' rotation topic (pubsub.v1 Topic) and who may publish on it.
+        TOPIC: (
+            Field("name", "name", last_segment),
+            Field("labels", "labels"),
+            Field("messageRetentionDuration", "messageRetentionDuration"),
+            Field("kmsKeyName", "kmsKeyName"),
+        ),
+        TOPIC_MEMBER: (Field("topic", "topic"), Field("role", "role"), Field("member", "member")),
     }
 )
 
