@@ -41,9 +41,11 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import io
 import json
 import re
 import secrets
+import zipfile
 from collections.abc import Callable
 from typing import Any
 
@@ -239,6 +241,7 @@ class MotoPlatform:
             "aws:secretsmanager/secretPolicy:SecretPolicy": self._secret_policy,
             "aws:secretsmanager/secretVersion:SecretVersion": self._secret_version,
             "aws:secretsmanager/secretRotation:SecretRotation": self._secret_rotation,
+            "aws:lambda/permission:Permission": self._lambda_permission,
             "aws:wafv2/webAcl:WebAcl": self._web_acl,
             "aws:wafv2/webAclAssociation:WebAclAssociation": self._web_acl_association,
         }
@@ -695,6 +698,35 @@ class MotoPlatform:
             SecretId=props["secretId"], SecretString=SECRET_PLACEHOLDER_VALUE
         )
         self._record(resource, props["secretId"])
+
+    def rotation_function(self, arn: str) -> None:
+        """The team's rotation function, which exists before the stack (the stack only lets Secrets Manager
+        invoke it): a function with a role Lambda may assume, as moto requires (no Docker: never invoked)."""
+        lam = self.client("lambda")
+        name = arn.rsplit(":", 1)[-1]
+        try:
+            lam.get_function(FunctionName=arn)
+            return
+        except lam.exceptions.ResourceNotFoundException:
+            pass
+        trust = {"Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]}
+        role = self.client("iam").create_role(RoleName=f"{name}-role", AssumeRolePolicyDocument=json.dumps(trust))
+        archive = io.BytesIO()
+        with zipfile.ZipFile(archive, "w") as bundle:
+            bundle.writestr("rotate.py", "def handler(event, context):\n    return None\n")
+        lam.create_function(FunctionName=name, Runtime="python3.12", Role=role["Role"]["Arn"],
+                            Handler="rotate.handler", Code={"ZipFile": archive.getvalue()})
+
+    def _lambda_permission(self, resource: Resource, props: dict[str, Any]) -> None:
+        """AddPermission on the (pre-existing) function, with the provider's autonamed statement id."""
+        self.rotation_function(props["function"])
+        statement = {"StatementId": autoname(resource.name), "Action": props["action"],
+                     "Principal": props["principal"]}
+        if props.get("sourceArn"):
+            statement["SourceArn"] = props["sourceArn"]
+        self.client("lambda").add_permission(FunctionName=props["function"], **statement)
+        self._record(resource, f"{props['function']}#{statement['StatementId']}")
 
     def _secret_rotation(self, resource: Resource, props: dict[str, Any]) -> None:
         """RotateSecret as AWS records it. moto 5.2.5 invokes the rotation Lambda on RotateSecret, which

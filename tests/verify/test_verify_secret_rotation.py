@@ -4,6 +4,7 @@ RotationRules) is compared with the declaration, and rotation cancelled or chang
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,11 @@ from accelplane.verify.results import CheckId
 from tests.verify.conftest import _as_running, _runner, failures
 from tests.verify.moto_platform import MotoPlatform
 from tests.verify.moto_snapshot import live_platform
+from tests.verify.test_verify_iam_policy import documented_actions, iam_action
 
 FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:acme-rotate-hf-token"
 ROTATION = "acme-ml-dev-secrets-hf-token-rotation"
+INVOKE = "acme-ml-dev-secrets-hf-token-rotation-invoke"  # Secrets Manager may invoke the function
 
 
 def _rotating_dev_text() -> str:
@@ -89,3 +92,43 @@ def test_a_rotation_period_changed_by_hand_is_drift(live: MotoPlatform, run: Any
     secret.auto_rotate_after_days = 90
     report = run()
     assert (CheckId.drift_changed, ROTATION, "rotationRules.automaticallyAfterDays") in failures(report)
+
+
+def _invoke_statement(live: MotoPlatform) -> str:
+    policy = json.loads(live.client("lambda").get_policy(FunctionName=FUNCTION)["Policy"])
+    [statement] = policy["Statement"]
+    return statement["Sid"]
+
+
+def test_the_rotation_function_s_permission_verifies_clean(live: MotoPlatform, run: Any) -> None:
+    report = run()
+    invoke = [r for r in report.results if r.name == INVOKE]
+    assert [(r.check, r.status.value) for r in invoke] == [(CheckId.drift_matched, "pass")]
+    called = {iam_action(op) for op in report.api_calls["by_operation"] if op != "sts.GetCallerIdentity"}
+    assert "lambda:GetPolicy" in called and called - documented_actions() == set()
+
+
+def test_the_permission_removed_from_the_function_is_missing(live: MotoPlatform, run: Any) -> None:
+    # `aws lambda remove-permission`: Secrets Manager can no longer invoke it, and the next rotation fails.
+    live.client("lambda").remove_permission(FunctionName=FUNCTION, StatementId=_invoke_statement(live))
+    report = run()
+    [missing] = [r for r in report.results if r.name == INVOKE and r.check == CheckId.drift_missing]
+    assert "has no resource policy" in missing.message
+
+
+def test_the_permission_widened_to_every_secret_is_drift(live: MotoPlatform, run: Any) -> None:
+    # The statement replaced by one without SourceArn: Secrets Manager may invoke it for any secret.
+    lam = live.client("lambda")
+    lam.remove_permission(FunctionName=FUNCTION, StatementId=_invoke_statement(live))
+    lam.add_permission(FunctionName=FUNCTION, StatementId="any-secret", Action="lambda:InvokeFunction",
+                       Principal="secretsmanager.amazonaws.com")
+    report = run()
+    assert (CheckId.drift_changed, INVOKE, "sourceArn") in failures(report)
+
+
+def test_a_second_statement_for_every_secret_is_unexpected(live: MotoPlatform, run: Any) -> None:
+    live.client("lambda").add_permission(FunctionName=FUNCTION, StatementId="any-secret",
+                                         Action="lambda:InvokeFunction", Principal="secretsmanager.amazonaws.com")
+    report = run()
+    [extra] = [r for r in report.results if r.check == CheckId.drift_unexpected and "any-secret" in (r.name or "")]
+    assert "for any secret (no SourceArn)" in extra.message

@@ -213,6 +213,12 @@ SPECS: dict[str, Spec] = {
         ignore=("rotateImmediately", "rotationEnabled", "externalSecretRotationMetadatas",
                 "externalSecretRotationRoleArn", "region"),
     ),
+    # The rotation function's resource-policy statement for the secret (its id is autonamed).
+    "aws:lambda/permission:Permission": _spec(
+        ("action", "function", "principal", "sourceArn", "sourceAccount"),
+        ignore=("statementId", "statementIdPrefix"),
+        defaults={"sourceAccount": ABSENT},
+    ),
     # A secret version is checked for existence only: its value is never read.
     "aws:secretsmanager/secretVersion:SecretVersion": _spec(
         ("secretId",),

@@ -22,6 +22,7 @@ List calls (paginated, largest pages), each answering for every resource of its 
   and `iam:ListRoles` (maximum session duration); `iam:ListOpenIDConnectProviders` (the ARN holds
   the cluster's issuer);
 - `logs:DescribeLogGroups` with the declared name as prefix;
+- per function a declared Lambda permission names (a secret's rotation function): `lambda:GetPolicy`;
 - per declared CloudTrail trail (its name is deterministic): `cloudtrail:GetTrail`, `GetTrailStatus`
   (logging or stopped, the last delivery and its error), `GetEventSelectors` and `ListTags`;
 - `eks:ListAccessEntries` and `eks:ListAddons` of the cluster (what was granted or installed by hand:
@@ -58,6 +59,7 @@ way: a check that could not read fails the run (exit 1), it never ends it with a
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -229,7 +231,7 @@ class Collector:
 
     def collect(self) -> LiveInventory:
         chains = (self._eks, self._network, self._launch_templates, self._tagged, self._secrets, self._iam, self._logs,
-                  self._trails)
+                  self._trails, self._function_policies)
         with (
             ThreadPoolExecutor(self.concurrency, thread_name_prefix="verify-call") as fanout,
             ThreadPoolExecutor(len(chains), thread_name_prefix="verify-chain") as chain_pool,
@@ -792,3 +794,17 @@ class Collector:
                     if tags else tags
                 ),
             }
+
+    # -- Lambda ------------------------------------------------------------------------------
+
+    def _function_policies(self) -> None:
+        """The resource policy of each function a declared permission is on (the team's rotation
+        function: not the stack's own, its policy statements are): statements, or `NOT_FOUND` where the
+        function or its policy is gone."""
+        functions = {str(r.props.get("function")) for r in self.declared.of_type("aws:lambda/permission:Permission")}
+        for function in sorted(functions):
+            found = self.call("lambda", "get_policy", function, FunctionName=function)
+            if found is UNREADABLE or not found:
+                self.inventory.function_policies[function] = found
+                continue
+            self.inventory.function_policies[function] = json.loads(found["Policy"]).get("Statement") or []

@@ -77,6 +77,7 @@ class LiveInventory:
     secret_policies: dict[str, Any] = field(default_factory=dict)
     roles: Any = field(default_factory=dict)  # role name -> RoleDetail (+ MaxSessionDuration, Description)
     log_groups: dict[str, Any] = field(default_factory=dict)
+    function_policies: dict[str, Any] = field(default_factory=dict)  # function ARN -> policy statements
     trails: dict[str, Any] = field(default_factory=dict)  # trail name -> trail, status, selectors, tags
     vpc_attributes: dict[str, dict[str, Any]] = field(default_factory=dict)  # VPC id -> attribute -> value
     # Security groups read because a read resource refers to them (not returned by the tag filter):

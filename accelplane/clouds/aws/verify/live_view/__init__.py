@@ -25,6 +25,7 @@ Matching (the names of autonamed resources differ between the offline engine and
 | listener rule | its listener, then its conditions (the path pattern), else its priority |
 | secret | its declared name or name prefix |
 | CloudTrail trail | its declared name |
+| Lambda permission | its function's policy statement with the declared principal and action (and source ARN) |
 
 Live resources that carry the platform's identity (tag, parent group, role, load balancer) but
 match no declared resource are `unexpected`: a rule added by hand, a node group created outside
@@ -45,7 +46,7 @@ Forward actions (listener default actions, listener rule actions) keep their tar
 weights in the declared shape (`forward.targetGroups: [{arn, weight}]`); `routing` judges them.
 
 One module per AWS service (`network`, `eks`, `iam`, `kms`, `s3`, `elbv2`, `secrets`, `logs`,
-`cloudtrail`), each a
+`cloudtrail`, `lambda_permissions`), each a
 reader of the shared `core.ViewCore`; `builder` runs them in order and `wire` turns API responses
 into the declared shape.
 """

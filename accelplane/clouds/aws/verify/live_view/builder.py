@@ -9,6 +9,7 @@ from accelplane.clouds.aws.verify.live_view.eks import EksReader
 from accelplane.clouds.aws.verify.live_view.elbv2 import Elbv2Reader
 from accelplane.clouds.aws.verify.live_view.iam import IamReader
 from accelplane.clouds.aws.verify.live_view.kms import KmsReader
+from accelplane.clouds.aws.verify.live_view.lambda_permissions import LambdaPermissionReader
 from accelplane.clouds.aws.verify.live_view.logs import LogsReader
 from accelplane.clouds.aws.verify.live_view.network import NetworkReader
 from accelplane.clouds.aws.verify.live_view.s3 import S3Reader
@@ -17,7 +18,7 @@ from accelplane.verify.declared import ACCOUNT_SYMBOL, DeclaredPlatform
 
 
 class ViewBuilder(NetworkReader, EksReader, IamReader, KmsReader, S3Reader, Elbv2Reader, SecretsReader, LogsReader,
-                  CloudTrailReader):
+                  CloudTrailReader, LambdaPermissionReader):
     """Every service's reader, run in order; what is not read is counted as not verified."""
 
     def build(self) -> AwsLiveView:
@@ -38,6 +39,7 @@ class ViewBuilder(NetworkReader, EksReader, IamReader, KmsReader, S3Reader, Elbv
             self._secrets,
             self._logs,
             self._trails,
+            self._lambda_permissions,
             self._access,
         ):
             step()
