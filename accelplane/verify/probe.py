@@ -73,6 +73,7 @@ class Probe:
     # The server ended the TLS handshake (an alert: no client certificate, one it does not trust), as
     # opposed to a server certificate this client does not trust.
     handshake_refused: bool = False
+    location: str | None = None  # a redirect's target (a sign-in page)
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ def probe_once(
         elapsed = time.perf_counter() - start
         if elapsed > timeout:
             return Probe(response.status, elapsed, "timeout"), certificate
-        return Probe(response.status, elapsed, None, accept(response.status)), certificate
+        return Probe(response.status, elapsed, None, accept(response.status),
+                     location=response.getheader("Location")), certificate
     except ssl.SSLCertVerificationError as error:
         return Probe(None, time.perf_counter() - start, f"tls: {error.verify_message or error}"), None
     except ssl.SSLError as error:
@@ -191,10 +193,12 @@ def probe_endpoint(
                                             accept=accept)
         results.append(_refused(url, anonymous, authenticates, where))
         if not (credentials and credentials.given):
+            how = ("people sign in with a browser session: the targets' health checks stand for it"
+                   if authenticates == "people" else "give --probe-token-file or --probe-client-cert to probe it as "
+                   "a caller")
             results.append(CheckResult(
-                CheckId.endpoint_health, Status.skipped,
-                f"{url} authenticates its clients ({authenticates}): give --probe-token-file or --probe-client-cert "
-                "to probe it as a caller", **where))
+                CheckId.endpoint_health, Status.skipped, f"{url} authenticates its clients ({authenticates}): {how}",
+                **where))
             return results + _certificate_results(certificate, now, where)
     context = ssl.create_default_context(cafile=ca_bundle)
     if credentials and credentials.client_cert:
@@ -280,12 +284,22 @@ def _certificate_results(certificate: dict | None, now: datetime | None, where: 
     return [CheckResult(CheckId.endpoint_certificate, status, text, actual=expiry.isoformat(), **where)]
 
 
+SIGN_IN_REDIRECTS = frozenset({302, 303, 307})
+
+
 def _refused(url: str, anonymous: Probe, authenticates: str, where: Subject) -> CheckResult:
     """`endpoint.auth`: what a request without any credential got."""
     if anonymous.status in (401, 403):
         return CheckResult(CheckId.endpoint_auth, Status.passed,
                            f"{url} refused a client without credentials: HTTP {anonymous.status} ({authenticates})",
                            **where)
+    if anonymous.status in SIGN_IN_REDIRECTS and anonymous.location and "people" in authenticates:
+        # A browser without a session is sent to the sign-in page (the ALB's authenticate-cognito): refused,
+        # with a way in for people.
+        target = urlsplit(anonymous.location)
+        return CheckResult(CheckId.endpoint_auth, Status.passed,
+                           f"{url} sent a client without credentials to sign in: HTTP {anonymous.status} to "
+                           f"{target.scheme}://{target.netloc}{target.path} ({authenticates})", **where)
     if anonymous.handshake_refused and "mutual_tls" in authenticates:
         return CheckResult(CheckId.endpoint_auth, Status.passed,
                            f"{url} refused a client without credentials at the TLS handshake ({anonymous.error}; "

@@ -63,6 +63,9 @@ _API_NAMES = {
     "weight": "Weight", "stickiness": "TargetGroupStickinessConfig", "enabled": "Enabled",
     "duration": "DurationSeconds", "pathPattern": "PathPatternConfig", "mode": "Mode",
     "trustStoreArn": "TrustStoreArn", "ignoreClientCertificateExpiry": "IgnoreClientCertificateExpiry",
+    "authenticateCognito": "AuthenticateCognitoConfig", "userPoolArn": "UserPoolArn",
+    "userPoolClientId": "UserPoolClientId", "userPoolDomain": "UserPoolDomain", "sessionTimeout": "SessionTimeout",
+    "scope": "Scope", "onUnauthenticatedRequest": "OnUnauthenticatedRequest",
 }
 
 
@@ -151,10 +154,51 @@ def test_an_issuer_without_known_keys_needs_its_jwks_uri_and_an_empty_block_says
     start = prod.index("      client_auth:\n")
     end = prod.index("\n", prod.index("          callers:", start)) + 1
     [empty] = _problems(prod[:start] + "      client_auth: {}\n" + prod[end:])
-    assert "declare how clients authenticate (id_tokens, mutual_tls), or leave client_auth out" in empty
+    assert "declare how clients authenticate (id_tokens, mutual_tls, people), or leave client_auth out" in empty
 
 
 def _problems(text: str) -> list[str]:
     with pytest.raises(InputError) as raised:
         load_stack_text(text, path="Pulumi.prod.yaml", stack="prod")
     return [str(problem) for problem in raised.value.problems]
+
+
+USER_POOL = "arn:aws:cognito-idp:us-west-2:444455556666:userpool/us-west-2_aBcDeFgHi"
+PEOPLE = f"""      client_auth:
+        people:
+          user_pool_arn: {USER_POOL}
+          user_pool_client_id: 6p8b2k3m4n5q6r7s8t9u0v1w2x
+          user_pool_domain: acme-llm-playground
+"""
+
+
+def _with(block: str) -> str:
+    prod = stack_text("prod")
+    start = prod.index("      client_auth:\n")
+    end = prod.index("\n", prod.index("          callers:", start)) + 1
+    return prod[:start] + block + prod[end:]
+
+
+def test_people_sign_in_through_cognito_before_every_forward(tmp_path: Path) -> None:
+    path = tmp_path / "Pulumi.prod.yaml"
+    path.write_text(_with(PEOPLE))
+    graph = offline_graph(load_stack_file(path))
+    actions = graph.named("acme-ml-inference-https").inputs["defaultActions"]
+    assert [(a["type"], a["order"]) for a in actions] == [("authenticate-cognito", 1), ("forward", 2)]
+    # A browser without a session goes to the pool's sign-in page; the session lasts the default 8 hours.
+    assert actions[0]["authenticateCognito"] == {
+        "userPoolArn": USER_POOL, "userPoolClientId": "6p8b2k3m4n5q6r7s8t9u0v1w2x",
+        "userPoolDomain": "acme-llm-playground", "sessionTimeout": 28800, "scope": "openid",
+        "onUnauthenticatedRequest": "authenticate",
+    }
+    assert not _invalid("ModifyListener", {"ListenerArn": "arn:aws:elasticloadbalancing:us-west-2:1:listener/app/a/b/c",
+                                           "DefaultActions": _api(actions)})
+    result = run_accelplane(["check", "--stack-file", str(path), "--format", "json"])
+    assert "AP-LB-020" not in {f["rule"] for f in json.loads(result.stdout)["findings"]}, result.stdout
+
+
+def test_people_and_id_tokens_on_one_endpoint_are_refused() -> None:
+    # botocore's elbv2 `Action`: one user authentication action per rule of an HTTPS listener.
+    both = PEOPLE + f"        id_tokens:\n          audience: {AUDIENCE}\n" + PROD_TOKENS
+    [problem] = _problems(_with(both))
+    assert "an ALB listener rule takes one authentication action" in problem

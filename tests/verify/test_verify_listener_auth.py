@@ -47,3 +47,22 @@ def test_live_mutual_tls_reads_as_the_listener_s_input() -> None:
     spec = SPECS["aws:lb/listener:Listener"]
     # A listener without mutual TLS reports mode "off": AWS's default, not drift.
     assert "mutualAuthentication" in spec.read and spec.defaults["mutualAuthentication.mode"] == "off"
+
+
+def test_a_live_cognito_sign_in_reads_as_the_declared_action() -> None:
+    # DescribeListeners' authenticate-cognito action (AuthenticateCognitoConfig), as the API reference shows it.
+    live = {"Type": "authenticate-cognito", "Order": 1, "AuthenticateCognitoConfig": {
+        "UserPoolArn": "arn:aws:cognito-idp:us-west-2:444455556666:userpool/us-west-2_aBcDeFgHi",
+        "UserPoolClientId": "6p8b2k3m4n5q6r7s8t9u0v1w2x", "UserPoolDomain": "acme-llm-playground",
+        "SessionCookieName": "AWSELBAuthSessionCookie", "Scope": "openid", "SessionTimeout": 28800,
+        "OnUnauthenticatedRequest": "authenticate"}}
+    assert not invalid("elbv2", "ModifyListener", {
+        "ListenerArn": "arn:aws:elasticloadbalancing:us-west-2:444455556666:listener/app/acme/1/2",
+        "DefaultActions": [live]})
+    declared = {"type": "authenticate-cognito", "order": 1, "authenticateCognito": {
+        "userPoolArn": "arn:aws:cognito-idp:us-west-2:444455556666:userpool/us-west-2_aBcDeFgHi",
+        "userPoolClientId": "6p8b2k3m4n5q6r7s8t9u0v1w2x", "userPoolDomain": "acme-llm-playground",
+        "sessionTimeout": 28800, "scope": "openid", "onUnauthenticatedRequest": "authenticate"}}
+    [read] = wire_actions([live], [declared])
+    assert read["authenticateCognito"] == {**declared["authenticateCognito"],
+                                           "sessionCookieName": "AWSELBAuthSessionCookie"}

@@ -445,3 +445,40 @@ def test_the_probe_s_credentials_are_checked_before_anything_is_read(tmp_path: P
     token.write_text(TOKEN + "\n")
     assert credentials_problem(str(token), None, None) is None
     assert Credentials.from_files(str(token), None, None).token == TOKEN
+
+
+SIGN_IN = "https://acme-llm-playground.auth.us-west-2.amazoncognito.com/oauth2/authorize"
+
+
+class SignInHandler(Handler):
+    """What the ALB's authenticate-cognito answers a browser without a session: 302 to the pool's
+    authorization endpoint (ELB User Guide, "Authenticate users using an Application Load Balancer")."""
+
+    def do_GET(self) -> None:
+        self.send_response(302)
+        self.send_header("Location", f"{SIGN_IN}?client_id=6p8b2k3m4n5q6r7s8t9u0v1w2x&response_type=code&state=x")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_people_sign_in_sends_the_anonymous_client_to_the_sign_in_page(https: Any, ca: Ca) -> None:
+    base = https(handler=SignInHandler)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=3, timeout=2, ca_bundle=str(ca.pem),
+                                      authenticates="people"))
+
+    assert results[CheckId.endpoint_auth].status is Status.passed
+    assert f"sent a client without credentials to sign in: HTTP 302 to {SIGN_IN} (people)" in (
+        results[CheckId.endpoint_auth].message)
+    assert "client_id" not in results[CheckId.endpoint_auth].message
+    assert results[CheckId.endpoint_health].status is Status.skipped
+    assert "people sign in with a browser session" in results[CheckId.endpoint_health].message
+
+
+def test_a_redirect_is_no_refusal_where_only_tokens_are_declared(https: Any, ca: Ca) -> None:
+    base = https(handler=SignInHandler)
+
+    results = by_check(probe_endpoint(f"{base}/healthz", probes=1, timeout=2, ca_bundle=str(ca.pem),
+                                      authenticates="id_tokens", credentials=Credentials(token=TOKEN)))
+
+    assert results[CheckId.endpoint_auth].status is Status.failed

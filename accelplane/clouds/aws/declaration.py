@@ -139,11 +139,48 @@ class MutualTls(Model):
         return bucket, key
 
 
+class CognitoSignIn(Model):
+    """People sign in through an Amazon Cognito user pool before the ALB forwards their requests (the
+    `authenticate-cognito` action; ELB User Guide, "Authenticate users using an Application Load
+    Balancer"): a browser without a session is redirected to the pool's sign-in page, and the pool's
+    users (or its federated identity providers) are who may call."""
+
+    user_pool_arn: str = Field(
+        pattern=r"^arn:aws[a-z-]*:cognito-idp:[a-z0-9-]+:\d{12}:userpool/[\w-]+_[0-9a-zA-Z]+$",
+        description="The Cognito user pool people sign in to.",
+    )
+    user_pool_client_id: str = Field(
+        pattern=r"^[\w+]{1,128}$", description="The pool's app client for the endpoint (with a client secret and "
+        "the ALB's /oauth2/idpresponse callback URL).",
+    )
+    user_pool_domain: str = Field(
+        pattern=r"^[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?$",
+        description="The pool's domain prefix (or its custom domain) hosting the sign-in page.",
+    )
+    session_timeout_seconds: int = Field(
+        default=28800, ge=1, le=604800,
+        description="How long a sign-in lasts (the ALB's session cookie; at most 7 days).",
+    )
+
+
 class AwsClientAuth(ClientAuth):
     mutual_tls: MutualTls | None = Field(default=None, description="Client certificates (ALB mutual TLS).")
+    people: CognitoSignIn | None = Field(
+        default=None, description="People sign in through a Cognito user pool (the ALB's authenticate-cognito).")
 
     def methods(self) -> list[str]:
-        return [*super().methods(), *(["mutual_tls"] if self.mutual_tls is not None else [])]
+        return [*super().methods(), *(["mutual_tls"] if self.mutual_tls is not None else []),
+                *(["people"] if self.people is not None else [])]
+
+    @model_validator(mode="after")
+    def _one_authenticate_action(self) -> AwsClientAuth:
+        # botocore's elbv2 model, `Action`: a rule of an HTTPS listener "can also include one of the following
+        # user authentication actions: authenticate-oidc, authenticate-cognito, or jwt-validation".
+        if self.people is not None and self.id_tokens is not None:
+            raise ValueError("an ALB listener rule takes one authentication action: id_tokens (jwt-validation) "
+                             "for machine callers or people (authenticate-cognito) for sign-in, not both on one "
+                             "endpoint")
+        return self
 
 
 RoleArn = Annotated[str, StringConstraints(pattern=r"^arn:aws[a-z-]*:iam::\d{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$")]

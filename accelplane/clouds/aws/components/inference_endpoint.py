@@ -20,7 +20,9 @@ Client authentication (`client_auth`): ID tokens are a `jwt-validation` action a
 `email` (https://docs.aws.amazon.com/elasticloadbalancing/latest/application/listener-verify-jwt.html;
 botocore elbv2 JwtValidationActionConfig); client certificates are the listener's mutual
 authentication with a trust store built from the declared S3 bundle
-(https://docs.aws.amazon.com/elasticloadbalancing/latest/application/mutual-authentication.html).
+(https://docs.aws.amazon.com/elasticloadbalancing/latest/application/mutual-authentication.html); people
+sign in through a Cognito user pool, an `authenticate-cognito` action ahead of every forward instead of
+the token check (a rule takes one authentication action).
 """
 
 from __future__ import annotations
@@ -36,13 +38,14 @@ from pulumi_aws.lb import (
     ListenerDefaultActionForwardArgsDict,
     ListenerMutualAuthenticationArgsDict,
     ListenerRuleActionArgsDict,
+    ListenerRuleActionAuthenticateCognitoArgsDict,
     ListenerRuleActionForwardArgsDict,
     ListenerRuleActionJwtValidationArgsDict,
 )
 
 from accelplane.clouds.aws.components.endpoint_firewall import EndpointFirewall, EndpointFirewallArgs, ProtectedRoute
+from accelplane.clouds.aws.declaration import AwsClientAuth, MutualTlsMode
 from accelplane.clouds.aws.declaration import AwsInferenceEndpoint as EndpointSpec
-from accelplane.clouds.aws.declaration import MutualTlsMode
 from accelplane.clouds.aws.endpoint_tags import BACKEND_TAG, SERVICE_TAG, WEIGHTS_TAG, weights_value
 from accelplane.declaration import HealthCheck, IdTokens, RateLimit
 
@@ -170,8 +173,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
                 )
                 self.target_group_arns[(route.service, backend.name)] = group.arn
         default = next((r for r in args.routes if r.path_prefix == DEFAULT_PREFIX), None)
-        auth = spec.client_auth
-        tokens = _jwt_validation(auth.id_tokens) if auth is not None and auth.id_tokens is not None else None
+        tokens = _authentication(spec.client_auth)
         default_actions: list[ListenerDefaultActionArgsDict] = (
             _behind(tokens, {"type": "forward", "forward": self._default_forward(default)})
             if default is not None
@@ -281,11 +283,34 @@ class InferenceEndpoint(pulumi.ComponentResource):
         }
 
 
-def _behind(tokens: ListenerRuleActionJwtValidationArgsDict | None, forward: Any) -> list[Any]:
-    """`forward` alone, or after the ID-token check (an action list of several needs each one's `order`)."""
-    if tokens is None:
+def _authentication(auth: AwsClientAuth | None) -> dict[str, Any] | None:
+    """The one authentication action every forward comes after (a rule takes one at most): the ID-token
+    check for machine callers, or Cognito sign-in for people."""
+    if auth is None:
+        return None
+    if auth.id_tokens is not None:
+        return {"type": "jwt-validation", "jwt_validation": _jwt_validation(auth.id_tokens)}
+    if auth.people is not None:
+        people = auth.people
+        cognito: ListenerRuleActionAuthenticateCognitoArgsDict = {
+            "user_pool_arn": people.user_pool_arn,
+            "user_pool_client_id": people.user_pool_client_id,
+            "user_pool_domain": people.user_pool_domain,
+            "session_timeout": people.session_timeout_seconds,
+            "scope": "openid",
+            # A browser without a session goes to the sign-in page (the ALB's default, stated).
+            "on_unauthenticated_request": "authenticate",
+        }
+        return {"type": "authenticate-cognito", "authenticate_cognito": cognito}
+    return None
+
+
+def _behind(authentication: dict[str, Any] | None, forward: Any) -> list[Any]:
+    """`forward` alone, or after the authentication action (an action list of several needs each one's
+    `order`)."""
+    if authentication is None:
         return [forward]
-    return [{"type": "jwt-validation", "order": 1, "jwt_validation": tokens}, {**forward, "order": 2}]
+    return [{**authentication, "order": 1}, {**forward, "order": 2}]
 
 
 def _jwt_validation(tokens: IdTokens) -> ListenerRuleActionJwtValidationArgsDict:

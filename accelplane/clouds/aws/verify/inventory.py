@@ -59,7 +59,6 @@ way: a check that could not read fails the run (exit 1), it never ends it with a
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -68,6 +67,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from accelplane.clouds.aws.clients import AwsClients, ReadOnlyError, UnreadableAnswerError, describe_error
+from accelplane.clouds.aws.verify.inventory_audit import read_function_policies, read_trails
 from accelplane.clouds.aws.verify.live_inventory import (
     UNREADABLE,
     BucketState,
@@ -767,44 +767,10 @@ class Collector:
                 continue
             self.inventory.log_groups[name] = next((g for g in found if g["logGroupName"] == name), None)
 
-    # -- CloudTrail --------------------------------------------------------------------------
+    # -- CloudTrail and Lambda (the audit trail, a rotation function's policy) ----------------
 
     def _trails(self) -> None:
-        """Each declared trail by its name: the trail, whether it is logging and delivering, its event
-        selectors and tags. A trail that is gone is `NOT_FOUND` (missing); a failed read `UNREADABLE`."""
-        for resource in self.declared.of_type("aws:cloudtrail/trail:Trail"):
-            name = resource.props.get("name")
-            if not isinstance(name, str):
-                continue
-            found = self.call("cloudtrail", "get_trail", name, Name=name)
-            trail = found.get("Trail") if found else found
-            if not trail:
-                self.inventory.trails[name] = trail
-                continue
-            arn = trail["TrailARN"]
-            status = self.call("cloudtrail", "get_trail_status", name, Name=arn)
-            selectors = self.call("cloudtrail", "get_event_selectors", name, TrailName=arn)
-            tags = self.call("cloudtrail", "list_tags", name, ResourceIdList=[arn])
-            self.inventory.trails[name] = {
-                "trail": trail,
-                "status": {k: v for k, v in status.items() if k != "ResponseMetadata"} if status else status,
-                "selectors": selectors,
-                "tags": (
-                    tags_of(next((t.get("TagsList") for t in tags.get("ResourceTagList", [])), None))
-                    if tags else tags
-                ),
-            }
-
-    # -- Lambda ------------------------------------------------------------------------------
+        read_trails(self)
 
     def _function_policies(self) -> None:
-        """The resource policy of each function a declared permission is on (the team's rotation
-        function: not the stack's own, its policy statements are): statements, or `NOT_FOUND` where the
-        function or its policy is gone."""
-        functions = {str(r.props.get("function")) for r in self.declared.of_type("aws:lambda/permission:Permission")}
-        for function in sorted(functions):
-            found = self.call("lambda", "get_policy", function, FunctionName=function)
-            if found is UNREADABLE or not found:
-                self.inventory.function_policies[function] = found
-                continue
-            self.inventory.function_policies[function] = json.loads(found["Policy"]).get("Statement") or []
+        read_function_policies(self)

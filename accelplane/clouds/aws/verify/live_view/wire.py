@@ -80,6 +80,7 @@ _ACTION_RENAMES = {
     "FixedResponseConfig": "fixedResponse",
     "ForwardConfig": "forward",
     "JwtValidationConfig": "jwtValidation",  # client_auth.id_tokens: the token check before the forward
+    "AuthenticateCognitoConfig": "authenticateCognito",  # client_auth.people: sign-in before the forward
 }
 
 def wire_actions(actions: Any, template: Any) -> list[Any]:
