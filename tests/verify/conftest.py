@@ -69,7 +69,9 @@ def boto_session() -> boto3.Session:
 def moto() -> Iterator[None]:
     undo, undo_eks = honour_secure_transport(), fill_eks_gaps()
     try:
-        with mock_aws():
+        # Lambda without Docker: moto answers an invocation without running the function's code, so
+        # RotateSecret runs as on AWS up to what the rotation function itself would write.
+        with mock_aws(config={"lambda": {"use_docker": False}}):
             yield
     finally:
         undo_eks()

@@ -19,8 +19,9 @@ named here, so no test passes because of a moto quirk:
   so the declared TLS-only policy (`Deny` when `aws:SecureTransport` is false) would deny every
   request; `honour_secure_transport()` makes moto skip exactly those statements, as AWS does for
   requests over TLS (all boto3 requests to AWS are).
-- Secrets Manager: `RotateSecret` invokes the rotation Lambda at once (moto needs the function and
-  Docker to run it): `_secret_rotation` sets the rotation settings RotateSecret stores on moto's secret;
+- Lambda: moto runs a function in Docker, which is not here; the tests' `mock_aws` uses moto's
+  Docker-less Lambda, which answers an invocation without running the code, so `RotateSecret` runs
+  (the rotation function is the team's, made by `rotation_function` with a role Lambda may assume);
 - EKS: a node group always reports a `remoteAccessSecurityGroup` whose id is not even well formed
   (AWS creates one only for `remoteAccess`): `fill_eks_gaps()` leaves it out without remote access;
 - EKS: `ListAccessEntries`, `DescribeAccessEntry`, `ListAssociatedAccessPolicies` and `ListAddons`
@@ -729,17 +730,16 @@ class MotoPlatform:
         self._record(resource, f"{props['function']}#{statement['StatementId']}")
 
     def _secret_rotation(self, resource: Resource, props: dict[str, Any]) -> None:
-        """RotateSecret as AWS records it. moto 5.2.5 invokes the rotation Lambda on RotateSecret, which
-        needs a Lambda function in moto and Docker to run it: the rotation settings RotateSecret stores
-        (what ListSecrets then reports) are set on moto's secret object instead."""
-        from moto.secretsmanager.models import secretsmanager_backends
-
-        secret = secretsmanager_backends[ACCOUNT][self.region].secrets[props["secretId"]]
-        secret.rotation_requested = True
-        secret.rotation_enabled = True
-        secret.rotation_lambda_arn = props["rotationLambdaArn"]
-        secret.auto_rotate_after_days = props["rotationRules"]["automaticallyAfterDays"]
-        self._record(resource, secret.arn)
+        """RotateSecret, as the provider calls it: Secrets Manager stores the rotation settings and invokes
+        the function (moto's Lambda without Docker answers the invocation without running it, so the new
+        version stays AWSPENDING: what a rotation function that has not finished leaves)."""
+        self.rotation_function(props["rotationLambdaArn"])
+        secrets_manager = self.client("secretsmanager")
+        secrets_manager.rotate_secret(
+            SecretId=props["secretId"], RotationLambdaARN=props["rotationLambdaArn"],
+            RotationRules={"AutomaticallyAfterDays": props["rotationRules"]["automaticallyAfterDays"]},
+        )
+        self._record(resource, props["secretId"])
 
     def _trail(self, resource: Resource, props: dict[str, Any]) -> None:
         """What the provider does for a trail: CreateTrail, PutEventSelectors (advanced), StartLogging."""

@@ -1,6 +1,7 @@
 """`verify` of a secret's rotation (issue 49): the dev stack with its Hugging Face token rotating every 30
-days, created in moto; the rotation as ListSecrets reports it (RotationEnabled, RotationLambdaARN,
-RotationRules) is compared with the declaration, and rotation cancelled or changed by hand is drift."""
+days, created in moto (RotateSecret with the rotation function, moto's Lambda run without Docker); the
+rotation as ListSecrets reports it (RotationEnabled, RotationLambdaARN, RotationRules) is compared with
+the declaration, and rotation cancelled or changed by hand is drift."""
 
 from __future__ import annotations
 
@@ -84,12 +85,10 @@ def test_rotation_cancelled_by_hand_is_missing_with_why(live: MotoPlatform, run:
 
 
 def test_a_rotation_period_changed_by_hand_is_drift(live: MotoPlatform, run: Any) -> None:
-    from moto.secretsmanager.models import secretsmanager_backends
-
-    # What `aws secretsmanager rotate-secret --rotation-rules AutomaticallyAfterDays=90` leaves: moto
-    # would invoke the function (tests/verify/moto_platform.py says why it is set on moto's secret).
-    secret = secretsmanager_backends["123456789012"]["us-east-1"].secrets[live.secret_arn("hf-token")]
-    secret.auto_rotate_after_days = 90
+    # `aws secretsmanager rotate-secret --rotation-rules AutomaticallyAfterDays=90` (moto's Lambda answers
+    # the invocation without Docker).
+    live.client("secretsmanager").rotate_secret(SecretId=live.secret_arn("hf-token"), RotationLambdaARN=FUNCTION,
+                                                RotationRules={"AutomaticallyAfterDays": 90})
     report = run()
     assert (CheckId.drift_changed, ROTATION, "rotationRules.automaticallyAfterDays") in failures(report)
 
