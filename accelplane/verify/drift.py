@@ -186,7 +186,7 @@ def drift_results(declared: DeclaredPlatform, view: LiveView, mapping: DriftMapp
     unread_symbols = _unread_symbols(declared, view)  # once per run: every resource's inputs are checked against it
     for resource in declared.resources:
         spec_of_type = mapping.specs.get(resource.type)
-        if spec_of_type is not None:
+        if spec_of_type is not None and resource.urn not in view.not_read:
             results += _resource_results(declared, view, mapping, resource, spec_of_type, unread_symbols)
     results += _unexpected_results(view, mapping)
     for type_token, count in sorted(view.unverified.items()):
@@ -195,7 +195,8 @@ def drift_results(declared: DeclaredPlatform, view: LiveView, mapping: DriftMapp
                 CheckId.coverage,
                 Status.skipped,
                 f"{count} declared {type_token} not verified by this command"
-                + (" (Kubernetes objects need cluster access)" if type_token.startswith("kubernetes:") else ""),
+                + (f" ({view.unverified_reason[type_token]})" if type_token in view.unverified_reason
+                   else " (Kubernetes objects need cluster access)" if type_token.startswith("kubernetes:") else ""),
                 type=type_token,
             )
         )

@@ -32,5 +32,9 @@ class LiveView:
     unreadable_props: dict[str, set[str]] = field(default_factory=dict)  # declared URN -> props not read
     missing_reason: dict[str, str] = field(default_factory=dict)  # declared URN -> more than "not found"
     unverified: Counter[str] = field(default_factory=Counter)  # declared type -> count not read
+    # Declared resources of a type the cloud reads that this run could not reach (not judged, counted
+    # above) and, per type, why: a cluster's API that is not reachable from here.
+    not_read: set[str] = field(default_factory=set)
+    unverified_reason: dict[str, str] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)  # declared URN -> raw API data, for state checks
     read: Counter[str] = field(default_factory=Counter)  # type -> live objects read (the report's coverage)

@@ -98,7 +98,8 @@ def verify(
         account=session.account,
         region=session.region,
         endpoint=session.endpoint,
-        resources=sum(1 for resource in declared.resources if resource.type in session.drift.specs),
+        resources=sum(1 for resource in declared.resources
+                      if resource.type in session.drift.specs and resource.urn not in view.not_read),
         unreadable=sum(1 for resource in declared.resources
                        if resource.type in session.drift.specs and resource.urn in view.unreadable),
         coverage=dict(view.read),

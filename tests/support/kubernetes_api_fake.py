@@ -40,7 +40,8 @@ from cryptography.x509.oid import NameOID
 from accelplane.k8s.manifests import _validator
 
 SCHEMA_VERSION = "1.33.0"
-KINDS = {"httproutes": "HTTPRoute", "gateways": "Gateway"}
+KINDS = {"httproutes": "HTTPRoute", "gateways": "Gateway", "gcpbackendpolicies": "GCPBackendPolicy",
+         "gcpgatewaypolicies": "GCPGatewayPolicy", "healthcheckpolicies": "HealthCheckPolicy"}
 
 
 def _certificates(directory: Path) -> tuple[bytes, Path, Path]:

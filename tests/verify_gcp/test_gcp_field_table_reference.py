@@ -386,6 +386,33 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"bucket": "acme-checkpoints", "role": "roles/storage.objectUser", "member": "principal://x/trainer",
          "condition": {"title": "ckpt", "expression": "resource.name.startsWith('projects/_/buckets/acme')"}},
     ),
+    # The Gateway's policies as the cluster's API returns them (networking.gke.io/v1): `spec` as written.
+    (
+        "kubernetes:networking.gke.io/v1:GCPBackendPolicy",
+        {"apiVersion": "networking.gke.io/v1", "kind": "GCPBackendPolicy",
+         "metadata": {"name": "llm-server", "namespace": "inference", "resourceVersion": "812"},
+         "spec": {"default": {"iap": {"enabled": True, "clientID": "123-abc.apps.googleusercontent.com",
+                                      "oauth2ClientSecret": {"name": "accelplane-iap-oauth-client"}},
+                              "securityPolicy": "acme-armor"},
+                  "targetRef": {"group": "", "kind": "Service", "name": "llm-server"}},
+         "status": {"conditions": []}},
+        {"spec": {"default": {"iap": {"enabled": True, "clientID": "123-abc.apps.googleusercontent.com",
+                                      "oauth2ClientSecret": {"name": "accelplane-iap-oauth-client"}},
+                              "securityPolicy": "acme-armor"},
+                  "targetRef": {"group": "", "kind": "Service", "name": "llm-server"}}},
+    ),
+    (
+        "kubernetes:networking.gke.io/v1:GCPGatewayPolicy",
+        {"kind": "GCPGatewayPolicy", "metadata": {"name": "inference"},
+         "spec": {"default": {"sslPolicy": "acme-ssl"}, "targetRef": {"kind": "Gateway", "name": "inference"}}},
+        {"spec": {"default": {"sslPolicy": "acme-ssl"}, "targetRef": {"kind": "Gateway", "name": "inference"}}},
+    ),
+    (
+        "kubernetes:networking.gke.io/v1:HealthCheckPolicy",
+        {"kind": "HealthCheckPolicy", "metadata": {"name": "llm-server"},
+         "spec": {"default": {"checkIntervalSec": 10}, "targetRef": {"kind": "Service", "name": "llm-server"}}},
+        {"spec": {"default": {"checkIntervalSec": 10}, "targetRef": {"kind": "Service", "name": "llm-server"}}},
+    ),
     (
         # pubsub.v1 Topic as topics.list returns it.
         shapes.TOPIC,

@@ -289,6 +289,17 @@ class GcpClients:
             self._credentials = credentials
         return self._credentials
 
+    def credentials_for(self, scope: str) -> Any:
+        """The same identity with another scope (the cluster's API takes `userinfo.email`): the credentials
+        this client was given, else ADC (impersonating as the client does)."""
+        if self._given_credentials is not None:
+            return self._given_credentials
+        credentials, _ = google.auth.default(scopes=[scope])
+        if self.impersonate:
+            credentials = impersonated_credentials.Credentials(
+                source_credentials=credentials, target_principal=self.impersonate, target_scopes=[scope])
+        return credentials
+
     def service(self, name: str) -> Any:
         services: dict[str, Any] = self._local.__dict__.setdefault("services", {})
         if name not in services:

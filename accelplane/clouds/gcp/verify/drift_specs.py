@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from accelplane.clouds.gcp.verify.live_cluster import POLICY_KINDS
 from accelplane.clouds.gcp.verify.shapes import (
     AUDIT_CONFIG,
     BUCKET,
@@ -100,6 +101,8 @@ SPECS: dict[str, Spec] = {
     TOPIC: spec(wire_keys(TOPIC), ignore=_IDENTITY,
                  defaults={"messageRetentionDuration": ABSENT, "kmsKeyName": ABSENT}),
     TOPIC_MEMBER: spec(wire_keys(TOPIC_MEMBER), ignore=_IDENTITY),
+    # The Gateway's policies in the cluster: what they set (IAP, Cloud Armor, SSL policy, health checks).
+    **{kind: spec(wire_keys(kind), ignore=("apiVersion", "kind", "metadata")) for kind in POLICY_KINDS},
     AUDIT_CONFIG: spec(wire_keys(AUDIT_CONFIG), ignore=_IDENTITY, exact=("auditLogConfigs",)),
     LOG_BUCKET: spec(wire_keys(LOG_BUCKET), ignore=_IDENTITY, defaults={"description": ABSENT}),
     # The writer identity's kind is a create-time choice (no grant is needed into a bucket of the project).

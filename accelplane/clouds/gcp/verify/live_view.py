@@ -20,6 +20,7 @@ from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.verify import shapes
 from accelplane.clouds.gcp.verify.live_audit import AuditReader
 from accelplane.clouds.gcp.verify.live_certificates import CertificateReader
+from accelplane.clouds.gcp.verify.live_cluster import POLICY_KINDS, cluster_access, read_policies
 from accelplane.clouds.gcp.verify.live_security import SecurityReader
 from accelplane.clouds.gcp.verify.live_storage import StorageReader
 from accelplane.clouds.gcp.verify.shapes import (
@@ -82,14 +83,15 @@ class GcpViewBuilder:
             self._network()
         if self.declared.of_type(CLUSTER):
             self._clusters()
+        self._cluster_policies()
         self._endpoint()
         self.security.read()
         self.storage.read()
         self.certificates.read()
         self.audit.read(self.security.project_policy)
         for resource in self.declared.resources:
-            if (resource.type.startswith("gcp:") and resource.type not in VERIFIED_TYPES) or resource.type.startswith(
-                "kubernetes:"
+            if resource.type.startswith(("gcp:", "kubernetes:")) and (
+                resource.type not in VERIFIED_TYPES or resource.urn in self.view.not_read
             ):
                 self.view.unverified[resource.type] += 1
             elif not resource.type.startswith("gcp:") and resource.urn not in self.view.matched:
@@ -191,6 +193,33 @@ class GcpViewBuilder:
                 "/clusters/" + pool["_cluster"].rsplit("/", 1)[-1]
             ),
         )
+
+    def _cluster_policies(self) -> None:
+        """The Gateway's policies, read in the cluster (`live_cluster`); where the cluster's API cannot be
+        reached, they are counted as not verified, with why."""
+        declared = [resource for kind in POLICY_KINDS for resource in self.declared.of_type(kind)]
+        if not declared:
+            return
+        cluster = next((self.view.raw[urn] for urn, live in self.view.matched.items() if live.type == CLUSTER), None)
+        reason: str | None = "the cluster was not read"
+        if cluster is not None:
+            access = cluster_access(self.clients, cluster, f"cluster {cluster.get('name')}")
+            if isinstance(access, str):
+                reason = access
+            else:
+                found, reason = read_policies(access, declared)
+                for resource in declared:
+                    if resource.urn in found:
+                        item = found[resource.urn]
+                        metadata = item.get("metadata") or {}
+                        self._live(resource, resource.type, f"{metadata.get('namespace')}/{metadata.get('name')}",
+                                   {**item, "name": metadata.get("name")})
+        if reason is None:
+            return
+        for resource in declared:
+            if resource.urn not in self.view.matched:
+                self.view.not_read.add(resource.urn)
+                self.view.unverified_reason[resource.type] = f"the cluster's API was not read: {reason}"
 
     def _cluster_id(self, cluster: Mapping[str, Any]) -> str:
         return f"projects/{self.project}/locations/{cluster.get('location')}/clusters/{cluster.get('name')}"

@@ -476,6 +476,12 @@ FIELDS.update(
     }
 )
 
+# The Gateway's policies in the cluster (`live_cluster`): their `spec`, as the Kubernetes API returns it.
+FIELDS.update({
+    f"kubernetes:networking.gke.io/v1:{kind}": (Field("spec", "spec"),)
+    for kind in ("GCPBackendPolicy", "GCPGatewayPolicy", "HealthCheckPolicy")
+})
+
 # Inputs that are no setting of the live resource (create-time choices about a default node pool the
 # cluster removes, pulumi-gcp's own deletion protection): the live view carries the declared value,
 # so the policy rules judge the same resource live as offline. Drift ignores them.
