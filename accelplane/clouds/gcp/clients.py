@@ -279,14 +279,7 @@ class GcpClients:
     def credentials(self) -> Any:
         """ADC with the read-only scope (raises google.auth's DefaultCredentialsError without any)."""
         if self._credentials is None:
-            credentials, _ = google.auth.default(scopes=[self.scope])
-            if self.impersonate:
-                credentials = impersonated_credentials.Credentials(
-                    source_credentials=credentials,
-                    target_principal=self.impersonate,
-                    target_scopes=[self.scope],
-                )
-            self._credentials = credentials
+            self._credentials = self._default_credentials(self.scope)
         return self._credentials
 
     def credentials_for(self, scope: str) -> Any:
@@ -294,6 +287,9 @@ class GcpClients:
         this client was given, else ADC (impersonating as the client does)."""
         if self._given_credentials is not None:
             return self._given_credentials
+        return self._default_credentials(scope)
+
+    def _default_credentials(self, scope: str) -> Any:
         credentials, _ = google.auth.default(scopes=[scope])
         if self.impersonate:
             credentials = impersonated_credentials.Credentials(

@@ -11,19 +11,17 @@ the Gateway has not accepted serves nothing, whatever its weights, and status sa
 
 from __future__ import annotations
 
-import base64
 from datetime import datetime
 from typing import Any
 
 import google.auth.exceptions
-import google_auth_httplib2
-import httplib2
 
 from accelplane.cloud_support import Connection
 from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.connection import gcp_connection
 from accelplane.clouds.gcp.credentials import credentials_problem
 from accelplane.clouds.gcp.declaration import GcpPlatform, gcp_platform
+from accelplane.clouds.gcp.k8s.cluster_access import cluster_access
 from accelplane.declaration import InferenceService, Platform
 from accelplane.rollout.kubernetes_api import (
     CloudClusterAccess,
@@ -58,22 +56,10 @@ def gke_access(platform: GcpPlatform, connection: Connection) -> ClusterAccess:
         raise RouteError(credentials_problem(error)) from None
     except GcpReadError as error:
         raise RouteError(f"cannot read cluster {name}: {error.code}: {error.message}") from None
-    endpoint = cluster.get("endpoint")
-    ca = (cluster.get("masterAuth") or {}).get("clusterCaCertificate")
-    if not endpoint or not ca:
-        raise RouteError(f"cluster {name} has no endpoint or CA yet (status {cluster.get('status', 'unknown')})")
-    credentials = clients.credentials()
-
-    def token() -> str:
-        if not credentials.valid:
-            try:
-                credentials.refresh(google_auth_httplib2.Request(httplib2.Http(timeout=clients.timeout)))
-            except google.auth.exceptions.GoogleAuthError as error:
-                raise KubernetesApiError("credentials", str(error)) from None
-        return str(credentials.token)
-
-    return ClusterAccess(server=f"https://{endpoint}", ca_pem=base64.b64decode(ca), token=token,
-                         where=f"cluster {name}")
+    access = cluster_access(clients.credentials(), cluster, f"cluster {name}", clients.timeout)
+    if isinstance(access, str):
+        raise RouteError(f"{access} (status {cluster.get('status', 'unknown')})")
+    return access
 
 
 class GkeRoute(LiveRoute):

@@ -13,14 +13,12 @@ verified with why (a skip): the rest of verify needs no cluster access.
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 import google.auth.exceptions
-import google_auth_httplib2
-import httplib2
 
 from accelplane.clouds.gcp.clients import GcpClients
+from accelplane.clouds.gcp.k8s.cluster_access import cluster_access
 from accelplane.rollout.kubernetes_api import ClusterAccess, KubernetesApi, KubernetesApiError
 from accelplane.rules.view import Resource
 
@@ -39,26 +37,13 @@ CLUSTER_PERMISSIONS = frozenset({"container.thirdPartyObjects.get"})
 CLUSTER_TIMEOUT_SECONDS = 10.0
 
 
-def cluster_access(clients: GcpClients, cluster: dict[str, Any], where: str) -> ClusterAccess | str:
-    """How to reach the cluster's API, or why it cannot be reached."""
-    endpoint = cluster.get("endpoint")
-    ca = (cluster.get("masterAuth") or {}).get("clusterCaCertificate")
-    if not endpoint or not ca:
-        return f"{where} reports no endpoint or CA"
+def verify_access(clients: GcpClients, cluster: dict[str, Any]) -> ClusterAccess | str:
+    """The cluster's API as verify reaches it (the identity scope), or why it cannot."""
     try:
         credentials = clients.credentials_for(IDENTITY_SCOPE)
     except google.auth.exceptions.DefaultCredentialsError as error:
         return f"no credentials for the cluster's API ({error})"
-
-    def token() -> str:
-        if not credentials.valid:
-            try:
-                credentials.refresh(google_auth_httplib2.Request(httplib2.Http(timeout=CLUSTER_TIMEOUT_SECONDS)))
-            except google.auth.exceptions.GoogleAuthError as error:
-                raise KubernetesApiError("credentials", str(error)) from None
-        return str(credentials.token)
-
-    return ClusterAccess(server=f"https://{endpoint}", ca_pem=base64.b64decode(ca), token=token, where=where)
+    return cluster_access(credentials, cluster, f"cluster {cluster.get('name')}", CLUSTER_TIMEOUT_SECONDS)
 
 
 def read_policies(access: ClusterAccess, declared: list[Resource]) -> tuple[dict[str, dict[str, Any]], str | None]:

@@ -20,7 +20,11 @@ from accelplane.clouds.gcp.clients import GcpClients, GcpReadError
 from accelplane.clouds.gcp.verify import shapes
 from accelplane.clouds.gcp.verify.live_audit import AuditReader
 from accelplane.clouds.gcp.verify.live_certificates import CertificateReader
-from accelplane.clouds.gcp.verify.live_cluster import POLICY_KINDS, cluster_access, read_policies
+from accelplane.clouds.gcp.verify.live_cluster import (
+    POLICY_KINDS,
+    read_policies,
+    verify_access,
+)
 from accelplane.clouds.gcp.verify.live_security import SecurityReader
 from accelplane.clouds.gcp.verify.live_storage import StorageReader
 from accelplane.clouds.gcp.verify.shapes import (
@@ -203,7 +207,7 @@ class GcpViewBuilder:
         cluster = next((self.view.raw[urn] for urn, live in self.view.matched.items() if live.type == CLUSTER), None)
         reason: str | None = "the cluster was not read"
         if cluster is not None:
-            access = cluster_access(self.clients, cluster, f"cluster {cluster.get('name')}")
+            access = verify_access(self.clients, cluster)
             if isinstance(access, str):
                 reason = access
             else:
