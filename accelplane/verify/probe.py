@@ -8,7 +8,8 @@ p50/p99 (nearest rank) of the probes that succeeded.
 
 Where the endpoint authenticates its clients (`client_auth`), one more request goes without any
 credential and must be refused (`endpoint.auth`): an HTTP 401 or 403 (the load balancer's token
-validation, Identity-Aware Proxy) or the TLS handshake (mutual TLS without a client certificate). The
+validation, Identity-Aware Proxy), the TLS handshake (mutual TLS without a client certificate), or a
+redirect to the sign-in page (people signing in through the load balancer). The
 health probes then go as a caller would: the ID token of `--probe-token-file` as a bearer token, the
 client certificate of `--probe-client-cert`/`--probe-client-key`; without either they are skipped, not
 failed (every one would be refused, as it must be). The token is never printed.
